@@ -1,0 +1,43 @@
+package io.lanemq.api;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A message handed to a {@link MessageListener}. Immutable. Delivery is at least once: the same
+ * {@link #messageId()} may arrive again after a retry, a rebalance or a failover, so listeners
+ * must be idempotent.
+ */
+public interface ReceivedMessage {
+    String messageId();
+
+    String logicTopic();
+
+    /** The body; a copy on each call. */
+    byte[] body();
+
+    List<String> keys();
+
+    Optional<String> tag();
+
+    /** User properties as the producer set them. */
+    Map<String, String> properties();
+
+    Optional<String> shardingKey();
+
+    /** The cluster the message was consumed from. */
+    String cluster();
+
+    String physicalTopic();
+
+    int queueId();
+
+    long queueOffset();
+
+    /** 1 on the first delivery, 2 on the first retry, and so on. */
+    int deliveryAttempt();
+
+    /** When the producer created the message, in epoch milliseconds. */
+    long bornTimestamp();
+}

@@ -1,0 +1,41 @@
+package io.lanemq.api.spi;
+
+import java.util.Objects;
+
+/**
+ * A consumer of one physical topic on one cluster.
+ *
+ * @param cluster           where to consume
+ * @param consumerGroup     the group; members share the topic's queues
+ * @param topic             the physical topic
+ * @param tagFilter         tag expression, {@code "*"} for all
+ * @param ordered           one message at a time per queue, in queue order
+ * @param consumeThreads    listener threads
+ * @param maxDeliveryAttempts deliveries before the message goes to the group's dead-letter topic
+ * @param startPosition     where a group with no committed offset starts
+ */
+public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, String topic, String tagFilter,
+                                boolean ordered, int consumeThreads, int maxDeliveryAttempts,
+                                StartPosition startPosition) {
+    public BoundConsumerSpec {
+        Objects.requireNonNull(cluster, "cluster");
+        Objects.requireNonNull(consumerGroup, "consumerGroup");
+        Objects.requireNonNull(topic, "topic");
+        Objects.requireNonNull(tagFilter, "tagFilter");
+        Objects.requireNonNull(startPosition, "startPosition");
+        if (consumeThreads < 1) {
+            throw new IllegalArgumentException("consumeThreads must be >= 1, was " + consumeThreads);
+        }
+        if (maxDeliveryAttempts < 1) {
+            throw new IllegalArgumentException("maxDeliveryAttempts must be >= 1, was " + maxDeliveryAttempts);
+        }
+    }
+
+    /** Where a new consumer group starts reading. */
+    public enum StartPosition {
+        /** Only messages sent after the group first subscribed. */
+        LATEST,
+        /** Everything still stored. */
+        EARLIEST
+    }
+}

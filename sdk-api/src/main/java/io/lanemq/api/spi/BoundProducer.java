@@ -1,0 +1,24 @@
+package io.lanemq.api.spi;
+
+import io.lanemq.api.MessagingException;
+import io.lanemq.api.SendFailedException;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A started producer on one cluster. Thread-safe. A message with a sharding key goes to the queue
+ * chosen by the key's hash, so equal keys share a queue. Failures are reported as
+ * {@link SendFailedException} (or {@link io.lanemq.api.InvalidMessageException} for what the
+ * product itself refuses), with the cluster named.
+ */
+public interface BoundProducer extends AutoCloseable {
+    BoundSendResult send(PhysicalMessage message) throws MessagingException;
+
+    /** Completes exceptionally with a {@link MessagingException}. */
+    CompletableFuture<BoundSendResult> sendAsync(PhysicalMessage message);
+
+    /** Sends prepared, runs {@code transaction}, ends the transaction by its answer. */
+    BoundSendResult sendInTransaction(PhysicalMessage message, BoundLocalTransaction transaction) throws MessagingException;
+
+    @Override
+    void close();
+}
