@@ -1,0 +1,95 @@
+package io.lanemq.rocketmq;
+
+import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.api.spi.BoundConsumerSpec;
+import io.lanemq.api.spi.BoundProducerSpec;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.TransactionListener;
+import org.apache.rocketmq.client.producer.TransactionMQProducer;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+
+/**
+ * Builds configured, not yet started, RocketMQ clients from specs: the one place that decides
+ * how a spec and an endpoint's settings become RocketMQ settings.
+ *
+ * <p>Every client gets its own {@code instanceName}, containing the cluster name, the process id
+ * and a sequence number. RocketMQ caches its client instance (network channels, route tables,
+ * the producer registry) per client id {@code ip@instanceName}; two clients with one id would
+ * share it, and a producer of cluster B would then send through cluster A's name server
+ * (RocketMQ #8806). One instance per producer and consumer costs some threads and connections,
+ * and buys isolation: closing one client never affects another. The process id keeps two JVMs
+ * on one host from looking like one consumer to the broker's rebalancing.
+ */
+final class RocketMqClients {
+    private static final AtomicLong SEQUENCE = new AtomicLong();
+    private static final long PID = ProcessHandle.current().pid();
+
+    private RocketMqClients() {
+    }
+
+    static String instanceName(String cluster) {
+        return "lanemq-" + cluster + "-" + PID + "-" + SEQUENCE.incrementAndGet();
+    }
+
+    /**
+     * A producer for the spec; a {@link TransactionMQProducer} (which sends plain messages too)
+     * when {@code transactionListener} is non-null, with check-backs answered on {@code checkExecutor}.
+     */
+    static DefaultMQProducer newProducer(BoundProducerSpec spec, EndpointSettings settings,
+                                         TransactionListener transactionListener, ExecutorService checkExecutor)
+            throws InvalidConfigurationException {
+        String cluster = spec.cluster().clusterName();
+        if (spec.maxBodyBytes() <= 0) {
+            throw new InvalidConfigurationException("maxBodyBytes of producer group '" + spec.producerGroup()
+                    + "' on cluster '" + cluster + "' must be positive, was " + spec.maxBodyBytes());
+        }
+        long timeoutMs = spec.sendTimeout().toMillis();
+        if (timeoutMs < 1 || timeoutMs > Integer.MAX_VALUE) {
+            throw new InvalidConfigurationException("sendTimeout of producer group '" + spec.producerGroup()
+                    + "' on cluster '" + cluster + "' must be 1 ms to 24 days, was " + spec.sendTimeout());
+        }
+        DefaultMQProducer producer;
+        if (transactionListener != null) {
+            TransactionMQProducer transactional = new TransactionMQProducer(spec.producerGroup());
+            transactional.setTransactionListener(transactionListener);
+            transactional.setExecutorService(checkExecutor);
+            producer = transactional;
+        } else {
+            producer = new DefaultMQProducer(spec.producerGroup());
+        }
+        producer.setNamesrvAddr(spec.cluster().nameServerAddress());
+        producer.setInstanceName(instanceName(cluster));
+        settings.applyTo(producer);
+        producer.setSendMsgTimeout((int) timeoutMs);
+        // Never below RocketMQ's default: the core enforces maxBodyBytes; the client must only not refuse less.
+        producer.setMaxMessageSize(Math.max(producer.getMaxMessageSize(), spec.maxBodyBytes()));
+        // Avoid a slow or failing broker within this cluster; failing over to the other cluster is the core's job.
+        producer.setSendLatencyFaultEnable(true);
+        producer.setRetryTimesWhenSendFailed(settings.retriesWithinCluster());
+        producer.setRetryTimesWhenSendAsyncFailed(settings.retriesWithinCluster());
+        return producer;
+    }
+
+    static DefaultMQPushConsumer newPushConsumer(BoundConsumerSpec spec, EndpointSettings settings) {
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(spec.consumerGroup());
+        consumer.setNamesrvAddr(spec.cluster().nameServerAddress());
+        consumer.setInstanceName(instanceName(spec.cluster().clusterName()));
+        settings.applyTo(consumer);
+        settings.pullBatchSize().ifPresent(consumer::setPullBatchSize);
+        // Max first: RocketMQ refuses a min above the max, and its defaults are 20/20.
+        consumer.setConsumeThreadMax(spec.consumeThreads());
+        consumer.setConsumeThreadMin(spec.consumeThreads());
+        // RocketMQ counts redeliveries, the SPI counts deliveries; 0 sends a first failure straight to the DLQ.
+        consumer.setMaxReconsumeTimes(spec.maxDeliveryAttempts() - 1);
+        // One message per listener call, so one message's failure never redelivers another.
+        consumer.setConsumeMessageBatchMaxSize(1);
+        consumer.setConsumeFromWhere(spec.startPosition() == BoundConsumerSpec.StartPosition.EARLIEST
+                ? ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET
+                : ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
+        consumer.setAwaitTerminationMillisWhenShutdown(settings.shutdownAwaitMs());
+        return consumer;
+    }
+}

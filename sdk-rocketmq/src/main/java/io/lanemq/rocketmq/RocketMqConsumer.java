@@ -1,0 +1,51 @@
+package io.lanemq.rocketmq;
+
+import io.lanemq.api.MessagingException;
+import io.lanemq.api.spi.BoundConsumer;
+import io.lanemq.api.spi.BoundConsumerSpec;
+import io.lanemq.api.spi.BoundListener;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.exception.MQClientException;
+
+/**
+ * A push consumer of one topic on one cluster, with a RocketMQ client instance of its own.
+ * {@link #close()} waits up to {@code rocketmq.shutdownAwaitMs} for messages being consumed, then
+ * persists the group's offsets to the broker; messages pulled but not yet consumed are delivered
+ * again later, to this group's next member.
+ */
+final class RocketMqConsumer implements BoundConsumer {
+    private final DefaultMQPushConsumer consumer;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private RocketMqConsumer(DefaultMQPushConsumer consumer) {
+        this.consumer = consumer;
+    }
+
+    static RocketMqConsumer start(BoundConsumerSpec spec, BoundListener listener) throws MessagingException {
+        EndpointSettings settings = EndpointSettings.of(spec.cluster());
+        DefaultMQPushConsumer consumer = RocketMqClients.newPushConsumer(spec, settings);
+        ListenerInvoker invoker = new ListenerInvoker(listener, spec.cluster().clusterName(), spec.consumerGroup(), spec.topic());
+        if (spec.ordered()) {
+            consumer.setMessageListener(new OrderlyListenerAdapter(invoker));
+        } else {
+            consumer.setMessageListener(new ConcurrentListenerAdapter(invoker));
+        }
+        try {
+            consumer.subscribe(spec.topic(), spec.tagFilter());
+            consumer.start();
+        } catch (MQClientException | RuntimeException e) {
+            consumer.shutdown();
+            throw RocketMqErrors.startFailed(e, "consumer group '" + spec.consumerGroup() + "' of topic "
+                    + spec.topic() + " (tags '" + spec.tagFilter() + "')", spec.cluster().clusterName());
+        }
+        return new RocketMqConsumer(consumer);
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            consumer.shutdown();
+        }
+    }
+}

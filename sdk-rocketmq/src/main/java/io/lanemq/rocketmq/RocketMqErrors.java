@@ -1,0 +1,93 @@
+package io.lanemq.rocketmq;
+
+import io.lanemq.api.InvalidMessageException;
+import io.lanemq.api.MessagingException;
+import io.lanemq.api.SendFailedException;
+import org.apache.rocketmq.client.exception.MQBrokerException;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.remoting.exception.RemotingException;
+import org.apache.rocketmq.remoting.protocol.ResponseCode;
+
+/**
+ * The one place that turns RocketMQ's exceptions into the SDK's. This layer knows the cluster and
+ * the physical topic but not the logic topic, so {@code logicTopic} is null and the core adds it.
+ *
+ * <p>A message RocketMQ refuses for its content ({@link ResponseCode#MESSAGE_ILLEGAL}: body too large,
+ * bad topic name, properties too long), whether the client's validator or the broker said so,
+ * becomes an {@link InvalidMessageException}: another cluster would refuse it too, so the core
+ * must not retry it elsewhere. Everything else is a {@link SendFailedException}. RocketMQ often
+ * wraps the real cause ({@code sendMessageInTransaction} wraps every send failure in a
+ * code-less {@link MQClientException}), so the whole cause chain is searched.
+ */
+final class RocketMqErrors {
+    private RocketMqErrors() {
+    }
+
+    /** Maps a failed send of {@code topic} on {@code cluster}; restores the interrupt flag when interrupted. */
+    static MessagingException sendFailed(Throwable error, String cluster, String topic) {
+        if (error instanceof MessagingException mapped) {
+            return mapped;
+        }
+        if (error instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+            return new SendFailedException("interrupted while sending to topic " + topic, null, cluster, error);
+        }
+        String refusal = contentRefusal(error);
+        if (refusal != null) {
+            return new InvalidMessageException("RocketMQ refused the message for topic " + topic + " on cluster "
+                    + cluster + ": " + refusal, null);
+        }
+        return new SendFailedException("send to topic " + topic + " failed: " + describe(error), null, cluster, error);
+    }
+
+    /** Maps a producer or consumer that could not start, e.g. an invalid group name or subscription expression. */
+    static MessagingException startFailed(Throwable error, String what, String cluster) {
+        if (error instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        }
+        return new MessagingException("cannot start RocketMQ " + what + ": " + describe(error), null, cluster, error);
+    }
+
+    /** The reason RocketMQ gave for refusing the content, or null when the failure is not about content. */
+    private static String contentRefusal(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof MQClientException client && client.getResponseCode() == ResponseCode.MESSAGE_ILLEGAL) {
+                return client.getErrorMessage();
+            }
+            if (cause instanceof MQBrokerException broker && broker.getResponseCode() == ResponseCode.MESSAGE_ILLEGAL) {
+                return broker.getErrorMessage();
+            }
+            if (cause.getCause() == cause) {
+                break;
+            }
+        }
+        return null;
+    }
+
+    /** A one-line description; RocketMQ's own messages append a multi-line FAQ link, which is dropped. */
+    static String describe(Throwable error) {
+        Throwable innermost = error;
+        while (innermost.getCause() != null && innermost.getCause() != innermost) {
+            innermost = innermost.getCause();
+        }
+        String text;
+        if (error instanceof MQClientException client) {
+            text = "code " + client.getResponseCode() + ", " + client.getErrorMessage();
+        } else if (error instanceof MQBrokerException broker) {
+            text = "broker " + broker.getBrokerAddr() + " answered code " + broker.getResponseCode() + ", " + broker.getErrorMessage();
+        } else if (error instanceof RemotingException) {
+            text = error.getClass().getSimpleName() + ": " + error.getMessage();
+        } else {
+            text = String.valueOf(error);
+        }
+        if (innermost != error) {
+            text += " (cause: " + firstLine(String.valueOf(innermost)) + ")";
+        }
+        return firstLine(text);
+    }
+
+    private static String firstLine(String text) {
+        int newline = text.indexOf('\n');
+        return (newline < 0 ? text : text.substring(0, newline)).strip();
+    }
+}

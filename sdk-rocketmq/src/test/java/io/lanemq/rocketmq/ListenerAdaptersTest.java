@@ -1,0 +1,67 @@
+package io.lanemq.rocketmq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lanemq.api.ConsumeResult;
+import io.lanemq.api.spi.BoundListener;
+import io.lanemq.api.spi.BoundMessage;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyContext;
+import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
+import org.apache.rocketmq.client.consumer.listener.ConsumeOrderlyContext;
+import org.apache.rocketmq.client.consumer.listener.ConsumeOrderlyStatus;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.junit.jupiter.api.Test;
+
+class ListenerAdaptersTest {
+    private static final MessageQueue QUEUE = new MessageQueue("orders_a", "broker-a", 0);
+
+    private static MessageExt message() {
+        MessageExt message = new MessageExt();
+        message.setTopic("orders_a");
+        message.setBody(new byte[] {1});
+        message.setReconsumeTimes(1);
+        return message;
+    }
+
+    private static ConsumeConcurrentlyStatus concurrently(BoundListener listener) {
+        return new ConcurrentListenerAdapter(new ListenerInvoker(listener, "idc-a", "billing", "orders_a"))
+                .consumeMessage(List.of(message()), new ConsumeConcurrentlyContext(QUEUE));
+    }
+
+    private static ConsumeOrderlyStatus orderly(BoundListener listener) {
+        return new OrderlyListenerAdapter(new ListenerInvoker(listener, "idc-a", "billing", "orders_a"))
+                .consumeMessage(List.of(message()), new ConsumeOrderlyContext(QUEUE));
+    }
+
+    @Test
+    void concurrentResultsMapToRocketMqStatuses() {
+        assertThat(concurrently(m -> ConsumeResult.SUCCESS)).isEqualTo(ConsumeConcurrentlyStatus.CONSUME_SUCCESS);
+        assertThat(concurrently(m -> ConsumeResult.RETRY_LATER)).isEqualTo(ConsumeConcurrentlyStatus.RECONSUME_LATER);
+        assertThat(concurrently(m -> null)).isEqualTo(ConsumeConcurrentlyStatus.RECONSUME_LATER);
+        assertThat(concurrently(m -> {
+            throw new IllegalStateException("boom");
+        })).isEqualTo(ConsumeConcurrentlyStatus.RECONSUME_LATER);
+    }
+
+    @Test
+    void orderlyResultsSuspendTheQueueInsteadOfRetryingLater() {
+        assertThat(orderly(m -> ConsumeResult.SUCCESS)).isEqualTo(ConsumeOrderlyStatus.SUCCESS);
+        assertThat(orderly(m -> ConsumeResult.RETRY_LATER)).isEqualTo(ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT);
+        assertThat(orderly(m -> {
+            throw new IllegalStateException("boom");
+        })).isEqualTo(ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT);
+    }
+
+    @Test
+    void theListenerSeesTheDeliveryAttempt() {
+        AtomicReference<BoundMessage> seen = new AtomicReference<>();
+        concurrently(m -> {
+            seen.set(m);
+            return ConsumeResult.SUCCESS;
+        });
+        assertThat(seen.get().deliveryAttempt()).isEqualTo(2);
+    }
+}

@@ -1,0 +1,278 @@
+package io.lanemq.rocketmq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.lanemq.api.ConsumeResult;
+import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.api.InvalidMessageException;
+import io.lanemq.api.TransactionResolution;
+import io.lanemq.api.spi.BoundConsumer;
+import io.lanemq.api.spi.BoundConsumerSpec;
+import io.lanemq.api.spi.BoundConsumerSpec.StartPosition;
+import io.lanemq.api.spi.BoundListener;
+import io.lanemq.api.spi.BoundMessage;
+import io.lanemq.api.spi.BoundProducer;
+import io.lanemq.api.spi.BoundProducerSpec;
+import io.lanemq.api.spi.BoundSendResult;
+import io.lanemq.api.spi.ClusterEndpoint;
+import io.lanemq.api.spi.PhysicalMessage;
+import io.lanemq.api.spi.TransactionCheckHandler;
+import io.lanemq.testkit.Idc;
+import io.lanemq.testkit.RocketMqStack;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The binding against real brokers of the testkit's shared stack, on cluster idc-a only. */
+class RocketMqBindingIT {
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
+    /** RocketMQ's first redelivery waits for delay level 3, 10 s, unless the broker's levels are changed. */
+    private static final Duration RETRY_DEADLINE = Duration.ofSeconds(40);
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+
+    private static RocketMqStack stack;
+    private static ClusterEndpoint endpoint;
+    private final RocketMqBinding binding = new RocketMqBinding();
+
+    @BeforeAll
+    static void startStack() {
+        stack = RocketMqStack.shared();
+        Idc idc = stack.idc("idc-a");
+        // Short intervals so that a new consumer group gets its queues and routes within about a second.
+        endpoint = new ClusterEndpoint(idc.clusterName(), idc.name(), idc.nameServerAddress(), Map.of(
+                "rocketmq.heartbeatBrokerIntervalMs", "1000",
+                "rocketmq.pollNameServerIntervalMs", "1000",
+                "rocketmq.persistConsumerOffsetIntervalMs", "1000",
+                "rocketmq.shutdownAwaitMs", "1000"));
+    }
+
+    private static String unique(String prefix) {
+        return "lanemq_it_" + prefix + "_" + ProcessHandle.current().pid() + "_" + SEQUENCE.incrementAndGet();
+    }
+
+    private static String createTopic(String prefix, int queues) {
+        String topic = unique(prefix);
+        stack.createTopic(endpoint.clusterName(), topic, queues);
+        return topic;
+    }
+
+    private BoundProducer producer(Optional<TransactionCheckHandler> checker) throws Exception {
+        return binding.createProducer(new BoundProducerSpec(endpoint, unique("producer"), Duration.ofSeconds(5),
+                4 * 1024 * 1024, checker));
+    }
+
+    private BoundConsumer consumer(String topic, boolean ordered, BoundListener listener) throws Exception {
+        return binding.createConsumer(new BoundConsumerSpec(endpoint, unique("group"), topic, "*", ordered, 2, 3,
+                StartPosition.EARLIEST), listener);
+    }
+
+    private static BoundListener collectInto(Queue<BoundMessage> received) {
+        return message -> {
+            received.add(message);
+            return ConsumeResult.SUCCESS;
+        };
+    }
+
+    private static PhysicalMessage plain(String topic, String body) {
+        return new PhysicalMessage(topic, body.getBytes(StandardCharsets.UTF_8), List.of(), Optional.empty(), Map.of(),
+                Optional.empty());
+    }
+
+    private static String text(BoundMessage message) {
+        return new String(message.body(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void everyFieldRoundTripsAndSenderAndReceiverAgreeOnTheMessageId() throws Exception {
+        String topic = createTopic("roundtrip", 4);
+        Queue<BoundMessage> received = new ConcurrentLinkedQueue<>();
+        try (BoundProducer producer = producer(Optional.empty());
+             BoundConsumer ignored = consumer(topic, false, collectInto(received))) {
+            PhysicalMessage message = new PhysicalMessage(topic, "{\"orderId\":42}".getBytes(StandardCharsets.UTF_8),
+                    List.of("order-42", "customer-7"), Optional.of("paid"),
+                    Map.of("source", "checkout", "note", "with spaces and ünïcode"), Optional.of("customer-7"));
+            BoundSendResult sync = producer.send(message);
+            BoundSendResult async = producer.sendAsync(plain(topic, "async")).get(10, TimeUnit.SECONDS);
+
+            await().atMost(DEADLINE).until(() -> received.size() >= 2);
+            Map<String, BoundMessage> byId = received.stream()
+                    .collect(Collectors.toMap(BoundMessage::messageId, m -> m, (a, b) -> a));
+            assertThat(byId).containsKeys(sync.messageId(), async.messageId());
+
+            BoundMessage got = byId.get(sync.messageId());
+            assertThat(got.topic()).isEqualTo(topic).isEqualTo(sync.topic());
+            assertThat(got.body()).isEqualTo(message.body());
+            assertThat(got.keys()).containsExactly("order-42", "customer-7");
+            assertThat(got.tag()).hasValue("paid");
+            assertThat(got.properties()).isEqualTo(message.properties());
+            assertThat(got.shardingKey()).hasValue("customer-7");
+            assertThat(got.brokerName()).isEqualTo(sync.brokerName());
+            assertThat(got.queueId()).isEqualTo(sync.queueId());
+            assertThat(got.queueOffset()).isEqualTo(sync.queueOffset());
+            assertThat(got.deliveryAttempt()).isEqualTo(1);
+            assertThat(got.bornTimestamp()).isPositive();
+
+            BoundMessage gotAsync = byId.get(async.messageId());
+            assertThat(text(gotAsync)).isEqualTo("async");
+            assertThat(gotAsync.keys()).isEmpty();
+            assertThat(gotAsync.tag()).isEmpty();
+            assertThat(gotAsync.properties()).isEmpty();
+            assertThat(gotAsync.shardingKey()).isEmpty();
+        }
+    }
+
+    @Test
+    void sameShardingKeyGoesToOneQueueAndIsConsumedInOrder() throws Exception {
+        String topic = createTopic("sharded", 8);
+        Queue<BoundMessage> received = new ConcurrentLinkedQueue<>();
+        try (BoundProducer producer = producer(Optional.empty());
+             BoundConsumer ignored = consumer(topic, true, collectInto(received))) {
+            Set<Integer> queuesOfOneKey = ConcurrentHashMap.newKeySet();
+            Set<Integer> queuesOfAllKeys = ConcurrentHashMap.newKeySet();
+            for (int i = 0; i < 20; i++) {
+                PhysicalMessage keyed = new PhysicalMessage(topic, ("customer-7:" + i).getBytes(StandardCharsets.UTF_8),
+                        List.of(), Optional.empty(), Map.of(), Optional.of("customer-7"));
+                // Alternate sync and async sends: both paths must pick the same queue.
+                BoundSendResult result = i % 2 == 0 ? producer.send(keyed) : producer.sendAsync(keyed).get(10, TimeUnit.SECONDS);
+                queuesOfOneKey.add(result.queueId());
+                PhysicalMessage other = new PhysicalMessage(topic, ("other:" + i).getBytes(StandardCharsets.UTF_8),
+                        List.of(), Optional.empty(), Map.of(), Optional.of("customer-" + (100 + i)));
+                queuesOfAllKeys.add(producer.send(other).queueId());
+            }
+            assertThat(queuesOfOneKey).containsExactly(ShardingKeySelector.queueIndex("customer-7", 8));
+            assertThat(queuesOfAllKeys).hasSizeGreaterThan(1);
+
+            await().atMost(DEADLINE).until(() -> received.size() >= 40);
+            List<String> oneKeyInDeliveryOrder = received.stream().map(RocketMqBindingIT::text)
+                    .filter(body -> body.startsWith("customer-7:")).toList();
+            assertThat(oneKeyInDeliveryOrder).containsExactlyElementsOf(
+                    java.util.stream.IntStream.range(0, 20).mapToObj(i -> "customer-7:" + i).toList());
+        }
+    }
+
+    @Test
+    void checkBacksResolveUnknownTransactionsAndRolledBackMessagesAreNeverDelivered() throws Exception {
+        String topic = createTopic("tx", 1);
+        Queue<BoundMessage> received = new ConcurrentLinkedQueue<>();
+        Map<String, TransactionResolution> answers = new ConcurrentHashMap<>();
+        Queue<BoundMessage> checked = new ConcurrentLinkedQueue<>();
+        TransactionCheckHandler checker = prepared -> {
+            checked.add(prepared);
+            return answers.getOrDefault(prepared.messageId(), TransactionResolution.UNKNOWN);
+        };
+        try (BoundProducer producer = producer(Optional.of(checker));
+             BoundConsumer ignored = consumer(topic, false, collectInto(received))) {
+            Queue<BoundSendResult> preparedResults = new ConcurrentLinkedQueue<>();
+            PhysicalMessage committedLater = new PhysicalMessage(topic, "commit-on-check".getBytes(StandardCharsets.UTF_8),
+                    List.of("tx-1"), Optional.of("tx"), Map.of("orderId", "1"), Optional.empty());
+            BoundSendResult toCommit = producer.sendInTransaction(committedLater, prepared -> {
+                preparedResults.add(prepared);
+                answers.put(prepared.messageId(), TransactionResolution.COMMIT);
+                return TransactionResolution.UNKNOWN;
+            });
+            BoundSendResult toRollBackOnCheck = producer.sendInTransaction(plain(topic, "rollback-on-check"), prepared -> {
+                answers.put(prepared.messageId(), TransactionResolution.ROLLBACK);
+                return TransactionResolution.UNKNOWN;
+            });
+            BoundSendResult rolledBack = producer.sendInTransaction(plain(topic, "rollback-at-once"),
+                    prepared -> TransactionResolution.ROLLBACK);
+            BoundSendResult committed = producer.sendInTransaction(plain(topic, "commit-at-once"),
+                    prepared -> TransactionResolution.COMMIT);
+
+            // The prepared result knows the final id but not yet where the message is stored.
+            assertThat(preparedResults).singleElement().satisfies(prepared -> {
+                assertThat(prepared.messageId()).isEqualTo(toCommit.messageId());
+                assertThat(prepared.topic()).isEqualTo(topic);
+                assertThat(prepared.queueId()).isEqualTo(-1);
+                assertThat(prepared.queueOffset()).isEqualTo(-1);
+            });
+            assertThat(toCommit.brokerName()).isNotNull();
+            assertThat(toCommit.queueId()).isZero();
+
+            await().atMost(DEADLINE).until(() -> received.stream().map(BoundMessage::messageId).toList()
+                    .containsAll(List.of(toCommit.messageId(), committed.messageId())));
+            await().atMost(DEADLINE).until(() -> checked.stream()
+                    .anyMatch(m -> m.messageId().equals(toRollBackOnCheck.messageId())));
+            assertThat(checked).filteredOn(m -> m.messageId().equals(toCommit.messageId())).first().satisfies(m -> {
+                assertThat(m.topic()).isEqualTo(topic);
+                assertThat(m.properties()).isEqualTo(Map.of("orderId", "1"));
+                assertThat(m.keys()).containsExactly("tx-1");
+                assertThat(m.tag()).hasValue("tx");
+            });
+
+            // Single queue: once a message sent after the rollbacks is consumed, nothing else can be in between.
+            BoundSendResult marker = producer.send(plain(topic, "marker"));
+            await().atMost(DEADLINE).until(() -> received.stream().anyMatch(m -> m.messageId().equals(marker.messageId())));
+            assertThat(received).extracting(RocketMqBindingIT::text)
+                    .contains("commit-on-check", "commit-at-once", "marker")
+                    .doesNotContain("rollback-on-check", "rollback-at-once");
+            assertThat(received).extracting(BoundMessage::messageId)
+                    .doesNotContain(rolledBack.messageId(), toRollBackOnCheck.messageId());
+        }
+    }
+
+    @Test
+    void retryLaterRedeliversWithTheOriginalTopicAndTheNextAttempt() throws Exception {
+        String topic = createTopic("retry", 2);
+        Queue<BoundMessage> received = new ConcurrentLinkedQueue<>();
+        BoundListener failFirst = message -> {
+            received.add(message);
+            return message.deliveryAttempt() == 1 ? ConsumeResult.RETRY_LATER : ConsumeResult.SUCCESS;
+        };
+        try (BoundProducer producer = producer(Optional.empty());
+             BoundConsumer ignored = consumer(topic, false, failFirst)) {
+            PhysicalMessage message = new PhysicalMessage(topic, "again".getBytes(StandardCharsets.UTF_8),
+                    List.of("k1"), Optional.of("t1"), Map.of("p", "v"), Optional.empty());
+            BoundSendResult sent = producer.send(message);
+
+            await().atMost(RETRY_DEADLINE).until(() -> received.size() >= 2);
+            assertThat(received).allSatisfy(delivery -> {
+                assertThat(delivery.messageId()).isEqualTo(sent.messageId());
+                assertThat(delivery.topic()).isEqualTo(topic);
+                assertThat(delivery.properties()).isEqualTo(Map.of("p", "v"));
+                assertThat(delivery.keys()).containsExactly("k1");
+                assertThat(delivery.tag()).hasValue("t1");
+            });
+            assertThat(received).extracting(BoundMessage::deliveryAttempt).startsWith(1, 2);
+        }
+    }
+
+    @Test
+    void invalidMessagesAndMissingCheckersAreRefusedAndNothingIsSent() throws Exception {
+        String topic = createTopic("invalid", 1);
+        Queue<BoundMessage> received = new ConcurrentLinkedQueue<>();
+        try (BoundProducer producer = producer(Optional.empty());
+             BoundConsumer ignored = consumer(topic, false, collectInto(received))) {
+            PhysicalMessage reserved = new PhysicalMessage(topic, "bad".getBytes(StandardCharsets.UTF_8), List.of(),
+                    Optional.empty(), Map.of("UNIQ_KEY", "spoofed"), Optional.empty());
+            assertThatThrownBy(() -> producer.send(reserved))
+                    .isInstanceOf(InvalidMessageException.class)
+                    .hasMessageContaining("'UNIQ_KEY'");
+            assertThatThrownBy(() -> producer.sendAsync(reserved).get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(InvalidMessageException.class);
+            assertThatThrownBy(() -> producer.sendInTransaction(plain(topic, "tx"), prepared -> TransactionResolution.COMMIT))
+                    .isInstanceOf(InvalidConfigurationException.class)
+                    .hasMessageContaining("has no transaction checker")
+                    .hasMessageContaining(endpoint.clusterName());
+
+            BoundSendResult marker = producer.send(plain(topic, "marker"));
+            await().atMost(DEADLINE).until(() -> received.stream().anyMatch(m -> m.messageId().equals(marker.messageId())));
+            assertThat(received).extracting(RocketMqBindingIT::text).containsExactly("marker");
+        }
+    }
+}
