@@ -1,0 +1,111 @@
+package io.lanemq.testkit;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.common.MixAll;
+import org.apache.rocketmq.common.TopicConfig;
+import org.apache.rocketmq.common.constant.PermName;
+import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
+import org.apache.rocketmq.remoting.protocol.route.BrokerData;
+import org.apache.rocketmq.remoting.protocol.route.QueueData;
+import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
+import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
+
+/**
+ * Admin access to one IDC's cluster through its name server: broker readiness and topic creation.
+ *
+ * <p>Each instance has its own {@code instanceName}: RocketMQ caches client instances per client id, and two
+ * admins of one JVM talking to different name servers must not share one.
+ */
+final class ClusterAdmin implements AutoCloseable {
+
+    private static final long TIMEOUT_MILLIS = 3_000;
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+
+    private final String clusterName;
+    private final String nameServerAddress;
+    private DefaultMQAdminExt admin;
+
+    ClusterAdmin(String clusterName, String nameServerAddress) {
+        this.clusterName = clusterName;
+        this.nameServerAddress = nameServerAddress;
+    }
+
+    /** Whether the name server lists {@code broker} as the master of its broker name in this cluster. */
+    boolean lists(BrokerNode broker) {
+        try {
+            ClusterInfo info = admin().examineBrokerClusterInfo();
+            Set<String> names = info.getClusterAddrTable().get(clusterName);
+            BrokerData data = info.getBrokerAddrTable().get(broker.brokerName());
+            return names != null && names.contains(broker.brokerName()) && data != null
+                && broker.address().equals(data.getBrokerAddrs().get(MixAll.MASTER_ID));
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    /** Creates or updates {@code topic} on every broker, then waits until the name server routes to all of them. */
+    void createTopic(List<BrokerNode> brokers, String topic, int queues, Deadline deadline) {
+        TopicConfig config = new TopicConfig(topic, queues, queues, PermName.PERM_READ | PermName.PERM_WRITE);
+        for (BrokerNode broker : brokers) {
+            try {
+                admin().createAndUpdateTopicConfig(broker.address(), config);
+            } catch (Exception e) {
+                throw new TestkitException("cannot create topic " + topic + " with " + queues + " queues on "
+                    + broker + ": " + e.getMessage(), e);
+            }
+        }
+        if (!deadline.await(() -> routes(topic, queues, brokers))) {
+            throw new TestkitException("topic " + topic + " was created in " + clusterName + " but the name server "
+                + nameServerAddress + " did not route it to " + brokers + " within "
+                + deadline.budget().toSeconds() + " s");
+        }
+    }
+
+    private boolean routes(String topic, int queues, List<BrokerNode> brokers) {
+        try {
+            TopicRouteData route = admin().examineTopicRouteInfo(topic);
+            for (BrokerNode broker : brokers) {
+                boolean queuesRouted = route.getQueueDatas().stream().anyMatch(q -> matches(q, broker, queues));
+                boolean addressRouted = route.getBrokerDatas().stream().anyMatch(b ->
+                    b.getBrokerName().equals(broker.brokerName())
+                        && broker.address().equals(b.getBrokerAddrs().get(MixAll.MASTER_ID)));
+                if (!queuesRouted || !addressRouted) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (Exception e) {
+            // "No topic route info" until the broker's registration reaches the name server.
+            return false;
+        }
+    }
+
+    private static boolean matches(QueueData q, BrokerNode broker, int queues) {
+        return q.getBrokerName().equals(broker.brokerName())
+            && q.getWriteQueueNums() == queues && q.getReadQueueNums() == queues;
+    }
+
+    private synchronized DefaultMQAdminExt admin() throws MQClientException {
+        if (admin == null) {
+            DefaultMQAdminExt created = new DefaultMQAdminExt(TIMEOUT_MILLIS);
+            created.setNamesrvAddr(nameServerAddress);
+            created.setInstanceName("lanemq-testkit-admin-" + clusterName + "-" + ProcessHandle.current().pid()
+                + "-" + SEQUENCE.incrementAndGet());
+            created.setVipChannelEnabled(false);
+            created.start();
+            admin = created;
+        }
+        return admin;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (admin != null) {
+            admin.shutdown();
+            admin = null;
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package io.lanemq.testkit;
+
+import io.lanemq.testkit.process.BrokerProcessMain;
+import io.lanemq.testkit.process.NameServerProcessMain;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * One IDC of a {@link RocketMqStack}: a RocketMQ cluster with its own name server and brokers. Clients of this
+ * IDC use {@link #nameServerAddress()}; the other IDCs' clusters know nothing about this one.
+ *
+ * <p>The lifecycle methods act on all nodes of the IDC and block until done; they keep ports and store
+ * directories, so messages persisted before a {@link #kill()} are there after {@link #start()}.
+ *
+ * <pre>{@code
+ * Idc idcA = stack.idc("idc-a");
+ * idcA.kill();   // the whole IDC disappears at once, like a power cut
+ * idcA.start();  // name server and brokers back, brokers registered again
+ * }</pre>
+ */
+public final class Idc {
+
+    private final IdcSpec spec;
+    private final NameServerNode nameServer;
+    private final List<BrokerNode> brokers;
+    private final ClusterAdmin admin;
+    private final StackSpec stackSpec;
+
+    private Idc(IdcSpec spec, NameServerNode nameServer, List<BrokerNode> brokers, ClusterAdmin admin,
+                StackSpec stackSpec) {
+        this.spec = spec;
+        this.nameServer = nameServer;
+        this.brokers = List.copyOf(brokers);
+        this.admin = admin;
+        this.stackSpec = stackSpec;
+    }
+
+    /** Chooses ports and writes every node's settings; launches nothing. */
+    static Idc prepare(IdcSpec spec, StackSpec stackSpec, ChildLauncher launcher, Path idcDir) {
+        int nameServerPort = PortAllocator.nameServerPort();
+        String nameServerAddress = ServerNode.HOST + ":" + nameServerPort;
+        ClusterAdmin admin = new ClusterAdmin(spec.clusterName(), nameServerAddress);
+
+        Path nameServerDir = idcDir.resolve("namesrv");
+        Properties nameServerSettings = new Properties();
+        nameServerSettings.setProperty("listenPort", String.valueOf(nameServerPort));
+        nameServerSettings.setProperty("bindAddress", ServerNode.HOST);
+        nameServerSettings.setProperty("kvConfigPath", nameServerDir.resolve("kvConfig.json").toString());
+        nameServerSettings.setProperty("configStorePath", nameServerDir.resolve("namesrv.properties").toString());
+        NameServerNode nameServer = new NameServerNode(spec.name(), nameServerPort,
+            launcher.prepare("name server of " + spec.name() + " (" + nameServerAddress + ")",
+                spec.name() + "/namesrv", NameServerProcessMain.class, stackSpec.nameServerHeapMb(), nameServerDir,
+                "rmq.namesrv.logback.xml", nameServerSettings),
+            stackSpec);
+
+        List<BrokerNode> brokers = new ArrayList<>();
+        for (int i = 0; i < spec.brokers(); i++) {
+            String brokerName = BrokerNode.brokerName(spec.name(), i);
+            int port = PortAllocator.brokerPort();
+            Path brokerDir = idcDir.resolve(brokerName);
+            Properties settings = BrokerProperties.forBroker(spec.clusterName(), brokerName, nameServerAddress,
+                port, brokerDir.resolve("store").toString(), stackSpec.brokerProperties());
+            ChildProcess child = launcher.prepare(
+                "broker " + brokerName + " of " + spec.name() + "/" + spec.clusterName() + " (" + ServerNode.HOST
+                    + ":" + port + ")",
+                spec.name() + "/" + brokerName, BrokerProcessMain.class, stackSpec.brokerHeapMb(), brokerDir,
+                "rmq.broker.logback.xml", settings);
+            brokers.add(new BrokerNode(spec.name(), spec.clusterName(), brokerName, port, child, stackSpec, admin));
+        }
+        return new Idc(spec, nameServer, brokers, admin, stackSpec);
+    }
+
+    /** IDC name, e.g. {@code idc-a}. */
+    public String name() {
+        return spec.name();
+    }
+
+    /** RocketMQ cluster name of this IDC, e.g. {@code cluster-a}. */
+    public String clusterName() {
+        return spec.clusterName();
+    }
+
+    /** {@code 127.0.0.1:port} of this IDC's name server, for {@code setNamesrvAddr}. */
+    public String nameServerAddress() {
+        return nameServer.address();
+    }
+
+    public NameServerNode nameServer() {
+        return nameServer;
+    }
+
+    public List<BrokerNode> brokers() {
+        return brokers;
+    }
+
+    /** The broker of this IDC with that broker name, e.g. {@code idc-a-broker-0}. */
+    public BrokerNode broker(String brokerName) {
+        return brokers.stream().filter(b -> b.brokerName().equals(brokerName)).findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("no broker " + brokerName + " in " + name()));
+    }
+
+    /** Kills the name server and all brokers at once (SIGKILL); returns when the processes are gone. */
+    public synchronized void kill() {
+        for (BrokerNode broker : brokers) {
+            broker.child().kill();
+        }
+        nameServer.child().kill();
+    }
+
+    /**
+     * Stops gracefully: brokers first, all at once, so they can unregister from the name server, then the name
+     * server. RocketMQ's graceful shutdown takes several seconds per broker.
+     */
+    public synchronized void stop() {
+        brokers.forEach(b -> b.child().requestStop());
+        brokers.forEach(b -> b.child().awaitExit(b.stopTimeout()));
+        nameServer.stop();
+    }
+
+    /**
+     * Starts every node that is not running, all at once, and returns when each broker is listed by the name
+     * server (including brokers that kept running while the name server was down). On failure the nodes launched
+     * here are killed again and the exception names the node and ends with its log.
+     */
+    public synchronized void start() {
+        Deadline deadline = Deadline.after(stackSpec.startTimeout());
+        awaitStarted(launchDead(), deadline);
+    }
+
+    /** {@link #stop()} then {@link #start()}. */
+    public synchronized void restart() {
+        stop();
+        start();
+    }
+
+    /** Launches the stopped nodes, name server first, without waiting for them. */
+    synchronized List<ServerNode> launchDead() {
+        List<ServerNode> launched = new ArrayList<>();
+        if (nameServer.launchIfDead()) {
+            launched.add(nameServer);
+        }
+        for (BrokerNode broker : brokers) {
+            if (broker.launchIfDead()) {
+                launched.add(broker);
+            }
+        }
+        return launched;
+    }
+
+    synchronized void awaitStarted(List<ServerNode> launched, Deadline deadline) {
+        try {
+            for (ServerNode node : launched) {
+                node.awaitStarted(deadline);
+            }
+            for (BrokerNode broker : brokers) {
+                broker.awaitServing(deadline);
+            }
+        } catch (RuntimeException e) {
+            launched.forEach(n -> n.child().kill());
+            throw e;
+        }
+    }
+
+    void createTopic(String topic, int queues, Deadline deadline) {
+        admin.createTopic(brokers, topic, queues, deadline);
+    }
+
+    /** Kills everything and releases the admin client: the end of the stack, no way back. */
+    synchronized void destroy() {
+        admin.close();
+        kill();
+    }
+
+    @Override
+    public String toString() {
+        return "Idc[" + name() + ", cluster=" + clusterName() + ", nameServer=" + nameServerAddress()
+            + ", brokers=" + brokers.stream().map(BrokerNode::address).toList() + "]";
+    }
+}
