@@ -1,0 +1,116 @@
+package io.lanemq.failover;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.function.Supplier;
+
+/**
+ * Keeps every callee's latency average and decides which callees are slow against their peers
+ * (see {@link LatencyPolicy}).
+ *
+ * <p>A success only adds its sample to the callee's striped sums and reads the callee's slow
+ * flag, so concurrent successes do not contend. Once per refresh interval, whichever success
+ * first finds the judgement stale folds every callee's sums into its average, recomputes the
+ * peers' baseline and re-flags the callees: O(callees) per interval instead of per call.
+ *
+ * <p>Peers that cannot speak for the present are left out of the baseline: down callees, and
+ * averages with no sample for {@value #STALE_HALF_LIVES} half-lives (a cluster that went dark
+ * an hour ago at 5 ms must not make today's 30 ms look slow). A callee is not judged during its
+ * first half-life of samples, so the outlier that often comes with a first call (connection set
+ * up, routes fetched) cannot brand it slow before its average has settled.
+ */
+final class LatencyJudge<T> {
+
+    static final int STALE_HALF_LIVES = 8;
+
+    private static final VarHandle NEXT_REFRESH;
+
+    static {
+        try {
+            NEXT_REFRESH = MethodHandles.lookup().findVarHandle(LatencyJudge.class, "nextRefreshNanos", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Ticker ticker;
+    private final Supplier<Membership<T>> membership;
+    private final double decayPerNano;
+    private final long halfLifeNanos;
+    private final double slowRatio;
+    private final double slowMarginNanos;
+    private final long refreshNanos;
+    private final boolean median;
+
+    private volatile long nextRefreshNanos;
+
+    LatencyJudge(LatencyPolicy policy, Ticker ticker, Supplier<Membership<T>> membership) {
+        this.ticker = ticker;
+        this.membership = membership;
+        this.halfLifeNanos = policy.halfLife().toNanos();
+        this.decayPerNano = Math.log(2) / halfLifeNanos;
+        this.slowRatio = policy.slowRatio();
+        this.slowMarginNanos = policy.slowMargin().toNanos();
+        this.refreshNanos = policy.refreshInterval().toNanos();
+        this.median = policy.baseline() == LatencyPolicy.Baseline.MEDIAN;
+        this.nextRefreshNanos = ticker.read();
+    }
+
+    /** Records the sample and returns whether the callee is currently judged slow. */
+    boolean recordSuccess(Callee<T> callee, long latencyNanos) {
+        callee.addSample(latencyNanos);
+        long now = ticker.read();
+        long due = nextRefreshNanos;
+        // The CAS elects one refresher per interval; a refresh takes microseconds, far less
+        // than an interval, so two never overlap in practice.
+        if (now - due >= 0 && NEXT_REFRESH.compareAndSet(this, due, now + refreshNanos)) {
+            refresh(now);
+        }
+        return callee.isSlow();
+    }
+
+    private void refresh(long now) {
+        Callee<T>[] callees = membership.get().callees();
+        for (Callee<T> callee : callees) {
+            callee.fold(now, decayPerNano);
+        }
+        double baseline = baseline(callees, now);
+        for (Callee<T> callee : callees) {
+            callee.setSlow(isSlow(callee, baseline, now));
+        }
+    }
+
+    private boolean isSlow(Callee<T> callee, double baseline, long now) {
+        double ewma = callee.ewmaNanos();
+        return baseline == baseline // NaN: no peer has a current average
+                && ewma == ewma
+                && now - callee.firstSampleNanos() >= halfLifeNanos
+                && ewma >= baseline * slowRatio
+                && ewma - baseline >= slowMarginNanos;
+    }
+
+    private double baseline(Callee<T>[] callees, long now) {
+        long staleAfter = STALE_HALF_LIVES * halfLifeNanos;
+        double[] averages = median ? new double[callees.length] : null;
+        int count = 0;
+        double best = Double.NaN;
+        for (Callee<T> c : callees) {
+            double ewma = c.ewmaNanos();
+            if (ewma != ewma || c.weight() <= 0 || now - c.lastSampleNanos() > staleAfter) {
+                continue;
+            }
+            if (median) {
+                averages[count] = ewma;
+            } else if (!(ewma >= best)) {
+                best = ewma;
+            }
+            count++;
+        }
+        if (!median || count == 0) {
+            return best;
+        }
+        Arrays.sort(averages, 0, count);
+        return averages[(count - 1) / 2];
+    }
+}

@@ -1,0 +1,31 @@
+package io.lanemq.failover;
+
+/**
+ * How outcomes move a callee's weight; the builder's settings, validated there. Turned into
+ * per-callee {@link Limits} so the hot path multiplies by precomputed numbers.
+ */
+record WeightRules(double failureFactor, double successIncrementRatio, double downThresholdRatio,
+        double recoveryRatio) {
+
+    static final WeightRules DEFAULTS = new WeightRules(0.5, 0.01, 0.01, 0.1);
+
+    Limits limitsFor(WeightSpec spec) {
+        double max = spec.maxWeight();
+        double min = spec.minWeight();
+        double downBelow = downThresholdRatio * max;
+        return new Limits(max, min, spec.priority(), failureFactor, successIncrementRatio * max,
+                downBelow, Math.max(min, recoveryRatio * max), Math.max(min, downBelow));
+    }
+
+    /**
+     * The numbers one callee's weight moves by.
+     *
+     * @param downBelow a failure that leaves less than this drops to {@code min} (0 means down):
+     *                  multiplying alone would only approach zero
+     * @param recovery  the weight a successful probe restores
+     * @param slowFloor latency penalties stop here, so a slow callee keeps a trickle of traffic
+     */
+    record Limits(double max, double min, int priority, double failureFactor, double increment,
+            double downBelow, double recovery, double slowFloor) {
+    }
+}
