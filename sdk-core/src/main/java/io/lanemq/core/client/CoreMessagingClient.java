@@ -1,0 +1,135 @@
+package io.lanemq.core.client;
+
+import io.lanemq.api.ClientOptions;
+import io.lanemq.api.Consumer;
+import io.lanemq.api.MessageListener;
+import io.lanemq.api.MessagingClient;
+import io.lanemq.api.MessagingException;
+import io.lanemq.api.Producer;
+import io.lanemq.api.ProducerOptions;
+import io.lanemq.api.Subscription;
+import io.lanemq.api.spi.MessagingBinding;
+import io.lanemq.core.config.ConfigSource;
+import io.lanemq.core.config.ConfigSources;
+import io.lanemq.core.config.PlatformConfigRef;
+import io.lanemq.core.consume.DualClusterConsumer;
+import io.lanemq.core.metrics.SdkMetrics;
+import io.lanemq.core.produce.ClusterProducers;
+import io.lanemq.core.produce.RoutingProducer;
+import io.lanemq.core.routing.ClusterChooser;
+import io.lanemq.core.routing.WeightedClusterChooser;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The SDK core's {@link MessagingClient}: owns the configuration snapshot, the binding and every
+ * producer and consumer it created, and closes them all on {@link #close()}.
+ */
+public final class CoreMessagingClient implements MessagingClient {
+    private final ClientOptions options;
+    private final ConfigSource source;
+    private final PlatformConfigRef config;
+    private final MessagingBinding binding;
+    private final ClusterChooser chooser;
+    private final SdkMetrics metrics;
+    private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private CoreMessagingClient(ClientOptions options, ConfigSource source, PlatformConfigRef config, MessagingBinding binding,
+                                ClusterChooser chooser, SdkMetrics metrics) {
+        this.options = options;
+        this.source = source;
+        this.config = config;
+        this.binding = binding;
+        this.chooser = chooser;
+        this.metrics = metrics;
+    }
+
+    /** Starts a client that reports to Micrometer's global registry. */
+    public static CoreMessagingClient start(ClientOptions options) throws MessagingException {
+        return start(options, Metrics.globalRegistry);
+    }
+
+    /** Starts a client reporting to {@code registry}; reads and validates the configuration first. */
+    public static CoreMessagingClient start(ClientOptions options, MeterRegistry registry) throws MessagingException {
+        Objects.requireNonNull(options, "options");
+        ConfigSource source = ConfigSources.open(options.configLocation());
+        try {
+            PlatformConfigRef config = new PlatformConfigRef(source.load());
+            MessagingBinding binding = BindingLoader.load(config.current().binding(), CoreMessagingClient.class.getClassLoader());
+            return new CoreMessagingClient(options, source, config, binding, new WeightedClusterChooser(), new SdkMetrics(registry));
+        } catch (MessagingException | RuntimeException e) {
+            source.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public Producer createProducer(ProducerOptions producerOptions) throws MessagingException {
+        ensureOpen();
+        String group = producerOptions.producerGroup().orElse(options.applicationName() + "-producer");
+        ClusterProducers clusters = new ClusterProducers(group, producerOptions.transactionChecker(), config, binding);
+        try {
+            clusters.startAll();
+        } catch (MessagingException | RuntimeException e) {
+            clusters.close();
+            throw e;
+        }
+        RoutingProducer producer = new RoutingProducer(group, producerOptions.transactionChecker(), config, chooser, clusters,
+                metrics, open::remove);
+        open.add(producer);
+        return producer;
+    }
+
+    @Override
+    public Consumer subscribe(Subscription subscription, MessageListener listener) throws MessagingException {
+        ensureOpen();
+        Objects.requireNonNull(listener, "listener");
+        DualClusterConsumer consumer = DualClusterConsumer.start(subscription, listener, config.current(), binding, metrics,
+                open::remove);
+        open.add(consumer);
+        return consumer;
+    }
+
+    /** The configuration reference; hot reload swaps snapshots through it. */
+    public PlatformConfigRef config() {
+        return config;
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        List<AutoCloseable> toClose = new ArrayList<>(open);
+        RuntimeException failure = null;
+        for (AutoCloseable closeable : toClose) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = new IllegalStateException("closing the messaging client failed [applicationName="
+                            + options.applicationName() + "]", e);
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        source.close();
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("messaging client is closed [applicationName=" + options.applicationName() + "]");
+        }
+    }
+}

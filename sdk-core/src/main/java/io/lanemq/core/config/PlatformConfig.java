@@ -1,0 +1,148 @@
+package io.lanemq.core.config;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One immutable snapshot of the platform configuration: clusters, logic topics and the settings
+ * producers and consumers follow. A {@link Builder} validates the whole snapshot on
+ * {@link Builder#build()}, so an instance is always consistent (every route names a known
+ * cluster, every logic topic has a positive total weight). A reload replaces the snapshot as a
+ * whole; nothing mutates one.
+ */
+public final class PlatformConfig {
+    private final Optional<String> binding;
+    private final Map<String, ClusterConfig> clusters;
+    private final Map<String, LogicTopicConfig> topics;
+    private final ProducerSettings producer;
+    private final ConsumerSettings consumerDefaults;
+
+    private PlatformConfig(Builder builder) {
+        this.binding = Optional.ofNullable(builder.binding);
+        this.clusters = Map.copyOf(builder.clusters);
+        this.topics = Map.copyOf(builder.topics);
+        this.producer = builder.producer;
+        this.consumerDefaults = builder.consumerDefaults;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The binding to use, when the configuration names one. */
+    public Optional<String> binding() {
+        return binding;
+    }
+
+    public Map<String, ClusterConfig> clusters() {
+        return clusters;
+    }
+
+    public ClusterConfig cluster(String name) {
+        ClusterConfig cluster = clusters.get(name);
+        if (cluster == null) {
+            throw new IllegalArgumentException("no cluster '" + name + "' in this configuration");
+        }
+        return cluster;
+    }
+
+    public Map<String, LogicTopicConfig> topics() {
+        return topics;
+    }
+
+    public Optional<LogicTopicConfig> topic(String logicTopic) {
+        return Optional.ofNullable(topics.get(logicTopic));
+    }
+
+    /** The logic topic routed to {@code physicalTopic} on {@code cluster}, if any. */
+    public Optional<LogicTopicConfig> topicOf(String cluster, String physicalTopic) {
+        return topics.values().stream()
+                .filter(t -> t.routes().stream().anyMatch(r -> r.cluster().equals(cluster) && r.physicalTopic().equals(physicalTopic)))
+                .findFirst();
+    }
+
+    public ProducerSettings producer() {
+        return producer;
+    }
+
+    public ConsumerSettings consumerDefaults() {
+        return consumerDefaults;
+    }
+
+    /** Collects a snapshot; {@link #build()} validates it as a whole. Not thread-safe. */
+    public static final class Builder {
+        private String binding;
+        private final Map<String, ClusterConfig> clusters = new LinkedHashMap<>();
+        private final Map<String, LogicTopicConfig> topics = new LinkedHashMap<>();
+        private ProducerSettings producer = ProducerSettings.DEFAULTS;
+        private ConsumerSettings consumerDefaults = ConsumerSettings.DEFAULTS;
+
+        private Builder() {
+        }
+
+        public Builder binding(String binding) {
+            this.binding = binding;
+            return this;
+        }
+
+        public Builder cluster(ClusterConfig cluster) {
+            clusters.put(cluster.name(), cluster);
+            return this;
+        }
+
+        public Builder topic(LogicTopicConfig topic) {
+            topics.put(topic.name(), topic);
+            return this;
+        }
+
+        public Builder producer(ProducerSettings producer) {
+            this.producer = producer;
+            return this;
+        }
+
+        public Builder consumerDefaults(ConsumerSettings consumerDefaults) {
+            this.consumerDefaults = consumerDefaults;
+            return this;
+        }
+
+        /**
+         * Validates and returns the snapshot.
+         *
+         * @throws InvalidPlatformConfigException listing every problem found, not just the first
+         */
+        public PlatformConfig build() throws InvalidPlatformConfigException {
+            return build("code");
+        }
+
+        /** As {@link #build()}, naming {@code source} (a file, an etcd key) in the error. */
+        public PlatformConfig build(String source) throws InvalidPlatformConfigException {
+            List<ConfigProblem> problems = new PlatformConfigValidator(this).problems();
+            if (!problems.isEmpty()) {
+                throw new InvalidPlatformConfigException(source, problems);
+            }
+            return new PlatformConfig(this);
+        }
+
+        Map<String, ClusterConfig> clusters() {
+            return clusters;
+        }
+
+        Map<String, LogicTopicConfig> topics() {
+            return topics;
+        }
+
+        ProducerSettings producer() {
+            return producer;
+        }
+
+        ConsumerSettings consumerDefaults() {
+            return consumerDefaults;
+        }
+
+        String binding() {
+            return binding;
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package io.lanemq.core.config;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** The rules a snapshot must meet; each broken rule becomes a {@link ConfigProblem} naming its key. */
+final class PlatformConfigValidator {
+    /** What RocketMQ accepts as a topic or group name; also used for cluster and logic topic names. */
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,127}");
+    private static final Pattern ADDRESSES = Pattern.compile("[^;:\\s]+:\\d{1,5}(;[^;:\\s]+:\\d{1,5})*");
+    /** Well above any broker's default maximum; a larger body belongs in object storage. */
+    static final int MAX_BODY_BYTES_LIMIT = 64 * 1024 * 1024;
+    static final int MAX_CONSUMER_THREADS = 1024;
+
+    private final PlatformConfig.Builder draft;
+    private final List<ConfigProblem> problems = new ArrayList<>();
+
+    PlatformConfigValidator(PlatformConfig.Builder draft) {
+        this.draft = draft;
+    }
+
+    List<ConfigProblem> problems() {
+        checkBinding();
+        checkClusters();
+        checkProducer("/producer", draft.producer());
+        checkConsumer("/consumer", draft.consumerDefaults());
+        checkTopics();
+        return problems;
+    }
+
+    private void checkBinding() {
+        if (draft.binding() != null && draft.binding().isBlank()) {
+            problems.add(new ConfigProblem("/binding", "must not be blank"));
+        }
+    }
+
+    private void checkClusters() {
+        if (draft.clusters().isEmpty()) {
+            problems.add(new ConfigProblem("/clusters", "at least one cluster is required"));
+        }
+        for (ClusterConfig cluster : draft.clusters().values()) {
+            String at = "/clusters/" + escape(cluster.name());
+            checkName(at, cluster.name(), "cluster name");
+            if (cluster.idc() == null || cluster.idc().isBlank()) {
+                problems.add(new ConfigProblem(at + "/idc", "is required"));
+            }
+            if (cluster.nameServer() == null || !ADDRESSES.matcher(cluster.nameServer()).matches()) {
+                problems.add(new ConfigProblem(at + "/nameServer",
+                        "must be host:port[;host:port...], was " + quoted(cluster.nameServer())));
+            }
+        }
+    }
+
+    private void checkProducer(String at, ProducerSettings producer) {
+        if (producer.sendTimeout().isNegative() || producer.sendTimeout().isZero()) {
+            problems.add(new ConfigProblem(at + "/sendTimeoutMs", "must be > 0, was " + producer.sendTimeout().toMillis()));
+        }
+        if (producer.maxBodyBytes() < 1 || producer.maxBodyBytes() > MAX_BODY_BYTES_LIMIT) {
+            problems.add(new ConfigProblem(at + "/maxBodyBytes",
+                    "must be between 1 and " + MAX_BODY_BYTES_LIMIT + ", was " + producer.maxBodyBytes()));
+        }
+    }
+
+    private void checkConsumer(String at, ConsumerSettings consumer) {
+        if (consumer.threads() < 1 || consumer.threads() > MAX_CONSUMER_THREADS) {
+            problems.add(new ConfigProblem(at + "/threads",
+                    "must be between 1 and " + MAX_CONSUMER_THREADS + ", was " + consumer.threads()));
+        }
+        if (consumer.maxDeliveryAttempts() < 1) {
+            problems.add(new ConfigProblem(at + "/maxDeliveryAttempts", "must be >= 1, was " + consumer.maxDeliveryAttempts()));
+        }
+        if (consumer.startPosition() == null) {
+            problems.add(new ConfigProblem(at + "/startFrom", "is required"));
+        }
+    }
+
+    private void checkTopics() {
+        for (LogicTopicConfig topic : draft.topics().values()) {
+            String at = "/topics/" + escape(topic.name());
+            checkName(at, topic.name(), "logic topic name");
+            if (topic.routes().isEmpty()) {
+                problems.add(new ConfigProblem(at + "/routes", "at least one route is required"));
+                continue;
+            }
+            checkRoutes(at, topic.routes());
+            for (Map.Entry<String, ConsumerSettings> group : topic.consumerGroups().entrySet()) {
+                String groupAt = at + "/consumerGroups/" + escape(group.getKey());
+                checkName(groupAt, group.getKey(), "consumer group name");
+                checkConsumer(groupAt, group.getValue());
+            }
+        }
+    }
+
+    private void checkRoutes(String topicAt, List<TopicRoute> routes) {
+        Set<String> seenClusters = new HashSet<>();
+        long totalWeight = 0;
+        for (int i = 0; i < routes.size(); i++) {
+            TopicRoute route = routes.get(i);
+            String at = topicAt + "/routes/" + i;
+            if (!draft.clusters().containsKey(route.cluster())) {
+                problems.add(new ConfigProblem(at + "/cluster", "unknown cluster " + quoted(route.cluster())
+                        + "; known: " + draft.clusters().keySet()));
+            } else if (!seenClusters.add(route.cluster())) {
+                problems.add(new ConfigProblem(at + "/cluster", "cluster " + quoted(route.cluster())
+                        + " appears twice; a logic topic has one route per cluster"));
+            }
+            checkName(at + "/physicalTopic", route.physicalTopic(), "physical topic");
+            if (route.weight() < 0) {
+                problems.add(new ConfigProblem(at + "/weight", "must be >= 0, was " + route.weight()));
+            }
+            totalWeight += Math.max(0, route.weight());
+        }
+        if (totalWeight == 0) {
+            problems.add(new ConfigProblem(topicAt + "/routes", "weights sum to zero, so no send could be routed"));
+        }
+    }
+
+    private void checkName(String at, String name, String what) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            problems.add(new ConfigProblem(at, what + " must be 1-127 letters, digits, '.', '_' or '-', was " + quoted(name)));
+        }
+    }
+
+    private static String quoted(String value) {
+        return value == null ? "nothing" : "'" + value + "'";
+    }
+
+    /** JSON pointer escaping, so a name with '/' cannot forge a path. */
+    static String escape(String name) {
+        return name == null ? "null" : name.replace("~", "~0").replace("/", "~1");
+    }
+}

@@ -1,0 +1,45 @@
+package io.lanemq.core.config;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The configuration file's shape as Jackson reads it: every field optional, nothing validated.
+ * {@link PlatformConfigParser} turns it into a validated {@link PlatformConfig}.
+ */
+final class RawPlatformConfig {
+    public String binding;
+    public Map<String, RawCluster> clusters = new LinkedHashMap<>();
+    public RawProducer producer;
+    public RawConsumer consumer;
+    public Map<String, RawTopic> topics = new LinkedHashMap<>();
+
+    static final class RawCluster {
+        public String idc;
+        public String nameServer;
+        public Map<String, String> properties = Map.of();
+    }
+
+    static final class RawProducer {
+        public Long sendTimeoutMs;
+        public Integer maxBodyBytes;
+    }
+
+    static final class RawConsumer {
+        public Integer threads;
+        public Integer maxDeliveryAttempts;
+        public StartPosition startFrom;
+    }
+
+    static final class RawTopic {
+        public List<RawRoute> routes = List.of();
+        public Map<String, RawConsumer> consumerGroups = new LinkedHashMap<>();
+    }
+
+    static final class RawRoute {
+        public String cluster;
+        public String physicalTopic;
+        public Integer weight;
+    }
+}

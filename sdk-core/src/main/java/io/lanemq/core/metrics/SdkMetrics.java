@@ -1,0 +1,61 @@
+package io.lanemq.core.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Every metric the SDK core exports, named in one place so dashboards and alerts can rely on
+ * exactly these names. Tags: {@code logic_topic}, {@code cluster}, {@code group}, {@code outcome}.
+ */
+public final class SdkMetrics {
+    /** Sends by outcome ({@code success} / {@code failure}); counter. */
+    public static final String SENDS = "lanemq.producer.sends";
+    /** Time from send to broker acknowledgement or failure; timer. */
+    public static final String SEND_LATENCY = "lanemq.producer.send.latency";
+    /** Sends refused before any network call, by {@code reason}; counter. */
+    public static final String SENDS_REJECTED = "lanemq.producer.rejected";
+    /** Messages handed to listeners, by outcome ({@code success} / {@code retry}); counter. */
+    public static final String CONSUMED = "lanemq.consumer.messages";
+    /** Time a listener took per message; timer. */
+    public static final String CONSUME_LATENCY = "lanemq.consumer.process.latency";
+
+    public static final String TAG_LOGIC_TOPIC = "logic_topic";
+    public static final String TAG_CLUSTER = "cluster";
+    public static final String TAG_GROUP = "group";
+    public static final String TAG_OUTCOME = "outcome";
+    public static final String TAG_REASON = "reason";
+
+    private final MeterRegistry registry;
+
+    public SdkMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    public void sendCompleted(String logicTopic, String cluster, boolean success, long nanos) {
+        Counter.builder(SENDS).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_CLUSTER, cluster, TAG_OUTCOME, outcome(success))
+                .register(registry).increment();
+        Timer.builder(SEND_LATENCY).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_CLUSTER, cluster)
+                .publishPercentileHistogram().register(registry).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    public void sendRejected(String logicTopic, String reason) {
+        Counter.builder(SENDS_REJECTED).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_REASON, reason).register(registry).increment();
+    }
+
+    public void consumed(String logicTopic, String group, String cluster, boolean success, long nanos) {
+        Counter.builder(CONSUMED).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_CLUSTER, cluster,
+                TAG_OUTCOME, success ? "success" : "retry").register(registry).increment();
+        Timer.builder(CONSUME_LATENCY).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_CLUSTER, cluster)
+                .register(registry).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    private static String outcome(boolean success) {
+        return success ? "success" : "failure";
+    }
+}

@@ -1,0 +1,27 @@
+package io.lanemq.core.produce;
+
+import io.lanemq.api.InvalidMessageException;
+import io.lanemq.api.Message;
+import io.lanemq.api.UnknownTopicException;
+import io.lanemq.core.config.LogicTopicConfig;
+import io.lanemq.core.config.PlatformConfig;
+
+/**
+ * The checks a send passes before any network call. The message builder already checked each
+ * field's shape; what is checked here depends on the platform configuration.
+ */
+final class SendValidator {
+    private SendValidator() {
+    }
+
+    static LogicTopicConfig check(PlatformConfig config, Message message) throws UnknownTopicException, InvalidMessageException {
+        LogicTopicConfig topic = config.topic(message.logicTopic()).orElseThrow(() -> new UnknownTopicException(
+                "unknown logic topic; the platform configuration has " + config.topics().keySet(), message.logicTopic()));
+        int max = config.producer().maxBodyBytes();
+        if (message.bodyLength() > max) {
+            throw new InvalidMessageException("body is " + message.bodyLength() + " bytes, over the maximum of " + max
+                    + " (producer.maxBodyBytes)", message.logicTopic());
+        }
+        return topic;
+    }
+}

@@ -1,0 +1,145 @@
+package io.lanemq.core.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class PlatformConfigParserTest {
+    private static final String VALID = """
+            clusters:
+              cluster-a:
+                idc: idc-a
+                nameServer: "127.0.0.1:9876"
+                properties:
+                  rocketmq.heartbeatBrokerIntervalMs: "1000"
+              cluster-b: { idc: idc-b, nameServer: "127.0.0.1:9877;127.0.0.2:9877" }
+            producer:
+              sendTimeoutMs: 1500
+            consumer:
+              threads: 4
+            topics:
+              order-paid:
+                routes:
+                  - { cluster: cluster-a, physicalTopic: order_paid, weight: 70 }
+                  - { cluster: cluster-b, physicalTopic: order_paid_b, weight: 30 }
+                consumerGroups:
+                  billing: {}
+                  audit: { threads: 2, maxDeliveryAttempts: 3, startFrom: EARLIEST }
+            """;
+
+    private final PlatformConfigParser parser = new PlatformConfigParser();
+
+    @Test
+    void readsClustersTopicsAndMergesConsumerDefaults() throws Exception {
+        PlatformConfig config = parser.parse(VALID, "test.yaml");
+
+        assertThat(config.clusters()).containsOnlyKeys("cluster-a", "cluster-b");
+        assertThat(config.cluster("cluster-a").properties()).containsEntry("rocketmq.heartbeatBrokerIntervalMs", "1000");
+        assertThat(config.producer().sendTimeout()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(config.producer().maxBodyBytes()).isEqualTo(ProducerSettings.DEFAULTS.maxBodyBytes());
+        LogicTopicConfig topic = config.topic("order-paid").orElseThrow();
+        assertThat(topic.routes()).containsExactly(
+                new TopicRoute("cluster-a", "order_paid", 70), new TopicRoute("cluster-b", "order_paid_b", 30));
+        assertThat(topic.consumerGroups().get("billing"))
+                .isEqualTo(new ConsumerSettings(4, ConsumerSettings.DEFAULTS.maxDeliveryAttempts(), StartPosition.LATEST));
+        assertThat(topic.consumerGroups().get("audit")).isEqualTo(new ConsumerSettings(2, 3, StartPosition.EARLIEST));
+        assertThat(config.topicOf("cluster-b", "order_paid_b")).contains(topic);
+    }
+
+    @Test
+    void readsJson() throws Exception {
+        String json = """
+                {"clusters": {"c1": {"idc": "idc-a", "nameServer": "127.0.0.1:9876"}},
+                 "topics": {"t": {"routes": [{"cluster": "c1", "physicalTopic": "t", "weight": 1}]}}}
+                """;
+        assertThat(parser.parse(json, "test.json").topic("t")).isPresent();
+    }
+
+    @Test
+    void unknownClusterIsNamedWithItsKeyAndLine() {
+        String text = VALID.replace("{ cluster: cluster-b, physicalTopic: order_paid_b", "{ cluster: cluster-c, physicalTopic: order_paid_b");
+
+        assertThatThrownBy(() -> parser.parse(text, "test.yaml"))
+                .isInstanceOf(InvalidPlatformConfigException.class)
+                .hasMessageContaining("test.yaml")
+                .hasMessageContaining("topics.order-paid.routes[1].cluster (line 16): unknown cluster 'cluster-c'");
+    }
+
+    @Test
+    void weightsSummingToZeroAndNegativeSizesAreAllReported() {
+        String text = VALID.replace("weight: 70", "weight: 0").replace("weight: 30", "weight: 0")
+                .replace("sendTimeoutMs: 1500", "sendTimeoutMs: 1500\n  maxBodyBytes: -1");
+
+        assertThatThrownBy(() -> parser.parse(text, "test.yaml"))
+                .isInstanceOfSatisfying(InvalidPlatformConfigException.class, e -> assertThat(e.problems())
+                        .extracting(ConfigProblem::key)
+                        .containsExactlyInAnyOrder("producer.maxBodyBytes", "topics.order-paid.routes"))
+                .hasMessageContaining("weights sum to zero")
+                .hasMessageContaining("producer.maxBodyBytes (line 10): must be between 1 and");
+    }
+
+    @Test
+    void malformedYamlNamesTheLine() {
+        String text = "clusters:\n  cluster-a: { idc: idc-a, nameServer: \"127.0.0.1:9876\"\ntopics: {}\n";
+
+        assertThatThrownBy(() -> parser.parse(text, "broken.yaml"))
+                .isInstanceOf(InvalidPlatformConfigException.class)
+                .hasMessageContaining("broken.yaml")
+                .hasMessageMatching("(?s).*\\(line [23]\\): malformed document.*");
+    }
+
+    @Test
+    void wrongTypeNamesTheKeyAndLine() {
+        String text = VALID.replace("weight: 30", "weight: thirty");
+
+        assertThatThrownBy(() -> parser.parse(text, "test.yaml"))
+                .isInstanceOf(InvalidPlatformConfigException.class)
+                .hasMessageContaining("topics.order-paid.routes[1].weight (line 16)");
+    }
+
+    @Test
+    void unknownKeyIsRejected() {
+        String text = VALID.replace("  sendTimeoutMs: 1500", "  sendTimeoutMs: 1500\n  sendTimoutMs: 100");
+
+        assertThatThrownBy(() -> parser.parse(text, "test.yaml"))
+                .isInstanceOf(InvalidPlatformConfigException.class)
+                .hasMessageContaining("producer.sendTimoutMs (line 10)")
+                .hasMessageContaining("Unrecognized field \"sendTimoutMs\"");
+    }
+
+    @Test
+    void duplicateKeyIsRejected() {
+        String text = VALID.replace("  threads: 4", "  threads: 4\n  threads: 5");
+
+        assertThatThrownBy(() -> parser.parse(text, "test.yaml"))
+                .isInstanceOf(InvalidPlatformConfigException.class)
+                .hasMessageContaining("Duplicate field 'threads'");
+    }
+
+    @Test
+    void emptySectionsAreReadAsEmptyNotAsErrorsOfTheParser() {
+        assertThatThrownBy(() -> parser.parse("clusters:\n  c1:\ntopics:\n", "sparse.yaml"))
+                .isInstanceOfSatisfying(InvalidPlatformConfigException.class, e -> assertThat(e.problems())
+                        .extracting(ConfigProblem::key)
+                        .containsExactlyInAnyOrder("clusters.c1.idc", "clusters.c1.nameServer"));
+    }
+
+    @Test
+    void emptyDocumentIsRejected() {
+        assertThatThrownBy(() -> parser.parse("  \n", "empty.yaml"))
+                .isInstanceOf(InvalidPlatformConfigException.class)
+                .hasMessageContaining("the document is empty");
+    }
+
+    @Test
+    void badNameServerAndMissingIdcAreNamed() {
+        String text = VALID.replace("idc: idc-b, nameServer: \"127.0.0.1:9877;127.0.0.2:9877\"", "nameServer: \"localhost\"");
+
+        assertThatThrownBy(() -> parser.parse(text, "test.yaml"))
+                .isInstanceOfSatisfying(InvalidPlatformConfigException.class, e -> assertThat(e.problems())
+                        .extracting(ConfigProblem::key)
+                        .containsExactlyInAnyOrder("clusters.cluster-b.idc", "clusters.cluster-b.nameServer"));
+    }
+}
