@@ -1,0 +1,20 @@
+package io.lanemq.benchmarks;
+
+import io.lanemq.benchmarks.produce.ProduceBenchmark;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** Entry point of {@code benchmarks.jar}: one subcommand per benchmark. */
+@Command(name = "benchmarks", mixinStandardHelpOptions = true,
+        description = "LaneMQ benchmarks; each prints its target as a ratio against a baseline measured in the same run.",
+        subcommands = {ProduceBenchmark.class})
+public final class BenchmarksMain implements Runnable {
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new BenchmarksMain()).execute(args));
+    }
+
+    @Override
+    public void run() {
+        CommandLine.usage(this, System.out);
+    }
+}

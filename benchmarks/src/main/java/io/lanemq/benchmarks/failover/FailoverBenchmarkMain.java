@@ -1,0 +1,57 @@
+package io.lanemq.benchmarks.failover;
+
+import java.util.Collection;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+
+/**
+ * Runs {@link FailoverBenchmark} and prints, per resource count and thread count, our ops/s,
+ * simple-failover's ops/s and the ratio ours/anchor (target: >= 1.0).
+ *
+ * <p>Usage: {@code java -cp benchmarks.jar io.lanemq.benchmarks.failover.FailoverBenchmarkMain}
+ */
+public final class FailoverBenchmarkMain {
+
+    private FailoverBenchmarkMain() {
+    }
+
+    public static void main(String[] args) throws RunnerException {
+        Options options = new OptionsBuilder()
+                .include(FailoverBenchmark.class.getName() + "\\.")
+                .build();
+        Collection<RunResult> results = new Runner(options).run();
+
+        // key: "<resources> <threads>", value: {ours, anchor}
+        Map<String, double[]> table = new TreeMap<>((a, b) -> {
+            String[] x = a.split(" ");
+            String[] y = b.split(" ");
+            int byResources = Integer.compare(Integer.parseInt(x[0]), Integer.parseInt(y[0]));
+            return byResources != 0 ? byResources : Integer.compare(Integer.parseInt(x[1]), Integer.parseInt(y[1]));
+        });
+        for (RunResult result : results) {
+            String method = result.getParams().getBenchmark();
+            method = method.substring(method.lastIndexOf('.') + 1);
+            boolean ours = method.startsWith("ours");
+            String threads = method.substring(method.indexOf("Threads") + "Threads".length());
+            String key = result.getParams().getParam("resources") + " " + threads;
+            table.computeIfAbsent(key, k -> new double[2])[ours ? 0 : 1] = result.getPrimaryResult().getScore();
+        }
+
+        System.out.println();
+        System.out.println("Failover get+success: ours (io.lanemq.failover.WeightedFailover) vs anchor "
+                + "(simple-failover WeightFailover)");
+        System.out.printf(Locale.ROOT, "%-10s %-8s %16s %16s %8s%n", "resources", "threads", "ours ops/s",
+                "anchor ops/s", "ratio");
+        table.forEach((key, scores) -> {
+            String[] parts = key.split(" ");
+            System.out.printf(Locale.ROOT, "%-10s %-8s %16.0f %16.0f %8.2f%n", parts[0], parts[1], scores[0],
+                    scores[1], scores[0] / scores[1]);
+        });
+    }
+}

@@ -1,0 +1,87 @@
+package io.lanemq.benchmarks.produce;
+
+import io.lanemq.api.Message;
+import io.lanemq.api.MessagingClient;
+import io.lanemq.api.Producer;
+import io.lanemq.api.ProducerOptions;
+import io.lanemq.localstack.LocalPlatform;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendStatus;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * P1: SDK sync sends on a logic topic against raw {@link DefaultMQProducer} sync sends, same
+ * broker, same physical topic, same body size and thread count, measured in alternating rounds
+ * so drift (page cache, JIT, GC) hits both sides alike.
+ */
+@Command(name = "produce", mixinStandardHelpOptions = true,
+        description = "P1: SDK sync send vs raw DefaultMQProducer sync send (target ratio >= 0.95).")
+public final class ProduceBenchmark implements Callable<Integer> {
+    private static final String TOPIC = "bench-produce";
+
+    @Option(names = "--threads", defaultValue = "8", description = "Sending threads for both sides (default: ${DEFAULT-VALUE}).")
+    int threads;
+
+    @Option(names = "--body-bytes", defaultValue = "300", description = "Body size (default: ${DEFAULT-VALUE}).")
+    int bodyBytes;
+
+    @Option(names = "--round-seconds", defaultValue = "10", description = "Length of one measured round (default: ${DEFAULT-VALUE}).")
+    int roundSeconds;
+
+    @Option(names = "--rounds", defaultValue = "3", description = "Measured rounds per side, alternating (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--warmup-seconds", defaultValue = "5", description = "Unmeasured warm-up per side (default: ${DEFAULT-VALUE}).")
+    int warmupSeconds;
+
+    @Override
+    public Integer call() throws Exception {
+        byte[] body = new byte[bodyBytes];
+        try (LocalPlatform platform = LocalPlatform.start()) {
+            // All weight on IDC A: the SDK and the raw producer hit the same broker and topic.
+            platform.addTopic(TOPIC, 8, 100, 0);
+            DefaultMQProducer raw = new DefaultMQProducer("bench-raw-producer");
+            raw.setNamesrvAddr(platform.idcA().nameServerAddress());
+            raw.setInstanceName("bench-raw");
+            raw.start();
+            try (MessagingClient client = platform.client("bench-produce");
+                 Producer sdk = client.createProducer(ProducerOptions.defaults())) {
+                SendLoop rawLoop = () -> {
+                    if (raw.send(new org.apache.rocketmq.common.message.Message(TOPIC, body)).getSendStatus() != SendStatus.SEND_OK) {
+                        throw new IllegalStateException("raw send not OK");
+                    }
+                };
+                SendLoop sdkLoop = () -> sdk.send(Message.builder(TOPIC).body(body).build());
+                return compare(rawLoop, sdkLoop);
+            } finally {
+                raw.shutdown();
+            }
+        }
+    }
+
+    private int compare(SendLoop rawLoop, SendLoop sdkLoop) throws InterruptedException {
+        System.out.printf("P1 produce: %d threads, %d-byte bodies, %d x %d s rounds per side after %d s warm-up%n",
+                threads, bodyBytes, rounds, roundSeconds, warmupSeconds);
+        Throughput.measure(rawLoop, threads, warmupSeconds);
+        Throughput.measure(sdkLoop, threads, warmupSeconds);
+        List<Double> rawRates = new ArrayList<>();
+        List<Double> sdkRates = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            double rawRate = Throughput.measure(rawLoop, threads, roundSeconds);
+            double sdkRate = Throughput.measure(sdkLoop, threads, roundSeconds);
+            rawRates.add(rawRate);
+            sdkRates.add(sdkRate);
+            System.out.printf("  round %d: raw %,.0f msgs/s, sdk %,.0f msgs/s, ratio %.3f%n", round, rawRate, sdkRate, sdkRate / rawRate);
+        }
+        double rawMean = rawRates.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        double sdkMean = sdkRates.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        double ratio = sdkMean / rawMean;
+        System.out.printf("RESULT P1 raw=%,.0f msgs/s sdk=%,.0f msgs/s ratio=%.3f target>=0.95 %s%n",
+                rawMean, sdkMean, ratio, ratio >= 0.95 ? "MET" : "MISSED");
+        return 0;
+    }
+}

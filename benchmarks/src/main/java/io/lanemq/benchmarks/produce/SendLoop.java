@@ -1,0 +1,7 @@
+package io.lanemq.benchmarks.produce;
+
+/** One synchronous send; throws when the send failed. */
+@FunctionalInterface
+interface SendLoop {
+    void sendOne() throws Exception;
+}

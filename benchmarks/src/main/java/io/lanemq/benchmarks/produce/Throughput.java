@@ -1,0 +1,39 @@
+package io.lanemq.benchmarks.produce;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+
+/** Runs a send loop on N threads for a fixed time and reports successful sends per second. */
+final class Throughput {
+    private Throughput() {
+    }
+
+    static double measure(SendLoop loop, int threads, int seconds) throws InterruptedException {
+        LongAdder sent = new LongAdder();
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(threads);
+        long start = System.nanoTime();
+        long end = start + seconds * 1_000_000_000L;
+        for (int t = 0; t < threads; t++) {
+            Thread thread = new Thread(() -> {
+                try {
+                    while (System.nanoTime() < end && failure.get() == null) {
+                        loop.sendOne();
+                        sent.increment();
+                    }
+                } catch (Exception e) {
+                    failure.compareAndSet(null, e);
+                } finally {
+                    done.countDown();
+                }
+            }, "bench-sender-" + t);
+            thread.start();
+        }
+        done.await();
+        if (failure.get() != null) {
+            throw new IllegalStateException("a send failed during the benchmark", failure.get());
+        }
+        return sent.sum() / ((System.nanoTime() - start) / 1e9);
+    }
+}
