@@ -1,6 +1,7 @@
 package io.lanemq.benchmarks;
 
 import io.lanemq.benchmarks.produce.ProduceBenchmark;
+import io.lanemq.localstack.LoggingSetup;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,6 +11,7 @@ import picocli.CommandLine.Command;
         subcommands = {ProduceBenchmark.class})
 public final class BenchmarksMain implements Runnable {
     public static void main(String[] args) {
+        LoggingSetup.pinLogback();
         System.exit(new CommandLine(new BenchmarksMain()).execute(args));
     }
 

@@ -43,6 +43,7 @@ public final class QuickstartMain implements Callable<Integer> {
     int timeoutSeconds;
 
     public static void main(String[] args) {
+        LoggingSetup.pinLogback();
         System.exit(new CommandLine(new QuickstartMain()).execute(args));
     }
 

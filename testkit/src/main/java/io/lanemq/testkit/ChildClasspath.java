@@ -44,7 +44,8 @@ final class ChildClasspath {
         }
         for (String entry : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
             if (!entry.isBlank()) {
-                entries.add(entry);
+                // Children run in their own directory, so a relative entry ("target/app.jar") must be resolved here.
+                entries.add(Path.of(entry).toAbsolutePath().toString());
             }
         }
         return String.join(File.pathSeparator, entries);
