@@ -17,7 +17,7 @@ import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.produce.ClusterProducers;
 import io.lanemq.core.produce.RoutingProducer;
 import io.lanemq.core.routing.ClusterChooser;
-import io.lanemq.core.routing.WeightedClusterChooser;
+import io.lanemq.core.routing.FailoverClusterChooser;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import java.util.ArrayList;
@@ -63,7 +63,8 @@ public final class CoreMessagingClient implements MessagingClient {
         try {
             PlatformConfigRef config = new PlatformConfigRef(source.load());
             MessagingBinding binding = BindingLoader.load(config.current().binding(), CoreMessagingClient.class.getClassLoader());
-            return new CoreMessagingClient(options, source, config, binding, new WeightedClusterChooser(), new SdkMetrics(registry));
+            SdkMetrics metrics = new SdkMetrics(registry);
+            return new CoreMessagingClient(options, source, config, binding, new FailoverClusterChooser(config, metrics), metrics);
         } catch (MessagingException | RuntimeException e) {
             source.close();
             throw e;
@@ -121,6 +122,7 @@ public final class CoreMessagingClient implements MessagingClient {
                 }
             }
         }
+        chooser.close();
         source.close();
         if (failure != null) {
             throw failure;

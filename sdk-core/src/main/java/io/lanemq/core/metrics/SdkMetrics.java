@@ -1,9 +1,11 @@
 package io.lanemq.core.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleSupplier;
 
 /**
  * Every metric the SDK core exports, named in one place so dashboards and alerts can rely on
@@ -16,6 +18,10 @@ public final class SdkMetrics {
     public static final String SEND_LATENCY = "lanemq.producer.send.latency";
     /** Sends refused before any network call, by {@code reason}; counter. */
     public static final String SENDS_REJECTED = "lanemq.producer.rejected";
+    /** Current send weight of each cluster of a logic topic, as the failover has learned it; gauge. */
+    public static final String CLUSTER_WEIGHT = "lanemq.producer.cluster.weight";
+    /** Send attempts retried on another cluster after a failure, by the {@code cluster} that failed; counter. */
+    public static final String FAILOVERS = "lanemq.producer.failovers";
     /** Messages handed to listeners, by outcome ({@code success} / {@code retry}); counter. */
     public static final String CONSUMED = "lanemq.consumer.messages";
     /** Time a listener took per message; timer. */
@@ -42,6 +48,15 @@ public final class SdkMetrics {
 
     public void sendRejected(String logicTopic, String reason) {
         Counter.builder(SENDS_REJECTED).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_REASON, reason).register(registry).increment();
+    }
+
+    public void clusterWeightGauge(String logicTopic, String cluster, DoubleSupplier weight) {
+        Gauge.builder(CLUSTER_WEIGHT, weight, DoubleSupplier::getAsDouble).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_CLUSTER, cluster)
+                .strongReference(true).register(registry);
+    }
+
+    public void failedOver(String logicTopic, String failedCluster) {
+        Counter.builder(FAILOVERS).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_CLUSTER, failedCluster).register(registry).increment();
     }
 
     public void consumed(String logicTopic, String group, String cluster, boolean success, long nanos) {

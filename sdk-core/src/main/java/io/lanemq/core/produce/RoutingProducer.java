@@ -1,6 +1,7 @@
 package io.lanemq.core.produce;
 
 import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.api.InvalidMessageException;
 import io.lanemq.api.LocalTransaction;
 import io.lanemq.api.Message;
 import io.lanemq.api.MessagingException;
@@ -9,26 +10,34 @@ import io.lanemq.api.SendFailedException;
 import io.lanemq.api.SendResult;
 import io.lanemq.api.TransactionChecker;
 import io.lanemq.api.TransactionResolution;
-import io.lanemq.api.spi.BoundLocalTransaction;
 import io.lanemq.api.spi.BoundSendResult;
 import io.lanemq.api.spi.PhysicalMessage;
 import io.lanemq.core.config.LogicTopicConfig;
-import io.lanemq.core.config.PlatformConfig;
 import io.lanemq.core.config.PlatformConfigRef;
 import io.lanemq.core.config.TopicRoute;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.routing.ClusterChooser;
+import io.lanemq.core.routing.RouteLease;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The application's producer: validates each message against the current configuration
- * snapshot, picks the cluster of its logic topic, and sends through that cluster's bound
- * producer. Each send reads the snapshot once, so a reload never splits one send across two.
+ * snapshot, asks the {@link ClusterChooser} for a cluster of its logic topic, sends through that
+ * cluster's bound producer, and reports the outcome back so failing or slow clusters lose weight.
+ *
+ * <p>A send the chosen cluster fails is retried once per remaining cluster of the topic. Only
+ * failures are retried, never an acknowledged send, so the broker never stores a message twice
+ * because of this producer; a failure that was really a lost acknowledgement (a timeout) can
+ * still leave a copy in the first cluster, which at-least-once consumers absorb. A message the
+ * platform refuses ({@link InvalidMessageException}) is not retried anywhere.
  */
 public final class RoutingProducer implements Producer {
     private static final Logger log = LoggerFactory.getLogger(RoutingProducer.class);
@@ -56,44 +65,48 @@ public final class RoutingProducer implements Producer {
 
     @Override
     public SendResult send(Message message) throws MessagingException {
-        Dispatch dispatch = dispatch(message);
-        long start = System.nanoTime();
-        try {
-            BoundSendResult sent = clusters.get(dispatch.route.cluster()).send(dispatch.physical);
-            metrics.sendCompleted(message.logicTopic(), dispatch.route.cluster(), true, System.nanoTime() - start);
-            return dispatch.result(sent);
-        } catch (MessagingException | RuntimeException e) {
-            metrics.sendCompleted(message.logicTopic(), dispatch.route.cluster(), false, System.nanoTime() - start);
-            throw Errors.withLogicTopic(e, message.logicTopic(), dispatch.route.cluster());
-        }
+        return sendWithFailover(message, attempt -> clusters.get(attempt.cluster()).send(attempt.physical()), () -> true);
     }
 
     @Override
     public CompletableFuture<SendResult> sendAsync(Message message) {
-        Dispatch dispatch;
+        SendAttempts attempts;
         try {
-            dispatch = dispatch(message);
+            attempts = new SendAttempts(validate(message), message);
         } catch (MessagingException e) {
             return CompletableFuture.failedFuture(e);
         }
-        String cluster = dispatch.route.cluster();
-        long start = System.nanoTime();
+        CompletableFuture<SendResult> result = new CompletableFuture<>();
+        sendAsyncAttempt(attempts, result);
+        return result;
+    }
+
+    private void sendAsyncAttempt(SendAttempts attempts, CompletableFuture<SendResult> result) {
+        Attempt attempt;
+        try {
+            attempt = attempts.next();
+        } catch (MessagingException e) {
+            result.completeExceptionally(e);
+            return;
+        }
         CompletableFuture<BoundSendResult> sending;
         try {
-            sending = clusters.get(cluster).sendAsync(dispatch.physical);
+            sending = clusters.get(attempt.cluster()).sendAsync(attempt.physical());
         } catch (MessagingException | RuntimeException e) {
             sending = CompletableFuture.failedFuture(e);
         }
-        CompletableFuture<SendResult> result = new CompletableFuture<>();
         sending.whenComplete((sent, failure) -> {
-            metrics.sendCompleted(message.logicTopic(), cluster, failure == null, System.nanoTime() - start);
             if (failure == null) {
-                result.complete(dispatch.result(sent));
+                result.complete(attempts.succeeded(attempt, sent));
+                return;
+            }
+            MessagingException error = attempts.failed(attempt, failure);
+            if (attempts.mayRetry(attempt, error)) {
+                sendAsyncAttempt(attempts, result);
             } else {
-                result.completeExceptionally(Errors.withLogicTopic(failure, message.logicTopic(), cluster));
+                result.completeExceptionally(error);
             }
         });
-        return result;
     }
 
     @Override
@@ -102,17 +115,32 @@ public final class RoutingProducer implements Producer {
             throw new InvalidConfigurationException("producer group '" + producerGroup
                     + "' has no transaction checker; set ProducerOptions.transactionChecker to send in transactions");
         }
-        Dispatch dispatch = dispatch(message);
-        String cluster = dispatch.route.cluster();
-        BoundLocalTransaction bound = prepared -> runLocal(localTransaction, dispatch.result(prepared));
-        long start = System.nanoTime();
-        try {
-            BoundSendResult sent = clusters.get(cluster).sendInTransaction(dispatch.physical, bound);
-            metrics.sendCompleted(message.logicTopic(), cluster, true, System.nanoTime() - start);
-            return dispatch.result(sent);
-        } catch (MessagingException | RuntimeException e) {
-            metrics.sendCompleted(message.logicTopic(), cluster, false, System.nanoTime() - start);
-            throw Errors.withLogicTopic(e, message.logicTopic(), cluster);
+        // Once the local transaction has run, its outcome belongs to that cluster's prepared
+        // message: sending it to another cluster could commit the business change twice.
+        AtomicBoolean localRan = new AtomicBoolean();
+        return sendWithFailover(message, attempt -> clusters.get(attempt.cluster()).sendInTransaction(attempt.physical(),
+                prepared -> {
+                    localRan.set(true);
+                    return runLocal(localTransaction, attempt.result(prepared));
+                }), () -> !localRan.get());
+    }
+
+    /**
+     * @param retryAllowed asked after a failed attempt whether another cluster may be tried
+     */
+    private SendResult sendWithFailover(Message message, AttemptSender sender, BooleanSupplier retryAllowed)
+            throws MessagingException {
+        SendAttempts attempts = new SendAttempts(validate(message), message);
+        while (true) {
+            Attempt attempt = attempts.next();
+            try {
+                return attempts.succeeded(attempt, sender.send(attempt));
+            } catch (MessagingException | RuntimeException e) {
+                MessagingException error = attempts.failed(attempt, e);
+                if (!retryAllowed.getAsBoolean() || !attempts.mayRetry(attempt, error)) {
+                    throw error;
+                }
+            }
         }
     }
 
@@ -127,23 +155,16 @@ public final class RoutingProducer implements Producer {
         }
     }
 
-    private Dispatch dispatch(Message message) throws MessagingException {
+    private LogicTopicConfig validate(Message message) throws MessagingException {
         if (closed.get()) {
             throw new SendFailedException("producer is closed", message.logicTopic(), null, null);
         }
-        PlatformConfig snapshot = config.current();
-        LogicTopicConfig topic;
         try {
-            topic = SendValidator.check(snapshot, message);
+            return SendValidator.check(config.current(), message);
         } catch (MessagingException e) {
             metrics.sendRejected(message.logicTopic(), e.getClass().getSimpleName());
             throw e;
         }
-        TopicRoute route = chooser.choose(topic, message.shardingKey()).orElseThrow(() -> new SendFailedException(
-                "no cluster of this logic topic can take sends now", message.logicTopic(), null, null));
-        PhysicalMessage physical = new PhysicalMessage(route.physicalTopic(), message.body(), message.keys(), message.tag(),
-                message.properties(), message.shardingKey());
-        return new Dispatch(message.logicTopic(), route, physical);
     }
 
     /** Closes this producer's cluster connections; sends after this fail at once. */
@@ -155,10 +176,69 @@ public final class RoutingProducer implements Producer {
         }
     }
 
-    /** One send's decision: the logic topic, the route chosen and the message as that route needs it. */
-    private record Dispatch(String logicTopic, TopicRoute route, PhysicalMessage physical) {
+    /** One attempt of one send, on one route. */
+    private record Attempt(String logicTopic, RouteLease lease, PhysicalMessage physical, long startNanos) {
+        String cluster() {
+            return lease.route().cluster();
+        }
+
         SendResult result(BoundSendResult sent) {
-            return new SendResult(sent.messageId(), logicTopic, route.cluster(), sent.topic(), sent.queueId(), sent.queueOffset());
+            return new SendResult(sent.messageId(), logicTopic, cluster(), sent.topic(), sent.queueId(), sent.queueOffset());
+        }
+    }
+
+    @FunctionalInterface
+    private interface AttemptSender {
+        BoundSendResult send(Attempt attempt) throws MessagingException;
+    }
+
+    /** The attempts of one send: which clusters were tried, and the outcome fed back to the chooser. */
+    private final class SendAttempts {
+        private final LogicTopicConfig topic;
+        private final Message message;
+        private final Set<String> tried = new HashSet<>(4);
+
+        SendAttempts(LogicTopicConfig topic, Message message) {
+            this.topic = topic;
+            this.message = message;
+        }
+
+        Attempt next() throws MessagingException {
+            RouteLease lease = chooser.choose(topic, message.shardingKey(), tried).orElseThrow(() -> new SendFailedException(
+                    tried.isEmpty() ? "no cluster of this logic topic can take sends now"
+                            : "every cluster of this logic topic failed: " + tried, message.logicTopic(), null, null));
+            TopicRoute route = lease.route();
+            tried.add(route.cluster());
+            PhysicalMessage physical = new PhysicalMessage(route.physicalTopic(), message.body(), message.keys(), message.tag(),
+                    message.properties(), message.shardingKey());
+            return new Attempt(message.logicTopic(), lease, physical, System.nanoTime());
+        }
+
+        SendResult succeeded(Attempt attempt, BoundSendResult sent) {
+            long nanos = System.nanoTime() - attempt.startNanos();
+            attempt.lease().succeeded(nanos);
+            metrics.sendCompleted(message.logicTopic(), attempt.cluster(), true, nanos);
+            return attempt.result(sent);
+        }
+
+        MessagingException failed(Attempt attempt, Throwable failure) {
+            MessagingException error = Errors.withLogicTopic(failure, message.logicTopic(), attempt.cluster());
+            if (error instanceof SendFailedException) {
+                attempt.lease().failed();
+            } else {
+                attempt.lease().ignored();
+            }
+            metrics.sendCompleted(message.logicTopic(), attempt.cluster(), false, System.nanoTime() - attempt.startNanos());
+            return error;
+        }
+
+        boolean mayRetry(Attempt failed, MessagingException error) {
+            boolean retry = error instanceof SendFailedException && tried.size() < topic.routes().size();
+            if (retry) {
+                metrics.failedOver(message.logicTopic(), failed.cluster());
+                log.debug("retrying on another cluster after: {}", error.getMessage());
+            }
+            return retry;
         }
     }
 }

@@ -1,15 +1,19 @@
 package io.lanemq.core.routing;
 
 import io.lanemq.core.config.LogicTopicConfig;
-import io.lanemq.core.config.TopicRoute;
 import java.util.Optional;
+import java.util.Set;
 
-/** Picks the cluster (route) of a logic topic for one send. Thread-safe. */
-public interface ClusterChooser {
+/** Picks the cluster (route) of a logic topic for one send attempt. Thread-safe. */
+public interface ClusterChooser extends AutoCloseable {
     /**
-     * @param shardingKey when present, the same key must get the same route while the topic's
-     *                    routes are unchanged, so its messages stay in one queue and in order
-     * @return the route, or empty when no route may take sends
+     * @param shardingKey when present, the same key gets the same route while that route is
+     *                    healthy and the routes are unchanged, so its messages stay in one queue
+     * @param excluded    clusters already tried by this send
+     * @return a lease on the chosen route, or empty when no route may take the send
      */
-    Optional<TopicRoute> choose(LogicTopicConfig topic, Optional<String> shardingKey);
+    Optional<RouteLease> choose(LogicTopicConfig topic, Optional<String> shardingKey, Set<String> excluded);
+
+    @Override
+    void close();
 }

@@ -84,7 +84,7 @@ class LogicTopicRoutingIT {
 
     /** Sends with bounded concurrency through the async API, so 10,000 sends take seconds, not minutes. */
     private static List<SendResult> sendAll(Producer producer, String logicTopic, int total) throws Exception {
-        Semaphore inFlight = new Semaphore(256);
+        Semaphore inFlight = new Semaphore(128);
         List<CompletableFuture<SendResult>> futures = new ArrayList<>(total);
         Set<Throwable> failures = ConcurrentHashMap.newKeySet();
         for (int i = 0; i < total; i++) {

@@ -1,0 +1,89 @@
+package io.lanemq.core.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.lanemq.api.Consumer;
+import io.lanemq.api.MessagingClient;
+import io.lanemq.api.Producer;
+import io.lanemq.api.ProducerOptions;
+import io.lanemq.api.Subscription;
+import io.lanemq.core.it.PacedSender.Outcome;
+import io.lanemq.testkit.Idc;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Losing a whole IDC (name server and broker killed with SIGKILL) under a steady stream: sends
+ * move to the other IDC within seconds, nothing acknowledged is lost, and traffic returns to the
+ * configured split after the IDC restarts. Bounds are generous; the benchmark reports the figures.
+ */
+class IdcFailoverIT {
+    private static final int RATE = 2_000;
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+
+    @Test
+    void killingAnIdcMovesSendsToTheOtherWithoutLosingAcknowledgedMessages() throws Exception {
+        String group = TestPlatform.unique("failover");
+        TestPlatform platform = new TestPlatform().topic("checkout", 8, 50, 50, group);
+        Idc victim = platform.idcA();
+        String victimCluster = victim.clusterName();
+        Received received = new Received();
+
+        try (MessagingClient client = platform.client("failover-it");
+             Producer producer = client.createProducer(ProducerOptions.defaults());
+             Consumer consumer = client.subscribe(Subscription.builder("checkout", group).build(), received);
+             PacedSender stream = new PacedSender(producer, "checkout", RATE)) {
+            await().atMost(Duration.ofSeconds(20)).until(() -> stream.nowNanos() > 5 * SECOND);
+            List<Outcome> healthy = stream.startedBetween(SECOND, 4 * SECOND);
+            assertThat(PacedSender.successRate(healthy)).isEqualTo(1.0);
+            assertThat(PacedSender.shareOf(healthy, victimCluster)).as("split while both IDCs are healthy").isBetween(0.45, 0.55);
+
+            long killedAt = stream.nowNanos();
+            victim.kill();
+            await().atMost(Duration.ofSeconds(30)).until(() -> stream.nowNanos() > killedAt + 8 * SECOND);
+            List<Outcome> afterThreeSeconds = stream.startedBetween(killedAt + 3 * SECOND, killedAt + 7 * SECOND);
+            assertThat(afterThreeSeconds).hasSizeGreaterThan(RATE * 3);
+            assertThat(PacedSender.successRate(afterThreeSeconds)).as("sends started 3-7 s after the kill that succeeded")
+                    .isGreaterThanOrEqualTo(0.99);
+            assertThat(PacedSender.shareOf(afterThreeSeconds, victimCluster)).isZero();
+            System.out.printf("IDC kill: first 100 ms window with >= 99%% success starts %d ms after the kill%n",
+                    recoveryMillis(stream, killedAt));
+
+            victim.start();
+            long restartedAt = stream.nowNanos();
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                long now = stream.nowNanos();
+                return PacedSender.shareOf(stream.startedBetween(now - 2 * SECOND, now - SECOND), victimCluster) >= 0.35;
+            });
+            System.out.printf("IDC restart: its share was back above 35%% %d ms after start() returned%n",
+                    (stream.nowNanos() - restartedAt) / 1_000_000);
+
+            stream.close();
+            await().atMost(Duration.ofSeconds(30)).until(stream::settled);
+            Set<String> acknowledged = stream.acknowledgedIds();
+            // Includes what IDC A acknowledged just before it was killed: consumed once it is back.
+            await().atMost(Duration.ofSeconds(120)).until(() -> received.deliveriesById.keySet().containsAll(acknowledged));
+            System.out.printf("IDC kill: %d sends acknowledged, all consumed; %d failed; %d delivered twice%n",
+                    acknowledged.size(), stream.all().size() - acknowledged.size(), received.duplicates());
+        } finally {
+            if (!victim.nameServer().isAlive() || victim.brokers().stream().anyMatch(b -> !b.isAlive())) {
+                victim.start();
+            }
+        }
+    }
+
+    /** Milliseconds from the kill to the first 100 ms window of send starts with >= 99% success. */
+    private static long recoveryMillis(PacedSender stream, long killedAt) {
+        long window = SECOND / 10;
+        for (long from = killedAt; from < killedAt + 7 * SECOND; from += window) {
+            if (PacedSender.successRate(stream.startedBetween(from, from + window)) >= 0.99) {
+                return (from - killedAt) / 1_000_000;
+            }
+        }
+        return -1;
+    }
+}
