@@ -52,6 +52,9 @@ final class BrokerProperties {
         d.put("transactionOpBatchInterval", "300");
         // A restarted name server learns about live brokers at their next registration: 10 s is the floor.
         d.put("registerNameServerPeriod", "10000");
+        // Brokers, clients and builds share 2 cores here: a 200 ms wait in the send queue (the default)
+        // is one GC pause away, and "broker busy" would then measure the machine, not the code.
+        d.put("waitTimeMillsInSendQueue", "1000");
         return Map.copyOf(d);
     }
 

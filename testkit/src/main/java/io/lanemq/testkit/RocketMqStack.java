@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +35,8 @@ public final class RocketMqStack implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RocketMqStack.class);
     private static final int MAX_QUEUES = 1024;
+    private static final int START_ATTEMPTS = 3;
+    private static final String ADDRESS_IN_USE = "Address already in use";
 
     private static final Object SHARED_LOCK = new Object();
     private static RocketMqStack shared;
@@ -90,6 +93,21 @@ public final class RocketMqStack implements AutoCloseable {
 
     private static RocketMqStack start(StackSpec spec, boolean isShared) {
         Objects.requireNonNull(spec, "spec");
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return startOnce(spec, isShared);
+            } catch (TestkitException e) {
+                // Another JVM may bind a port between our probe and the child's bind: new ports fix that.
+                if (attempt >= START_ATTEMPTS || !String.valueOf(e.getMessage()).contains(ADDRESS_IN_USE)) {
+                    throw e;
+                }
+                LOG.warn("RocketMQ stack start attempt {} lost a port to another process, retrying with new ports",
+                    attempt);
+            }
+        }
+    }
+
+    private static RocketMqStack startOnce(StackSpec spec, boolean isShared) {
         long startNanos = System.nanoTime();
         Path directory;
         try {
@@ -199,7 +217,7 @@ public final class RocketMqStack implements AutoCloseable {
         }
     }
 
-    private String names(java.util.function.Function<Idc, String> name) {
+    private String names(Function<Idc, String> name) {
         return idcs.stream().map(name).toList().toString();
     }
 

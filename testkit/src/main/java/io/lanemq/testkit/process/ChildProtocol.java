@@ -1,6 +1,9 @@
 package io.lanemq.testkit.process;
 
-/** Internal: names shared by the parent and the child JVMs. Not an API. */
+/**
+ * Internal: names shared by the parent and the child JVMs. Not an API. The {@code testkit.} properties travel in
+ * the same file as RocketMQ's settings; RocketMQ's config binding ignores names it has no setter for.
+ */
 public final class ChildProtocol {
 
     /** Printed alone on a stdout line by a child once its server is started. */
@@ -20,9 +23,6 @@ public final class ChildProtocol {
 
     /** Property: how long a broker waits for its name server to accept connections before starting. */
     public static final String NAME_SERVER_WAIT_MILLIS = "testkit.nameServerWaitMillis";
-
-    /** Property prefix of the settings above; RocketMQ's config binding ignores them. */
-    public static final String PREFIX = "testkit.";
 
     private ChildProtocol() {
     }

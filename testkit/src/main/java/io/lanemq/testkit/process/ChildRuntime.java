@@ -6,7 +6,6 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -96,10 +95,8 @@ final class ChildRuntime {
         for (Path p = dir.getParent(); p != null && p.startsWith(root); p = p.getParent()) {
             try {
                 Files.deleteIfExists(p);
-            } catch (DirectoryNotEmptyException e) {
-                return;
             } catch (IOException e) {
-                return;
+                return; // typically DirectoryNotEmptyException: a sibling is still cleaning up
             }
         }
     }
