@@ -9,6 +9,7 @@ import io.lanemq.failover.LatencyPolicy;
 import io.lanemq.failover.Lease;
 import io.lanemq.failover.WeightSpec;
 import io.lanemq.failover.WeightedFailover;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -18,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
@@ -31,6 +33,16 @@ import java.util.concurrent.ScheduledExecutorService;
  * state of clusters that stay.
  */
 public final class FailoverClusterChooser implements ClusterChooser {
+    /**
+     * Slow means three times the best peer and 50 ms more. Between two IDCs of one region the
+     * normal gap is 1-2 ms, so this flags a sick broker (a +100 ms one within seconds) but not
+     * the jitter of a busy host, which a tighter margin would turn into traffic swings.
+     */
+    static final LatencyPolicy SDK_LATENCY_POLICY = LatencyPolicy.custom()
+            .slowRatio(3.0)
+            .slowMargin(Duration.ofMillis(50))
+            .build();
+
     private final PlatformConfigRef config;
     private final SdkMetrics metrics;
     private final LatencyPolicy latencyPolicy;
@@ -38,7 +50,7 @@ public final class FailoverClusterChooser implements ClusterChooser {
     private final Map<String, TopicFailover> byTopic = new ConcurrentHashMap<>();
 
     public FailoverClusterChooser(PlatformConfigRef config, SdkMetrics metrics) {
-        this(config, metrics, LatencyPolicy.ofDefaults());
+        this(config, metrics, SDK_LATENCY_POLICY);
     }
 
     public FailoverClusterChooser(PlatformConfigRef config, SdkMetrics metrics, LatencyPolicy latencyPolicy) {
@@ -65,7 +77,41 @@ public final class FailoverClusterChooser implements ClusterChooser {
         } else {
             lease = state.failover.pick(excluded);
         }
-        return lease.map(l -> new FailoverLease(l, topic.route(l.callee()).orElseThrow()));
+        if (lease.isPresent()) {
+            return Optional.of(new FailoverLease(lease.get(), topic.route(lease.get().callee()).orElseThrow()));
+        }
+        return lastResort(topic, shardingKey, excluded);
+    }
+
+    /**
+     * Every untried cluster is down (a burst of "broker busy" can cut both IDCs at once): try one
+     * anyway (a sharding key's own cluster, else one by configured weight) rather than fail a send no cluster was asked about. The
+     * outcome is not fed back: the prober decides when a downed cluster is healthy again.
+     */
+    private static Optional<RouteLease> lastResort(LogicTopicConfig topic, Optional<String> shardingKey, Set<String> excluded) {
+        if (shardingKey.isPresent()) {
+            TopicRoute sticky = ShardingKeys.routeOf(topic, shardingKey.get());
+            if (!excluded.contains(sticky.cluster())) {
+                return Optional.of(new UnjudgedLease(sticky));
+            }
+        }
+        int total = 0;
+        for (TopicRoute route : topic.routes()) {
+            total += excluded.contains(route.cluster()) ? 0 : route.weight();
+        }
+        if (total <= 0) {
+            return Optional.empty();
+        }
+        int point = ThreadLocalRandom.current().nextInt(total);
+        for (TopicRoute route : topic.routes()) {
+            if (!excluded.contains(route.cluster())) {
+                point -= route.weight();
+                if (point < 0) {
+                    return Optional.of(new UnjudgedLease(route));
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /** Weight, health and latency per cluster of a logic topic, for metrics and tests. */
@@ -132,6 +178,21 @@ public final class FailoverClusterChooser implements ClusterChooser {
 
     /** The routes a topic's failover was built for, so a reload with new routes is noticed. */
     private record TopicFailover(List<TopicRoute> routes, WeightedFailover<String> failover) {
+    }
+
+    /** A lease whose outcome teaches the failover nothing. */
+    private record UnjudgedLease(TopicRoute route) implements RouteLease {
+        @Override
+        public void succeeded(long latencyNanos) {
+        }
+
+        @Override
+        public void failed() {
+        }
+
+        @Override
+        public void ignored() {
+        }
     }
 
     private record FailoverLease(Lease<String> lease, TopicRoute route) implements RouteLease {

