@@ -8,6 +8,7 @@ import io.lanemq.core.config.ConsumerSettings;
 import io.lanemq.core.config.LogicTopicConfig;
 import io.lanemq.core.config.PlatformConfig;
 import io.lanemq.core.config.PlatformConfigWriter;
+import io.lanemq.core.config.ProducerSettings;
 import io.lanemq.core.config.StartPosition;
 import io.lanemq.core.config.TopicRoute;
 import io.lanemq.testkit.Idc;
@@ -17,14 +18,18 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The embedded default platform: a real dual-IDC RocketMQ stack on loopback (one cluster per
- * IDC) and a platform configuration file describing it. Logic topics added here exist on both
- * clusters under the same physical name.
+ * A platform on a local dual-IDC RocketMQ stack: logic topics created on both clusters, and a
+ * platform configuration file describing them, which a {@link MessagingClient} reads like any
+ * application would. Physical topics get a suffix unique to this platform, so several platforms
+ * can share one stack (as integration tests do) without seeing each other's messages.
+ * Consumer groups start from the earliest offset, so nothing sent before subscribing is missed.
  *
  * <pre>{@code
  * try (LocalPlatform platform = LocalPlatform.start()) {
@@ -39,47 +44,104 @@ public final class LocalPlatform implements AutoCloseable {
             "rocketmq.heartbeatBrokerIntervalMs", "1000",
             "rocketmq.pollNameServerIntervalMs", "1000",
             "rocketmq.persistConsumerOffsetIntervalMs", "1000");
+    private static final ConsumerSettings GROUP_SETTINGS = new ConsumerSettings(4, 5, StartPosition.EARLIEST);
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+    private static final String RUN = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
 
     private final RocketMqStack stack;
+    private final boolean ownsStack;
+    private final String suffix = RUN + "-" + SEQUENCE.incrementAndGet();
     private final Map<String, LogicTopicConfig> topics = new LinkedHashMap<>();
     private final Path configFile;
+    private int maxBodyBytes = ProducerSettings.DEFAULTS.maxBodyBytes();
 
-    private LocalPlatform(RocketMqStack stack) {
+    private LocalPlatform(RocketMqStack stack, boolean ownsStack) {
         this.stack = stack;
-        this.configFile = stack.directory().resolve("platform.yaml");
+        this.ownsStack = ownsStack;
+        this.configFile = stack.directory().resolve("platform-" + suffix + ".yaml");
     }
 
-    /** Starts name server and broker child processes for two IDCs; takes several seconds. */
+    /** Starts a new stack (name server and broker child processes for two IDCs, several seconds) and owns it. */
     public static LocalPlatform start() {
-        return new LocalPlatform(RocketMqStack.start(StackSpec.dualIdc()));
+        return new LocalPlatform(RocketMqStack.start(StackSpec.dualIdc()), true);
+    }
+
+    /** Starts a new stack of the given shape and owns it. */
+    public static LocalPlatform start(StackSpec spec) {
+        return new LocalPlatform(RocketMqStack.start(spec), true);
+    }
+
+    /** A platform on a stack someone else owns and closes, such as {@link RocketMqStack#shared()}. */
+    public static LocalPlatform on(RocketMqStack stack) {
+        return new LocalPlatform(stack, false);
+    }
+
+    /** A broker-wide name (consumer group, producer group) no other platform of this JVM uses. */
+    public static String unique(String base) {
+        return base + "-" + RUN + "-" + SEQUENCE.incrementAndGet();
     }
 
     /**
-     * Creates the physical topic on both clusters and declares the logic topic with the given weights.
-     * Consumer groups start from the earliest offset, so nothing sent before subscribing is missed.
+     * Creates the logic topic's physical topic on both clusters and routes it with the given
+     * send weights; {@code groups} are the consumer groups declared for it.
      */
-    public synchronized LocalPlatform addTopic(String logicTopic, int queues, int weightA, int weightB, String... groups)
-            throws MessagingException {
-        String physical = logicTopic.replace('.', '_');
+    public synchronized LocalPlatform addTopic(String logicTopic, int queues, int weightA, int weightB, String... groups) {
+        String physical = logicTopic.replace('.', '_') + "-" + suffix;
         stack.createTopic(physical, queues);
         Map<String, ConsumerSettings> declared = new LinkedHashMap<>();
         for (String group : groups) {
-            declared.put(group, new ConsumerSettings(4, 16, StartPosition.EARLIEST));
+            declared.put(group, GROUP_SETTINGS);
         }
         topics.put(logicTopic, new LogicTopicConfig(logicTopic, List.of(
                 new TopicRoute(idcA().clusterName(), physical, weightA),
                 new TopicRoute(idcB().clusterName(), physical, weightB)), declared));
-        writeConfig();
         return this;
+    }
+
+    /** The physical topic a logic topic of this platform lives on (the same name on both clusters). */
+    public synchronized String physicalTopic(String logicTopic) {
+        LogicTopicConfig topic = topics.get(logicTopic);
+        if (topic == null) {
+            throw new IllegalArgumentException("no logic topic '" + logicTopic + "' on this platform; added: " + topics.keySet());
+        }
+        return topic.routes().get(0).physicalTopic();
+    }
+
+    /** The largest body producers accept ({@code producer.maxBodyBytes}). */
+    public synchronized LocalPlatform maxBodyBytes(int maxBodyBytes) {
+        this.maxBodyBytes = maxBodyBytes;
+        return this;
+    }
+
+    /** The platform configuration as a YAML document. */
+    public synchronized String yaml() {
+        PlatformConfig.Builder builder = PlatformConfig.builder()
+                .producer(new ProducerSettings(Duration.ofSeconds(5), maxBodyBytes))
+                .consumerDefaults(GROUP_SETTINGS);
+        for (Idc idc : stack.idcs()) {
+            builder.cluster(new ClusterConfig(idc.clusterName(), idc.name(), idc.nameServerAddress(), CLIENT_TUNING));
+        }
+        topics.values().forEach(builder::topic);
+        try {
+            return new PlatformConfigWriter().toYaml(builder.build(configFile.toString()));
+        } catch (MessagingException e) {
+            throw new IllegalStateException("the local platform built an invalid configuration", e);
+        }
+    }
+
+    /** Writes the configuration file and returns its path. */
+    public Path writeConfig() {
+        try {
+            Files.writeString(configFile, yaml());
+            return configFile;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + configFile, e);
+        }
     }
 
     /** A client of this platform, found through the public API as an application would. */
     public MessagingClient client(String applicationName) throws MessagingException {
-        return MessagingClient.create(ClientOptions.builder(applicationName).configLocation(configFile.toString()).build());
-    }
-
-    public Path configFile() {
-        return configFile;
+        return MessagingClient.create(ClientOptions.builder(applicationName).configLocation(writeConfig().toString()).build());
     }
 
     public RocketMqStack stack() {
@@ -94,21 +156,17 @@ public final class LocalPlatform implements AutoCloseable {
         return stack.idcs().get(1);
     }
 
-    private void writeConfig() throws MessagingException {
-        PlatformConfig.Builder builder = PlatformConfig.builder();
-        for (Idc idc : stack.idcs()) {
-            builder.cluster(new ClusterConfig(idc.clusterName(), idc.name(), idc.nameServerAddress(), CLIENT_TUNING));
-        }
-        topics.values().forEach(builder::topic);
-        try {
-            Files.writeString(configFile, new PlatformConfigWriter().toYaml(builder.build(configFile.toString())));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + configFile, e);
-        }
-    }
-
+    /** Deletes the configuration file; closes the stack when this platform started it. */
     @Override
     public void close() {
-        stack.close();
+        try {
+            Files.deleteIfExists(configFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + configFile, e);
+        } finally {
+            if (ownsStack) {
+                stack.close();
+            }
+        }
     }
 }

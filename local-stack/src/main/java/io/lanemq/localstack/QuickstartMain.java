@@ -55,7 +55,7 @@ public final class QuickstartMain implements Callable<Integer> {
             System.out.printf("Stack ready in %.1f s: %s=%s, %s=%s%n", (System.nanoTime() - start) / 1e9,
                     platform.idcA().name(), platform.idcA().nameServerAddress(), platform.idcB().name(), platform.idcB().nameServerAddress());
             platform.addTopic(TOPIC, 8, weightA, weightB, GROUP);
-            System.out.println("Platform configuration: " + platform.configFile());
+            System.out.println("Platform configuration: " + platform.writeConfig());
             return run(platform);
         }
     }

@@ -50,8 +50,9 @@ public final class ProduceBenchmark implements Callable<Integer> {
             raw.start();
             try (MessagingClient client = platform.client("bench-produce");
                  Producer sdk = client.createProducer(ProducerOptions.defaults())) {
+                String physical = platform.physicalTopic(TOPIC);
                 SendLoop rawLoop = () -> {
-                    if (raw.send(new org.apache.rocketmq.common.message.Message(TOPIC, body)).getSendStatus() != SendStatus.SEND_OK) {
+                    if (raw.send(new org.apache.rocketmq.common.message.Message(physical, body)).getSendStatus() != SendStatus.SEND_OK) {
                         throw new IllegalStateException("raw send not OK");
                     }
                 };

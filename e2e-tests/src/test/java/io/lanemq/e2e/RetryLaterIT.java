@@ -1,4 +1,4 @@
-package io.lanemq.core.it;
+package io.lanemq.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -12,6 +12,8 @@ import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.SendResult;
 import io.lanemq.api.Subscription;
+import io.lanemq.localstack.LocalPlatform;
+import io.lanemq.testkit.RocketMqStack;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -23,8 +25,8 @@ class RetryLaterIT {
 
     @Test
     void retryLaterAndListenerExceptionsRedeliverTheSameMessage() throws Exception {
-        String group = TestPlatform.unique("retry");
-        TestPlatform platform = new TestPlatform().topic("shipment", 2, 50, 50, group);
+        String group = LocalPlatform.unique("retry");
+        LocalPlatform platform = LocalPlatform.on(RocketMqStack.shared()).addTopic("shipment", 2, 50, 50, group);
         List<ReceivedMessage> deliveries = new CopyOnWriteArrayList<>();
 
         try (MessagingClient client = platform.client("retry-it");

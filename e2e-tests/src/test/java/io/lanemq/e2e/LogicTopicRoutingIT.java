@@ -1,4 +1,4 @@
-package io.lanemq.core.it;
+package io.lanemq.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -10,6 +10,8 @@ import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.SendResult;
 import io.lanemq.api.Subscription;
+import io.lanemq.localstack.LocalPlatform;
+import io.lanemq.testkit.RocketMqStack;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,9 +29,9 @@ class LogicTopicRoutingIT {
 
     @Test
     void fiftyFiftyWeightsSplitSendsAndEveryGroupGetsEachMessageExactlyOnce() throws Exception {
-        String billing = TestPlatform.unique("billing");
-        String audit = TestPlatform.unique("audit");
-        TestPlatform platform = new TestPlatform().topic("order-paid", 8, 50, 50, billing, audit);
+        String billing = LocalPlatform.unique("billing");
+        String audit = LocalPlatform.unique("audit");
+        LocalPlatform platform = LocalPlatform.on(RocketMqStack.shared()).addTopic("order-paid", 8, 50, 50, billing, audit);
         Received billingReceived = new Received();
         Received auditReceived = new Received();
         int total = 10_000;
@@ -65,8 +67,8 @@ class LogicTopicRoutingIT {
 
     @Test
     void allWeightOnOneClusterSendsEverythingThereWhileConsumersStillListenToBoth() throws Exception {
-        String group = TestPlatform.unique("all-a");
-        TestPlatform platform = new TestPlatform().topic("inventory", 4, 100, 0, group);
+        String group = LocalPlatform.unique("all-a");
+        LocalPlatform platform = LocalPlatform.on(RocketMqStack.shared()).addTopic("inventory", 4, 100, 0, group);
         Received received = new Received();
         int total = 500;
 

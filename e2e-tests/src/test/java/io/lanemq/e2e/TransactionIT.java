@@ -1,4 +1,4 @@
-package io.lanemq.core.it;
+package io.lanemq.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -11,6 +11,8 @@ import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.SendResult;
 import io.lanemq.api.Subscription;
 import io.lanemq.api.TransactionResolution;
+import io.lanemq.localstack.LocalPlatform;
+import io.lanemq.testkit.RocketMqStack;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -23,13 +25,13 @@ class TransactionIT {
 
     @Test
     void commitIsDeliveredRollbackIsNotAndUnknownIsResolvedByCheckBack() throws Exception {
-        String group = TestPlatform.unique("tx-consumer");
-        TestPlatform platform = new TestPlatform().topic("payment", 4, 50, 50, group);
+        String group = LocalPlatform.unique("tx-consumer");
+        LocalPlatform platform = LocalPlatform.on(RocketMqStack.shared()).addTopic("payment", 4, 50, 50, group);
         // The "database" the checker consults: decisions keyed by business key.
         Map<String, TransactionResolution> committedInDb = new ConcurrentHashMap<>();
         AtomicInteger checks = new AtomicInteger();
         ProducerOptions options = ProducerOptions.builder()
-                .producerGroup(TestPlatform.unique("tx-producer"))
+                .producerGroup(LocalPlatform.unique("tx-producer"))
                 .transactionChecker(prepared -> {
                     checks.incrementAndGet();
                     return committedInDb.getOrDefault(prepared.keys().get(0), TransactionResolution.UNKNOWN);

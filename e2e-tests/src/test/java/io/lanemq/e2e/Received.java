@@ -1,4 +1,4 @@
-package io.lanemq.core.it;
+package io.lanemq.e2e;
 
 import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.MessageListener;

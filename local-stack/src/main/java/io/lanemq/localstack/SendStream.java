@@ -1,4 +1,4 @@
-package io.lanemq.core.it;
+package io.lanemq.localstack;
 
 import io.lanemq.api.Message;
 import io.lanemq.api.Producer;
@@ -14,13 +14,13 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 
 /**
- * Sends a steady stream through the async API at a fixed rate and records every send's start
- * time and outcome, so fault tests can ask "which share of sends started in this window
- * succeeded, and on which cluster".
+ * A steady stream of sends through the async API at a fixed rate, recording every send's start
+ * time and outcome, so fault tests and benchmarks can ask "which share of the sends started in
+ * this window succeeded, and on which cluster". Starts sending on construction, on its own thread.
  */
-final class PacedSender implements AutoCloseable {
+public final class SendStream implements AutoCloseable {
     /** One send: when it started (nanos since the stream began), where it landed, whether it was acknowledged. */
-    record Outcome(long startNanos, long endNanos, String cluster, String messageId, boolean acknowledged) {
+    public record Outcome(long startNanos, long endNanos, String cluster, String messageId, boolean acknowledged) {
     }
 
     private final Producer producer;
@@ -32,15 +32,15 @@ final class PacedSender implements AutoCloseable {
     private final long origin = System.nanoTime();
     private final Thread thread;
 
-    PacedSender(Producer producer, String logicTopic, int ratePerSecond) {
+    public SendStream(Producer producer, String logicTopic, int ratePerSecond) {
         this.producer = producer;
         this.logicTopic = logicTopic;
         this.ratePerSecond = ratePerSecond;
-        this.thread = new Thread(this::run, "it-paced-sender");
+        this.thread = new Thread(this::run, "lanemq-send-stream-" + logicTopic);
         this.thread.start();
     }
 
-    long nowNanos() {
+    public long nowNanos() {
         return System.nanoTime() - origin;
     }
 
@@ -64,29 +64,29 @@ final class PacedSender implements AutoCloseable {
     }
 
     /** Outcomes of sends started in [fromNanos, toNanos). */
-    List<Outcome> startedBetween(long fromNanos, long toNanos) {
+    public List<Outcome> startedBetween(long fromNanos, long toNanos) {
         return outcomes.stream().filter(o -> o.startNanos() >= fromNanos && o.startNanos() < toNanos).collect(Collectors.toList());
     }
 
-    List<Outcome> all() {
+    public List<Outcome> all() {
         return List.copyOf(outcomes);
     }
 
     /** True once every send issued so far has an outcome. */
-    boolean settled() {
+    public boolean settled() {
         return outcomes.size() >= issued.get();
     }
 
     /** Message ids of every acknowledged send. */
-    Set<String> acknowledgedIds() {
+    public Set<String> acknowledgedIds() {
         return outcomes.stream().filter(Outcome::acknowledged).map(Outcome::messageId).collect(Collectors.toSet());
     }
 
-    static double successRate(List<Outcome> outcomes) {
+    public static double successRate(List<Outcome> outcomes) {
         return outcomes.isEmpty() ? 1.0 : outcomes.stream().filter(Outcome::acknowledged).count() / (double) outcomes.size();
     }
 
-    static double shareOf(List<Outcome> outcomes, String cluster) {
+    public static double shareOf(List<Outcome> outcomes, String cluster) {
         List<Outcome> acked = outcomes.stream().filter(Outcome::acknowledged).toList();
         return acked.isEmpty() ? 0 : acked.stream().filter(o -> cluster.equals(o.cluster())).count() / (double) acked.size();
     }

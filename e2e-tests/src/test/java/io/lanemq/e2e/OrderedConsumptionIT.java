@@ -1,4 +1,4 @@
-package io.lanemq.core.it;
+package io.lanemq.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -10,6 +10,8 @@ import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
+import io.lanemq.localstack.LocalPlatform;
+import io.lanemq.testkit.RocketMqStack;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,8 +32,8 @@ class OrderedConsumptionIT {
 
     @Test
     void eachShardingKeyIsConsumedInSendOrder() throws Exception {
-        String group = TestPlatform.unique("ordered");
-        TestPlatform platform = new TestPlatform().topic("ledger", 4, 50, 50, group);
+        String group = LocalPlatform.unique("ordered");
+        LocalPlatform platform = LocalPlatform.on(RocketMqStack.shared()).addTopic("ledger", 4, 50, 50, group);
         Map<String, List<Integer>> seen = new ConcurrentHashMap<>();
         Map<String, String> clusterOfKey = new ConcurrentHashMap<>();
 

@@ -1,4 +1,4 @@
-package io.lanemq.core.it;
+package io.lanemq.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,6 +14,8 @@ import io.lanemq.api.SendResult;
 import io.lanemq.api.Subscription;
 import io.lanemq.api.TransactionResolution;
 import io.lanemq.api.UnknownTopicException;
+import io.lanemq.localstack.LocalPlatform;
+import io.lanemq.testkit.RocketMqStack;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,8 +30,8 @@ class BadInputIT {
 
     @Test
     void badInputIsRefusedBeforeAnyNetworkCallAndSendsNothing() throws Exception {
-        String group = TestPlatform.unique("bad-input");
-        TestPlatform platform = new TestPlatform().maxBodyBytes(1024).topic("audit-log", 1, 100, 0, group);
+        String group = LocalPlatform.unique("bad-input");
+        LocalPlatform platform = LocalPlatform.on(RocketMqStack.shared()).maxBodyBytes(1024).addTopic("audit-log", 1, 100, 0, group);
 
         try (MessagingClient client = platform.client("bad-input-it");
              Producer producer = client.createProducer(ProducerOptions.defaults())) {
@@ -71,7 +73,7 @@ class BadInputIT {
     void malformedConfigurationIsRejectedWithKeyAndLine() throws Exception {
         Path file = Files.createTempFile("lanemq-bad-", ".yaml");
         try {
-            Files.writeString(file, new TestPlatform().yaml().replace("maxBodyBytes: 4194304", "maxBodyBytes: -5"));
+            Files.writeString(file, LocalPlatform.on(RocketMqStack.shared()).yaml().replace("maxBodyBytes: 4194304", "maxBodyBytes: -5"));
             assertThatThrownBy(() -> MessagingClient.create(ClientOptions.builder("bad-config").configLocation(file.toString()).build()))
                     .isInstanceOf(InvalidConfigurationException.class)
                     .hasMessageContaining(file.getFileName().toString())

@@ -1,4 +1,4 @@
-package io.lanemq.core.it;
+package io.lanemq.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -8,8 +8,11 @@ import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
-import io.lanemq.core.it.PacedSender.Outcome;
+import io.lanemq.localstack.SendStream.Outcome;
 import io.lanemq.testkit.Idc;
+import io.lanemq.localstack.LocalPlatform;
+import io.lanemq.localstack.SendStream;
+import io.lanemq.testkit.RocketMqStack;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -27,8 +30,8 @@ class IdcFailoverIT {
 
     @Test
     void killingAnIdcMovesSendsToTheOtherWithoutLosingAcknowledgedMessages() throws Exception {
-        String group = TestPlatform.unique("failover");
-        TestPlatform platform = new TestPlatform().topic("checkout", 8, 50, 50, group);
+        String group = LocalPlatform.unique("failover");
+        LocalPlatform platform = LocalPlatform.on(RocketMqStack.shared()).addTopic("checkout", 8, 50, 50, group);
         Idc victim = platform.idcA();
         String victimCluster = victim.clusterName();
         Received received = new Received();
@@ -36,20 +39,20 @@ class IdcFailoverIT {
         try (MessagingClient client = platform.client("failover-it");
              Producer producer = client.createProducer(ProducerOptions.defaults());
              Consumer consumer = client.subscribe(Subscription.builder("checkout", group).build(), received);
-             PacedSender stream = new PacedSender(producer, "checkout", RATE)) {
+             SendStream stream = new SendStream(producer, "checkout", RATE)) {
             await().atMost(Duration.ofSeconds(20)).until(() -> stream.nowNanos() > 5 * SECOND);
             List<Outcome> healthy = stream.startedBetween(SECOND, 4 * SECOND);
-            assertThat(PacedSender.successRate(healthy)).isEqualTo(1.0);
-            assertThat(PacedSender.shareOf(healthy, victimCluster)).as("split while both IDCs are healthy (the benchmark reports it precisely)").isBetween(0.35, 0.65);
+            assertThat(SendStream.successRate(healthy)).isEqualTo(1.0);
+            assertThat(SendStream.shareOf(healthy, victimCluster)).as("split while both IDCs are healthy (the benchmark reports it precisely)").isBetween(0.35, 0.65);
 
             long killedAt = stream.nowNanos();
             victim.kill();
             await().atMost(Duration.ofSeconds(30)).until(() -> stream.nowNanos() > killedAt + 8 * SECOND);
             List<Outcome> afterThreeSeconds = stream.startedBetween(killedAt + 3 * SECOND, killedAt + 7 * SECOND);
             assertThat(afterThreeSeconds).hasSizeGreaterThan(RATE * 3);
-            assertThat(PacedSender.successRate(afterThreeSeconds)).as("sends started 3-7 s after the kill that succeeded")
+            assertThat(SendStream.successRate(afterThreeSeconds)).as("sends started 3-7 s after the kill that succeeded")
                     .isGreaterThanOrEqualTo(0.99);
-            assertThat(PacedSender.shareOf(afterThreeSeconds, victimCluster)).isZero();
+            assertThat(SendStream.shareOf(afterThreeSeconds, victimCluster)).isZero();
             System.out.printf("IDC kill: first 100 ms window with >= 99%% success starts %d ms after the kill%n",
                     recoveryMillis(stream, killedAt));
 
@@ -57,7 +60,7 @@ class IdcFailoverIT {
             long restartedAt = stream.nowNanos();
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
                 long now = stream.nowNanos();
-                return PacedSender.shareOf(stream.startedBetween(now - 2 * SECOND, now - SECOND), victimCluster) >= 0.35;
+                return SendStream.shareOf(stream.startedBetween(now - 2 * SECOND, now - SECOND), victimCluster) >= 0.35;
             });
             System.out.printf("IDC restart: its share was back above 35%% %d ms after start() returned%n",
                     (stream.nowNanos() - restartedAt) / 1_000_000);
@@ -77,10 +80,10 @@ class IdcFailoverIT {
     }
 
     /** Milliseconds from the kill to the first 100 ms window of send starts with >= 99% success. */
-    private static long recoveryMillis(PacedSender stream, long killedAt) {
+    private static long recoveryMillis(SendStream stream, long killedAt) {
         long window = SECOND / 10;
         for (long from = killedAt; from < killedAt + 7 * SECOND; from += window) {
-            if (PacedSender.successRate(stream.startedBetween(from, from + window)) >= 0.99) {
+            if (SendStream.successRate(stream.startedBetween(from, from + window)) >= 0.99) {
                 return (from - killedAt) / 1_000_000;
             }
         }
