@@ -1,6 +1,7 @@
 package io.lanemq.core.client;
 
 import io.lanemq.api.ClientOptions;
+import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.Consumer;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.MessagingClient;
@@ -11,6 +12,7 @@ import io.lanemq.api.Subscription;
 import io.lanemq.api.spi.MessagingBinding;
 import io.lanemq.core.config.ConfigSource;
 import io.lanemq.core.config.ConfigSources;
+import io.lanemq.core.config.ConfigSubscriber;
 import io.lanemq.core.config.PlatformConfigRef;
 import io.lanemq.core.consume.DualClusterConsumer;
 import io.lanemq.core.metrics.SdkMetrics;
@@ -23,6 +25,7 @@ import io.micrometer.core.instrument.Metrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -39,6 +42,7 @@ public final class CoreMessagingClient implements MessagingClient {
     private final ClusterChooser chooser;
     private final SdkMetrics metrics;
     private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
+    private final ConfigReloader reloader;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private CoreMessagingClient(ClientOptions options, ConfigSource source, PlatformConfigRef config, MessagingBinding binding,
@@ -49,6 +53,17 @@ public final class CoreMessagingClient implements MessagingClient {
         this.binding = binding;
         this.chooser = chooser;
         this.metrics = metrics;
+        this.reloader = new ConfigReloader(source.describe(), config, this::subscribers, metrics);
+    }
+
+    private List<ConfigSubscriber> subscribers() {
+        List<ConfigSubscriber> subscribers = new ArrayList<>();
+        for (AutoCloseable component : open) {
+            if (component instanceof ConfigSubscriber subscriber) {
+                subscribers.add(subscriber);
+            }
+        }
+        return subscribers;
     }
 
     /** Starts a client that reports to Micrometer's global registry. */
@@ -64,7 +79,11 @@ public final class CoreMessagingClient implements MessagingClient {
             PlatformConfigRef config = new PlatformConfigRef(source.load());
             MessagingBinding binding = BindingLoader.load(config.current().binding(), CoreMessagingClient.class.getClassLoader());
             SdkMetrics metrics = new SdkMetrics(registry);
-            return new CoreMessagingClient(options, source, config, binding, new FailoverClusterChooser(config, metrics), metrics);
+            CoreMessagingClient client = new CoreMessagingClient(options, source, config, binding,
+                    new FailoverClusterChooser(config, metrics), metrics);
+            // Watch only once the client can follow changes: a change from now on is applied live.
+            source.watch(client.reloader);
+            return client;
         } catch (MessagingException | RuntimeException e) {
             source.close();
             throw e;
@@ -96,6 +115,14 @@ public final class CoreMessagingClient implements MessagingClient {
                 open::remove);
         open.add(consumer);
         return consumer;
+    }
+
+    /**
+     * Why the last configuration change was rejected (the previous configuration stays in
+     * force), while no later change has applied: the client's configuration health.
+     */
+    public Optional<InvalidConfigurationException> lastReloadRejection() {
+        return reloader.lastRejection();
     }
 
     /** The configuration reference; hot reload swaps snapshots through it. */

@@ -8,31 +8,51 @@ import io.lanemq.api.UnknownTopicException;
 import io.lanemq.api.spi.BoundConsumer;
 import io.lanemq.api.spi.BoundConsumerSpec;
 import io.lanemq.api.spi.MessagingBinding;
+import io.lanemq.core.config.ConfigSubscriber;
 import io.lanemq.core.config.ConsumerSettings;
 import io.lanemq.core.config.LogicTopicConfig;
 import io.lanemq.core.config.PlatformConfig;
 import io.lanemq.core.config.TopicRoute;
 import io.lanemq.core.metrics.SdkMetrics;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * DIRECT consumption: one consumer per route of the logic topic, so every cluster (IDC) of the
  * topic is consumed at all times, whatever its send weight. Losing one IDC leaves the others
  * consuming; the lost one's consumer resumes by itself when its brokers return.
+ *
+ * <p>On a configuration change, only the per-cluster consumers whose spec changed (cluster
+ * endpoint, physical topic, thread count, delivery attempts...) are rebuilt: the old one is
+ * closed first, which finishes its in-flight messages and commits their offsets, then the new
+ * one starts from the committed offsets of the same group. Nothing is lost; a message whose
+ * offset was not yet committed may be delivered again (at least once).
  */
-public final class DualClusterConsumer implements Consumer {
+public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
+    private static final Logger log = LoggerFactory.getLogger(DualClusterConsumer.class);
+
     private final Subscription subscription;
-    private final List<BoundConsumer> perCluster;
+    private final MessageListener listener;
+    private final MessagingBinding binding;
+    private final SdkMetrics metrics;
     /** Told when this consumer closes, so its owner stops tracking it. */
     private final java.util.function.Consumer<AutoCloseable> onClose;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Per cluster: the spec it runs with and the running consumer. Guarded by {@code this}. */
+    private final Map<String, Running> perCluster = new LinkedHashMap<>();
 
-    private DualClusterConsumer(Subscription subscription, List<BoundConsumer> perCluster,
+    private DualClusterConsumer(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics,
                                 java.util.function.Consumer<AutoCloseable> onClose) {
         this.subscription = subscription;
-        this.perCluster = perCluster;
+        this.listener = listener;
+        this.binding = binding;
+        this.metrics = metrics;
         this.onClose = onClose;
     }
 
@@ -45,6 +65,23 @@ public final class DualClusterConsumer implements Consumer {
                                             MessagingBinding binding, SdkMetrics metrics,
                                             java.util.function.Consumer<AutoCloseable> onClose)
             throws MessagingException {
+        DualClusterConsumer consumer = new DualClusterConsumer(subscription, listener, binding, metrics, onClose);
+        Map<String, BoundConsumerSpec> plan = consumer.plan(config);
+        synchronized (consumer) {
+            try {
+                for (BoundConsumerSpec spec : plan.values()) {
+                    consumer.startOne(spec);
+                }
+            } catch (MessagingException | RuntimeException e) {
+                consumer.perCluster.values().forEach(r -> r.consumer.close());
+                throw e;
+            }
+        }
+        return consumer;
+    }
+
+    /** The bound consumer specs the configuration asks for, by cluster. */
+    private Map<String, BoundConsumerSpec> plan(PlatformConfig config) throws UnknownTopicException {
         String logicTopic = subscription.logicTopic();
         LogicTopicConfig topic = config.topic(logicTopic).orElseThrow(() -> new UnknownTopicException(
                 "unknown logic topic; the platform configuration has " + config.topics().keySet(), logicTopic));
@@ -53,21 +90,73 @@ public final class DualClusterConsumer implements Consumer {
             throw new UnknownTopicException("consumer group '" + subscription.consumerGroup()
                     + "' is not declared for this logic topic; declared: " + topic.consumerGroups().keySet(), logicTopic);
         }
-        List<BoundConsumer> started = new ArrayList<>();
-        try {
-            for (TopicRoute route : topic.routes()) {
-                BoundConsumerSpec spec = new BoundConsumerSpec(config.cluster(route.cluster()).endpoint(),
-                        subscription.consumerGroup(), route.physicalTopic(), subscription.tagFilter(), subscription.ordered(),
-                        settings.threads(), settings.maxDeliveryAttempts(),
-                        BoundConsumerSpec.StartPosition.valueOf(settings.startPosition().name()));
-                started.add(binding.createConsumer(spec,
-                        new ListenerAdapter(logicTopic, subscription.consumerGroup(), route.cluster(), listener, metrics)));
-            }
-        } catch (MessagingException | RuntimeException e) {
-            started.forEach(BoundConsumer::close);
-            throw e;
+        Map<String, BoundConsumerSpec> plan = new LinkedHashMap<>();
+        for (TopicRoute route : topic.routes()) {
+            plan.put(route.cluster(), new BoundConsumerSpec(config.cluster(route.cluster()).endpoint(),
+                    subscription.consumerGroup(), route.physicalTopic(), subscription.tagFilter(), subscription.ordered(),
+                    settings.threads(), settings.maxDeliveryAttempts(),
+                    BoundConsumerSpec.StartPosition.valueOf(settings.startPosition().name())));
         }
-        return new DualClusterConsumer(subscription, List.copyOf(started), onClose);
+        return plan;
+    }
+
+    private void startOne(BoundConsumerSpec spec) throws MessagingException {
+        String cluster = spec.cluster().clusterName();
+        BoundConsumer started = binding.createConsumer(spec,
+                new ListenerAdapter(subscription.logicTopic(), subscription.consumerGroup(), cluster, listener, metrics));
+        perCluster.put(cluster, new Running(spec, started));
+    }
+
+    @Override
+    public List<String> conflicts(PlatformConfig next) {
+        try {
+            plan(next);
+            return List.of();
+        } catch (UnknownTopicException e) {
+            return List.of("a running consumer of group '" + subscription.consumerGroup() + "' needs it: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public synchronized void apply(PlatformConfig previous, PlatformConfig next) {
+        if (closed.get()) {
+            return;
+        }
+        Map<String, BoundConsumerSpec> plan;
+        try {
+            plan = plan(next);
+        } catch (UnknownTopicException e) {
+            throw new IllegalStateException("a change that conflicts with this consumer was applied: " + e.getMessage(), e);
+        }
+        for (String cluster : new ArrayList<>(perCluster.keySet())) {
+            Running running = perCluster.get(cluster);
+            if (!running.spec.equals(plan.get(cluster))) {
+                running.consumer.close();
+                perCluster.remove(cluster);
+            }
+        }
+        for (BoundConsumerSpec spec : plan.values()) {
+            if (!perCluster.containsKey(spec.cluster().clusterName())) {
+                try {
+                    startOne(spec);
+                } catch (MessagingException | RuntimeException e) {
+                    // Its messages wait in the broker; the next change (or a restart) starts it.
+                    log.error("could not start the consumer of {} on {} after a configuration change", subscription,
+                            spec.cluster().clusterName(), e);
+                }
+            }
+        }
+    }
+
+    /** The spec each cluster's consumer currently runs with: what a reload changed, observably. */
+    public synchronized Map<String, BoundConsumerSpec> runningSpecs() {
+        Map<String, BoundConsumerSpec> specs = new LinkedHashMap<>();
+        perCluster.forEach((cluster, running) -> specs.put(cluster, running.spec));
+        return specs;
+    }
+
+    public Optional<BoundConsumerSpec> runningSpec(String cluster) {
+        return Optional.ofNullable(runningSpecs().get(cluster));
     }
 
     @Override
@@ -78,8 +167,19 @@ public final class DualClusterConsumer implements Consumer {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            perCluster.forEach(BoundConsumer::close);
+            synchronized (this) {
+                perCluster.values().forEach(r -> r.consumer.close());
+                perCluster.clear();
+            }
             onClose.accept(this);
         }
+    }
+
+    @Override
+    public String toString() {
+        return "DualClusterConsumer[" + subscription + "]";
+    }
+
+    private record Running(BoundConsumerSpec spec, BoundConsumer consumer) {
     }
 }

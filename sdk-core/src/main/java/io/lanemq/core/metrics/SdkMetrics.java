@@ -22,6 +22,10 @@ public final class SdkMetrics {
     public static final String CLUSTER_WEIGHT = "lanemq.producer.cluster.weight";
     /** Send attempts retried on another cluster after a failure, by the {@code cluster} that failed; counter. */
     public static final String FAILOVERS = "lanemq.producer.failovers";
+    /** Configuration changes seen, by outcome ({@code applied} / {@code rejected}); counter. */
+    public static final String CONFIG_RELOADS = "lanemq.config.reloads";
+    /** 1 while the last configuration change was rejected (the previous one stays in force), else 0; gauge. */
+    public static final String CONFIG_LAST_RELOAD_FAILED = "lanemq.config.last.reload.failed";
     /** Messages handed to listeners, by outcome ({@code success} / {@code retry}); counter. */
     public static final String CONSUMED = "lanemq.consumer.messages";
     /** Time a listener took per message; timer. */
@@ -57,6 +61,14 @@ public final class SdkMetrics {
 
     public void failedOver(String logicTopic, String failedCluster) {
         Counter.builder(FAILOVERS).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_CLUSTER, failedCluster).register(registry).increment();
+    }
+
+    public void reloaded(boolean applied) {
+        Counter.builder(CONFIG_RELOADS).tag(TAG_OUTCOME, applied ? "applied" : "rejected").register(registry).increment();
+    }
+
+    public void reloadHealthGauge(DoubleSupplier failed) {
+        Gauge.builder(CONFIG_LAST_RELOAD_FAILED, failed, DoubleSupplier::getAsDouble).strongReference(true).register(registry);
     }
 
     public void consumed(String logicTopic, String group, String cluster, boolean success, long nanos) {

@@ -12,7 +12,9 @@ import io.lanemq.api.TransactionChecker;
 import io.lanemq.api.TransactionResolution;
 import io.lanemq.api.spi.BoundSendResult;
 import io.lanemq.api.spi.PhysicalMessage;
+import io.lanemq.core.config.ConfigSubscriber;
 import io.lanemq.core.config.LogicTopicConfig;
+import io.lanemq.core.config.PlatformConfig;
 import io.lanemq.core.config.PlatformConfigRef;
 import io.lanemq.core.config.TopicRoute;
 import io.lanemq.core.metrics.SdkMetrics;
@@ -39,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * still leave a copy in the first cluster, which at-least-once consumers absorb. A message the
  * platform refuses ({@link InvalidMessageException}) is not retried anywhere.
  */
-public final class RoutingProducer implements Producer {
+public final class RoutingProducer implements Producer, ConfigSubscriber {
     private static final Logger log = LoggerFactory.getLogger(RoutingProducer.class);
 
     private final String producerGroup;
@@ -165,6 +167,20 @@ public final class RoutingProducer implements Producer {
             metrics.sendRejected(message.logicTopic(), e.getClass().getSimpleName());
             throw e;
         }
+    }
+
+    /**
+     * Routing and validation read the snapshot on every send, so only the cluster connections
+     * need re-pointing here.
+     */
+    @Override
+    public void apply(PlatformConfig previous, PlatformConfig next) {
+        clusters.apply(previous, next);
+    }
+
+    @Override
+    public String toString() {
+        return "RoutingProducer[group=" + producerGroup + "]";
     }
 
     /** Closes this producer's cluster connections; sends after this fail at once. */

@@ -140,6 +140,8 @@ public final class FailoverClusterChooser implements ClusterChooser {
             }
             if (!existing.routes.equals(topic.routes())) {
                 existing.failover.update(weights(topic.routes()));
+                topic.routes().forEach(route -> metrics.clusterWeightGauge(name, route.cluster(),
+                        () -> weightOf(name, route.cluster())));
                 return new TopicFailover(topic.routes(), existing.failover);
             }
             return existing;

@@ -1,0 +1,75 @@
+package io.lanemq.core.client;
+
+import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.core.config.ConfigListener;
+import io.lanemq.core.config.ConfigSubscriber;
+import io.lanemq.core.config.PlatformConfig;
+import io.lanemq.core.config.PlatformConfigRef;
+import io.lanemq.core.metrics.SdkMetrics;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies configuration changes to a running client: a change the running producers and
+ * consumers can follow swaps the snapshot and re-points each of them; any other change is
+ * rejected, the last good snapshot stays in force, and the rejection shows in a metric and in
+ * {@link #lastRejection()} until a later change applies.
+ */
+final class ConfigReloader implements ConfigListener {
+    private static final Logger log = LoggerFactory.getLogger(ConfigReloader.class);
+
+    private final String source;
+    private final PlatformConfigRef config;
+    private final Supplier<List<ConfigSubscriber>> subscribers;
+    private final SdkMetrics metrics;
+    private volatile InvalidConfigurationException lastRejection;
+
+    ConfigReloader(String source, PlatformConfigRef config, Supplier<List<ConfigSubscriber>> subscribers, SdkMetrics metrics) {
+        this.source = source;
+        this.config = config;
+        this.subscribers = subscribers;
+        this.metrics = metrics;
+        metrics.reloadHealthGauge(() -> lastRejection == null ? 0 : 1);
+    }
+
+    @Override
+    public synchronized void onChange(PlatformConfig next) {
+        List<ConfigSubscriber> running = subscribers.get();
+        List<String> conflicts = new ArrayList<>();
+        running.forEach(subscriber -> conflicts.addAll(subscriber.conflicts(next)));
+        if (!conflicts.isEmpty()) {
+            onRejected(new InvalidConfigurationException("configuration change from " + source
+                    + " rejected, it conflicts with what runs: " + String.join("; ", conflicts)));
+            return;
+        }
+        PlatformConfig previous = config.current();
+        config.swap(next);
+        for (ConfigSubscriber subscriber : running) {
+            try {
+                subscriber.apply(previous, next);
+            } catch (RuntimeException e) {
+                // The snapshot is in force; this component keeps its old connections until the next change.
+                log.error("applying the configuration change from {} to {} failed", source, subscriber, e);
+            }
+        }
+        lastRejection = null;
+        metrics.reloaded(true);
+        log.info("configuration change from {} applied to {} running producers and consumers", source, running.size());
+    }
+
+    @Override
+    public void onRejected(InvalidConfigurationException reason) {
+        lastRejection = reason;
+        metrics.reloaded(false);
+        log.warn("{}; the last good configuration stays in force", reason.getMessage());
+    }
+
+    /** Why the last change was rejected, while no later change has applied. */
+    Optional<InvalidConfigurationException> lastRejection() {
+        return Optional.ofNullable(lastRejection);
+    }
+}

@@ -1,0 +1,95 @@
+package io.lanemq.core.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.core.config.ClusterConfig;
+import io.lanemq.core.config.ConfigSubscriber;
+import io.lanemq.core.config.PlatformConfig;
+import io.lanemq.core.config.PlatformConfigRef;
+import io.lanemq.core.metrics.SdkMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ConfigReloaderTest {
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    private static PlatformConfig config(String nameServer) throws Exception {
+        return PlatformConfig.builder().cluster(new ClusterConfig("a", "idc-a", nameServer, Map.of())).build();
+    }
+
+    /** Records what it was told, and objects to name server 127.0.0.1:3 to play a consumer in use. */
+    private static final class Recorder implements ConfigSubscriber {
+        final List<String> applied = new ArrayList<>();
+
+        @Override
+        public List<String> conflicts(PlatformConfig next) {
+            return next.cluster("a").nameServer().endsWith(":3") ? List.of("cluster a is in use") : List.of();
+        }
+
+        @Override
+        public void apply(PlatformConfig previous, PlatformConfig next) {
+            applied.add(previous.cluster("a").nameServer() + "->" + next.cluster("a").nameServer());
+        }
+    }
+
+    private double reloads(String outcome) {
+        return registry.get(SdkMetrics.CONFIG_RELOADS).tag(SdkMetrics.TAG_OUTCOME, outcome).counter().count();
+    }
+
+    private double lastFailed() {
+        return registry.get(SdkMetrics.CONFIG_LAST_RELOAD_FAILED).gauge().value();
+    }
+
+    @Test
+    void changeIsSwappedThenAppliedToEverySubscriber() throws Exception {
+        PlatformConfigRef ref = new PlatformConfigRef(config("127.0.0.1:1"));
+        Recorder first = new Recorder();
+        Recorder second = new Recorder();
+        ConfigReloader reloader = new ConfigReloader("test", ref, () -> List.of(first, second), new SdkMetrics(registry));
+
+        reloader.onChange(config("127.0.0.1:2"));
+
+        assertThat(ref.current().cluster("a").nameServer()).isEqualTo("127.0.0.1:2");
+        assertThat(first.applied).containsExactly("127.0.0.1:1->127.0.0.1:2");
+        assertThat(second.applied).containsExactly("127.0.0.1:1->127.0.0.1:2");
+        assertThat(reloads("applied")).isEqualTo(1);
+        assertThat(lastFailed()).isZero();
+        assertThat(reloader.lastRejection()).isEmpty();
+    }
+
+    @Test
+    void changeASubscriberObjectsToIsRejectedAndTheOldSnapshotStays() throws Exception {
+        PlatformConfigRef ref = new PlatformConfigRef(config("127.0.0.1:1"));
+        Recorder subscriber = new Recorder();
+        ConfigReloader reloader = new ConfigReloader("etcd://x/key", ref, () -> List.of(subscriber), new SdkMetrics(registry));
+
+        reloader.onChange(config("127.0.0.1:3"));
+
+        assertThat(ref.current().cluster("a").nameServer()).isEqualTo("127.0.0.1:1");
+        assertThat(subscriber.applied).isEmpty();
+        assertThat(reloads("rejected")).isEqualTo(1);
+        assertThat(lastFailed()).isEqualTo(1);
+        assertThat(reloader.lastRejection()).get().extracting(Throwable::getMessage).asString()
+                .contains("etcd://x/key", "cluster a is in use");
+
+        reloader.onChange(config("127.0.0.1:2"));
+        assertThat(lastFailed()).as("a later good change clears the failure").isZero();
+    }
+
+    @Test
+    void invalidDocumentFromTheSourceIsCountedAndKeepsTheOldSnapshot() throws Exception {
+        PlatformConfigRef ref = new PlatformConfigRef(config("127.0.0.1:1"));
+        ConfigReloader reloader = new ConfigReloader("test", ref, List::of, new SdkMetrics(registry));
+
+        reloader.onRejected(new InvalidConfigurationException("topics.x.routes[0].weight (line 7): must be >= 0"));
+
+        assertThat(ref.current().cluster("a").nameServer()).isEqualTo("127.0.0.1:1");
+        assertThat(reloads("rejected")).isEqualTo(1);
+        assertThat(lastFailed()).isEqualTo(1);
+        assertThat(reloader.lastRejection().orElseThrow()).hasMessageContaining("line 7");
+    }
+}
