@@ -58,9 +58,13 @@ final class BrokerProperties {
         return Map.copyOf(d);
     }
 
-    /** Every setting of one broker: testkit defaults, then the user's overrides, then the node's identity. */
-    static Properties forBroker(String clusterName, String brokerName, String nameServerAddress, int port,
-                                String storeDir, Map<String, String> overrides) {
+    /**
+     * Every setting of one broker: testkit defaults, then the user's overrides, then the node's identity. The
+     * broker listens on {@code bindAddress} but always advertises {@link ServerNode#HOST}: the two differ when a
+     * {@link LatencyProxy} listens on the advertised address.
+     */
+    static Properties forBroker(String clusterName, String brokerName, String nameServerAddress, String bindAddress,
+                                int port, String storeDir, Map<String, String> overrides) {
         Properties p = new Properties();
         p.putAll(DEFAULTS);
         p.putAll(overrides);
@@ -70,7 +74,7 @@ final class BrokerProperties {
         p.setProperty("namesrvAddr", nameServerAddress);
         p.setProperty("brokerIP1", ServerNode.HOST);
         p.setProperty("brokerIP2", ServerNode.HOST);
-        p.setProperty("bindAddress", ServerNode.HOST);
+        p.setProperty("bindAddress", bindAddress);
         p.setProperty("listenPort", String.valueOf(port));
         p.setProperty("haListenPort", String.valueOf(port + 1));
         p.setProperty("storePathRootDir", storeDir);

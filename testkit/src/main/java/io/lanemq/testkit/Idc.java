@@ -3,6 +3,7 @@ package io.lanemq.testkit;
 import io.lanemq.testkit.process.BrokerProcessMain;
 import io.lanemq.testkit.process.NameServerProcessMain;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -56,20 +57,33 @@ public final class Idc {
             stackSpec);
 
         List<BrokerNode> brokers = new ArrayList<>();
-        for (int i = 0; i < spec.brokers(); i++) {
-            String brokerName = BrokerNode.brokerName(spec.name(), i);
-            int port = PortAllocator.brokerPort();
-            Path brokerDir = idcDir.resolve(brokerName);
-            Properties settings = BrokerProperties.forBroker(spec.clusterName(), brokerName, nameServerAddress,
-                port, brokerDir.resolve("store").toString(), stackSpec.brokerProperties());
-            ChildProcess child = launcher.prepare(
-                "broker " + brokerName + " of " + spec.name() + "/" + spec.clusterName() + " (" + ServerNode.HOST
-                    + ":" + port + ")",
-                spec.name() + "/" + brokerName, BrokerProcessMain.class, stackSpec.brokerHeapMb(), brokerDir,
-                "rmq.broker.logback.xml", settings);
-            brokers.add(new BrokerNode(spec.name(), spec.clusterName(), brokerName, port, child, stackSpec, admin));
+        try {
+            for (int i = 0; i < spec.brokers(); i++) {
+                brokers.add(prepareBroker(spec, stackSpec, launcher, idcDir, i, nameServerAddress, admin));
+            }
+        } catch (RuntimeException e) {
+            brokers.forEach(BrokerNode::closeLatencyProxy);
+            throw e;
         }
         return new Idc(spec, nameServer, brokers, admin, stackSpec);
+    }
+
+    private static BrokerNode prepareBroker(IdcSpec spec, StackSpec stackSpec, ChildLauncher launcher, Path idcDir,
+                                            int index, String nameServerAddress, ClusterAdmin admin) {
+        String brokerName = BrokerNode.brokerName(spec.name(), index);
+        int port = PortAllocator.brokerPort();
+        Path brokerDir = idcDir.resolve(brokerName);
+        String bindHost = spec.latencyProxy() ? BrokerNode.PROXIED_BIND_HOST : ServerNode.HOST;
+        Properties settings = BrokerProperties.forBroker(spec.clusterName(), brokerName, nameServerAddress,
+            bindHost, port, brokerDir.resolve("store").toString(), stackSpec.brokerProperties());
+        ChildProcess child = launcher.prepare(
+            "broker " + brokerName + " of " + spec.name() + "/" + spec.clusterName() + " (" + bindHost + ":" + port
+                + ")",
+            spec.name() + "/" + brokerName, BrokerProcessMain.class, stackSpec.brokerHeapMb(), brokerDir,
+            "rmq.broker.logback.xml", settings);
+        // Started last, so nothing before it can fail and leave its listen sockets open.
+        LatencyProxy proxy = spec.latencyProxy() ? BrokerNode.startLatencyProxy(port) : null;
+        return new BrokerNode(spec.name(), spec.clusterName(), brokerName, port, child, stackSpec, admin, proxy);
     }
 
     /** IDC name, e.g. {@code idc-a}. */
@@ -99,6 +113,20 @@ public final class Idc {
     public BrokerNode broker(String brokerName) {
         return brokers.stream().filter(b -> b.brokerName().equals(brokerName)).findFirst()
             .orElseThrow(() -> new IllegalArgumentException("no broker " + brokerName + " in " + name()));
+    }
+
+    /**
+     * Sets the response delay of every broker of this IDC (see {@link BrokerNode#latencyProxy()}); zero makes them
+     * fast again.
+     *
+     * @throws IllegalStateException if this IDC was not built with {@link IdcSpec.Builder#latencyProxy}
+     */
+    public void setBrokerDelay(Duration delay) {
+        if (!spec.latencyProxy()) {
+            throw new IllegalStateException("IDC " + name() + " has no latency proxy: build its IdcSpec with "
+                + "latencyProxy(true)");
+        }
+        brokers.forEach(b -> b.latencyProxy().orElseThrow().setDelay(delay));
     }
 
     /** Kills the name server and all brokers at once (SIGKILL); returns when the processes are gone. */
@@ -167,15 +195,17 @@ public final class Idc {
         admin.createTopic(brokers, topic, queues, deadline);
     }
 
-    /** Kills everything and releases the admin client: the end of the stack, no way back. */
+    /** Kills everything and releases the admin client and the latency proxies: the end of the stack. */
     synchronized void destroy() {
         admin.close();
         kill();
+        brokers.forEach(BrokerNode::closeLatencyProxy);
     }
 
     @Override
     public String toString() {
         return "Idc[" + name() + ", cluster=" + clusterName() + ", nameServer=" + nameServerAddress()
-            + ", brokers=" + brokers.stream().map(BrokerNode::address).toList() + "]";
+            + ", brokers=" + brokers.stream().map(BrokerNode::address).toList()
+            + (spec.latencyProxy() ? " through latency proxies" : "") + "]";
     }
 }

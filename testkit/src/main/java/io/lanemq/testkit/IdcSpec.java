@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
  *
  * <pre>{@code
  * IdcSpec idc = IdcSpec.builder("idc-a").clusterName("cluster-a").brokers(2).build();
+ * IdcSpec slow = IdcSpec.builder("idc-b").clusterName("cluster-b").latencyProxy(true).build();
  * }</pre>
  */
 public final class IdcSpec {
@@ -21,11 +22,13 @@ public final class IdcSpec {
     private final String name;
     private final String clusterName;
     private final int brokers;
+    private final boolean latencyProxy;
 
     private IdcSpec(Builder builder) {
         this.name = builder.name;
         this.clusterName = Objects.requireNonNull(builder.clusterName, "clusterName must be set for IDC " + name);
         this.brokers = builder.brokers;
+        this.latencyProxy = builder.latencyProxy;
     }
 
     /** An IDC with one broker. */
@@ -52,20 +55,27 @@ public final class IdcSpec {
         return brokers;
     }
 
+    /** Whether every broker of this IDC answers through a {@link LatencyProxy}; see {@link Builder#latencyProxy}. */
+    public boolean latencyProxy() {
+        return latencyProxy;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof IdcSpec other
-            && name.equals(other.name) && clusterName.equals(other.clusterName) && brokers == other.brokers;
+            && name.equals(other.name) && clusterName.equals(other.clusterName) && brokers == other.brokers
+            && latencyProxy == other.latencyProxy;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, clusterName, brokers);
+        return Objects.hash(name, clusterName, brokers, latencyProxy);
     }
 
     @Override
     public String toString() {
-        return "IdcSpec[name=" + name + ", cluster=" + clusterName + ", brokers=" + brokers + "]";
+        return "IdcSpec[name=" + name + ", cluster=" + clusterName + ", brokers=" + brokers
+            + (latencyProxy ? ", latencyProxy" : "") + "]";
     }
 
     /** Builder of {@link IdcSpec}; not thread-safe. */
@@ -73,6 +83,7 @@ public final class IdcSpec {
         private final String name;
         private String clusterName;
         private int brokers = 1;
+        private boolean latencyProxy;
 
         private Builder(String name) {
             if (name == null || !IDC_NAME.matcher(name).matches()) {
@@ -96,6 +107,20 @@ public final class IdcSpec {
                     "brokers of IDC " + name + " must be in [1, " + MAX_BROKERS + "]: " + brokers);
             }
             this.brokers = brokers;
+            return this;
+        }
+
+        /**
+         * Puts every broker of this IDC behind a {@link LatencyProxy} (default false), so a test can make the
+         * IDC answer slowly with {@link Idc#setBrokerDelay} or {@link BrokerNode#latencyProxy()}. The broker
+         * binds {@value BrokerNode#PROXIED_BIND_HOST} and still advertises {@code 127.0.0.1:port}, where the
+         * proxy listens: every client request to it, admin included, goes through the proxy. The proxy lives
+         * as long as the stack, across broker kills and restarts; while the broker is down it closes each
+         * connection at once. Needs {@value BrokerNode#PROXIED_BIND_HOST} on the loopback interface, as on
+         * Linux, where all of 127.0.0.0/8 is.
+         */
+        public Builder latencyProxy(boolean latencyProxy) {
+            this.latencyProxy = latencyProxy;
             return this;
         }
 

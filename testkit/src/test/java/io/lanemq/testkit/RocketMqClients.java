@@ -19,8 +19,14 @@ final class RocketMqClients implements AutoCloseable {
     private final List<Runnable> shutdowns = new ArrayList<>();
 
     DefaultMQProducer producer(Idc idc, String group) throws MQClientException {
+        return producer(idc, group, false);
+    }
+
+    /** A producer that, with {@code vipChannel}, sends to each broker's VIP port (listen port - 2). */
+    DefaultMQProducer producer(Idc idc, String group, boolean vipChannel) throws MQClientException {
         DefaultMQProducer producer = new DefaultMQProducer(group);
         producer.setNamesrvAddr(idc.nameServerAddress());
+        producer.setVipChannelEnabled(vipChannel);
         producer.setInstanceName(group + "-" + idc.name());
         producer.setSendMsgTimeout(3_000);
         producer.start();

@@ -31,6 +31,17 @@ class StackSpecTest {
     }
 
     @Test
+    void latencyProxyIsOffByDefaultAndPartOfTheIdcsIdentity() {
+        IdcSpec plain = IdcSpec.of("idc-b", "cluster-b");
+        IdcSpec proxied = IdcSpec.builder("idc-b").clusterName("cluster-b").latencyProxy(true).build();
+
+        assertThat(plain.latencyProxy()).isFalse();
+        assertThat(proxied.latencyProxy()).isTrue();
+        assertThat(proxied).isNotEqualTo(plain);
+        assertThat(proxied.toString()).contains("latencyProxy");
+    }
+
+    @Test
     void rejectsAStackWithoutIdcs() {
         assertThatThrownBy(() -> StackSpec.builder().build()).hasMessageContaining("at least one IDC");
     }
