@@ -1,0 +1,39 @@
+package io.lanemq.configtool;
+
+import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.core.config.ConfigProblem;
+import io.lanemq.core.config.InvalidPlatformConfigException;
+import io.lanemq.core.config.PlatformConfig;
+import io.lanemq.core.config.PlatformConfigParser;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** A configuration file read and validated exactly as the SDK will read it; problems printed one per line. */
+record ConfigFile(Path path, String text, PlatformConfig config) {
+
+    /** Returns null after printing why the file cannot be used. */
+    static ConfigFile read(Path path, PrintWriter err) {
+        String text;
+        try {
+            text = Files.readString(path, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            err.println("cannot read " + path + ": " + e);
+            return null;
+        }
+        try {
+            return new ConfigFile(path, text, new PlatformConfigParser().parse(text, path.toString()));
+        } catch (InvalidPlatformConfigException e) {
+            err.println("INVALID " + path + " (" + e.problems().size() + (e.problems().size() == 1 ? " problem" : " problems") + "):");
+            for (ConfigProblem problem : e.problems()) {
+                err.println("  " + problem);
+            }
+            return null;
+        } catch (InvalidConfigurationException e) {
+            err.println("INVALID " + path + ": " + e.getMessage());
+            return null;
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.lanemq.configtool;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code lanemq-config}: validates a platform configuration file, publishes it to etcd (validated first, so an
+ * invalid document never reaches the SDKs watching the key) and shows what a key holds.
+ *
+ * <pre>{@code
+ * java -jar lanemq-config.jar validate platform.yaml
+ * java -jar lanemq-config.jar publish platform.yaml --etcd 10.0.0.1:2379,10.0.0.2:2379 --key /lanemq/platform/prod
+ * java -jar lanemq-config.jar show --etcd 10.0.0.1:2379 --key /lanemq/platform/prod
+ * }</pre>
+ *
+ * Exit codes: 0 done, 1 invalid document or missing key, 2 usage error, 3 etcd unreachable or failed.
+ */
+@Command(name = "lanemq-config", mixinStandardHelpOptions = true, version = "lanemq-config 0.1.0",
+        description = "Validates LaneMQ platform configuration and publishes it to etcd.",
+        subcommands = {ValidateCommand.class, PublishCommand.class, ShowCommand.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:done", "1:invalid document, or no such key", "2:usage error", "3:etcd unreachable or failed"})
+public final class ConfigTool implements Runnable {
+    static final int OK = 0;
+    static final int INVALID = 1;
+    static final int ETCD_FAILED = 3;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        CommandLine commandLine = commandLine();
+        int exitCode = commandLine.execute(args);
+        commandLine.getOut().flush();
+        commandLine.getErr().flush();
+        System.exit(exitCode);
+    }
+
+    static CommandLine commandLine() {
+        return new CommandLine(new ConfigTool());
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a subcommand: validate, publish or show");
+    }
+}

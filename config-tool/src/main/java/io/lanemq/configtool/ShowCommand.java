@@ -1,0 +1,42 @@
+package io.lanemq.configtool;
+
+import io.lanemq.core.config.etcd.EtcdClient;
+import io.lanemq.core.config.etcd.EtcdEntry;
+import io.lanemq.core.config.etcd.EtcdException;
+import java.io.PrintWriter;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+@Command(name = "show", mixinStandardHelpOptions = true, description = "Prints the document an etcd key holds (its revision goes to stderr, so stdout can be saved as a file).")
+final class ShowCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    EtcdOptions etcd;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try (EtcdClient client = etcd.connect()) {
+            Optional<EtcdEntry> entry = client.get(etcd.key);
+            if (entry.isEmpty()) {
+                err.println("etcd key " + etcd.key + " does not exist on [" + client.describe() + "]");
+                return ConfigTool.INVALID;
+            }
+            err.println("# etcd key " + etcd.key + " on [" + client.describe() + "], revision " + entry.get().modRevision());
+            err.flush();
+            out.print(entry.get().value());
+            out.flush();
+            return ConfigTool.OK;
+        } catch (EtcdException e) {
+            err.println(e.getMessage());
+            return ConfigTool.ETCD_FAILED;
+        }
+    }
+}
