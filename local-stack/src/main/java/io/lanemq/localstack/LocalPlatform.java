@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,7 +45,6 @@ public final class LocalPlatform implements AutoCloseable {
             "rocketmq.heartbeatBrokerIntervalMs", "1000",
             "rocketmq.pollNameServerIntervalMs", "1000",
             "rocketmq.persistConsumerOffsetIntervalMs", "1000");
-    private static final ConsumerSettings GROUP_SETTINGS = new ConsumerSettings(4, 5, StartPosition.EARLIEST);
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
     private static final String RUN = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
 
@@ -54,6 +54,7 @@ public final class LocalPlatform implements AutoCloseable {
     private final Map<String, LogicTopicConfig> topics = new LinkedHashMap<>();
     private final Path configFile;
     private int maxBodyBytes = ProducerSettings.DEFAULTS.maxBodyBytes();
+    private ConsumerSettings groupSettings = new ConsumerSettings(4, 5, StartPosition.EARLIEST);
 
     private LocalPlatform(RocketMqStack stack, boolean ownsStack) {
         this.stack = stack;
@@ -90,7 +91,7 @@ public final class LocalPlatform implements AutoCloseable {
         stack.createTopic(physical, queues);
         Map<String, ConsumerSettings> declared = new LinkedHashMap<>();
         for (String group : groups) {
-            declared.put(group, GROUP_SETTINGS);
+            declared.put(group, groupSettings);
         }
         topics.put(logicTopic, new LogicTopicConfig(logicTopic, List.of(
                 new TopicRoute(idcA().clusterName(), physical, weightA),
@@ -98,13 +99,48 @@ public final class LocalPlatform implements AutoCloseable {
         return this;
     }
 
-    /** The physical topic a logic topic of this platform lives on (the same name on both clusters). */
-    public synchronized String physicalTopic(String logicTopic) {
+    /** Changes a logic topic's send weights (call {@link #writeConfig()} to publish the change). */
+    public synchronized LocalPlatform reweight(String logicTopic, int weightA, int weightB) {
+        LogicTopicConfig topic = topic(logicTopic);
+        topics.put(logicTopic, new LogicTopicConfig(logicTopic, List.of(
+                new TopicRoute(idcA().clusterName(), topic.routes().get(0).physicalTopic(), weightA),
+                new TopicRoute(idcB().clusterName(), topic.routes().get(1).physicalTopic(), weightB)), topic.consumerGroups()));
+        return this;
+    }
+
+    /** Moves a logic topic to a new physical topic (created now) on both clusters, keeping its weights and groups. */
+    public synchronized LocalPlatform moveTopic(String logicTopic, int queues) {
+        LogicTopicConfig topic = topic(logicTopic);
+        String physical = logicTopic.replace('.', '_') + "-" + suffix + "-moved-" + SEQUENCE.incrementAndGet();
+        stack.createTopic(physical, queues);
+        topics.put(logicTopic, new LogicTopicConfig(logicTopic, List.of(
+                new TopicRoute(idcA().clusterName(), physical, topic.routes().get(0).weight()),
+                new TopicRoute(idcB().clusterName(), physical, topic.routes().get(1).weight())), topic.consumerGroups()));
+        return this;
+    }
+
+    /** Sets the listener threads of every consumer group of every logic topic (and of those added later). */
+    public synchronized LocalPlatform consumerThreads(int threads) {
+        groupSettings = new ConsumerSettings(threads, groupSettings.maxDeliveryAttempts(), groupSettings.startPosition());
+        topics.replaceAll((name, topic) -> {
+            Map<String, ConsumerSettings> groups = new LinkedHashMap<>();
+            topic.consumerGroups().keySet().forEach(group -> groups.put(group, groupSettings));
+            return new LogicTopicConfig(name, topic.routes(), groups);
+        });
+        return this;
+    }
+
+    private LogicTopicConfig topic(String logicTopic) {
         LogicTopicConfig topic = topics.get(logicTopic);
         if (topic == null) {
             throw new IllegalArgumentException("no logic topic '" + logicTopic + "' on this platform; added: " + topics.keySet());
         }
-        return topic.routes().get(0).physicalTopic();
+        return topic;
+    }
+
+    /** The physical topic a logic topic of this platform lives on (the same name on both clusters). */
+    public synchronized String physicalTopic(String logicTopic) {
+        return topic(logicTopic).routes().get(0).physicalTopic();
     }
 
     /** The largest body producers accept ({@code producer.maxBodyBytes}). */
@@ -117,7 +153,7 @@ public final class LocalPlatform implements AutoCloseable {
     public synchronized String yaml() {
         PlatformConfig.Builder builder = PlatformConfig.builder()
                 .producer(new ProducerSettings(Duration.ofSeconds(5), maxBodyBytes))
-                .consumerDefaults(GROUP_SETTINGS);
+                .consumerDefaults(groupSettings);
         for (Idc idc : stack.idcs()) {
             builder.cluster(new ClusterConfig(idc.clusterName(), idc.name(), idc.nameServerAddress(), CLIENT_TUNING));
         }
@@ -129,10 +165,15 @@ public final class LocalPlatform implements AutoCloseable {
         }
     }
 
-    /** Writes the configuration file and returns its path. */
+    /**
+     * Writes the configuration file and returns its path. The file is replaced by a rename, so a
+     * client watching it never reads half a document.
+     */
     public Path writeConfig() {
         try {
-            Files.writeString(configFile, yaml());
+            Path next = configFile.resolveSibling(configFile.getFileName() + ".next");
+            Files.writeString(next, yaml());
+            Files.move(next, configFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             return configFile;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + configFile, e);

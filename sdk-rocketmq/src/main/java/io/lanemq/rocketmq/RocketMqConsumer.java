@@ -4,7 +4,11 @@ import io.lanemq.api.MessagingException;
 import io.lanemq.api.spi.BoundConsumer;
 import io.lanemq.api.spi.BoundConsumerSpec;
 import io.lanemq.api.spi.BoundListener;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.rocketmq.client.consumer.store.OffsetStore;
+import org.apache.rocketmq.client.consumer.store.ReadOffsetType;
+import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.exception.MQClientException;
 
@@ -16,10 +20,12 @@ import org.apache.rocketmq.client.exception.MQClientException;
  */
 final class RocketMqConsumer implements BoundConsumer {
     private final DefaultMQPushConsumer consumer;
+    private final String topic;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private RocketMqConsumer(DefaultMQPushConsumer consumer) {
+    private RocketMqConsumer(DefaultMQPushConsumer consumer, String topic) {
         this.consumer = consumer;
+        this.topic = topic;
     }
 
     static RocketMqConsumer start(BoundConsumerSpec spec, BoundListener listener) throws MessagingException {
@@ -39,7 +45,30 @@ final class RocketMqConsumer implements BoundConsumer {
             throw RocketMqErrors.startFailed(e, "consumer group '" + spec.consumerGroup() + "' of topic "
                     + spec.topic() + " (tags '" + spec.tagFilter() + "')", spec.cluster().clusterName());
         }
-        return new RocketMqConsumer(consumer);
+        return new RocketMqConsumer(consumer, spec.topic());
+    }
+
+    /**
+     * The group's backlog as the brokers see it: per queue, the queue's max offset minus the
+     * offset the group committed there (committed offsets trail consumption by the persist
+     * interval, so this errs on the side of "not yet drained").
+     */
+    @Override
+    public OptionalLong backlog() {
+        if (closed.get()) {
+            return OptionalLong.empty();
+        }
+        try {
+            OffsetStore offsets = consumer.getOffsetStore();
+            long total = 0;
+            for (MessageQueue queue : consumer.fetchSubscribeMessageQueues(topic)) {
+                long committed = offsets.readOffset(queue, ReadOffsetType.READ_FROM_STORE);
+                total += Math.max(0, consumer.maxOffset(queue) - Math.max(0, committed));
+            }
+            return OptionalLong.of(total);
+        } catch (MQClientException | RuntimeException e) {
+            return OptionalLong.empty();
+        }
     }
 
     @Override

@@ -78,7 +78,7 @@ public final class CoreMessagingClient implements MessagingClient {
         try {
             PlatformConfigRef config = new PlatformConfigRef(source.load());
             MessagingBinding binding = BindingLoader.load(config.current().binding(), CoreMessagingClient.class.getClassLoader());
-            SdkMetrics metrics = new SdkMetrics(registry);
+            SdkMetrics metrics = new SdkMetrics(registry, options.applicationName());
             CoreMessagingClient client = new CoreMessagingClient(options, source, config, binding,
                     new FailoverClusterChooser(config, metrics), metrics);
             // Watch only once the client can follow changes: a change from now on is applied live.
@@ -151,6 +151,7 @@ public final class CoreMessagingClient implements MessagingClient {
         }
         chooser.close();
         source.close();
+        metrics.removeGauges();
         if (failure != null) {
             throw failure;
         }

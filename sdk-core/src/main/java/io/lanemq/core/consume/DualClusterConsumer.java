@@ -14,11 +14,15 @@ import io.lanemq.core.config.LogicTopicConfig;
 import io.lanemq.core.config.PlatformConfig;
 import io.lanemq.core.config.TopicRoute;
 import io.lanemq.core.metrics.SdkMetrics;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,14 +32,19 @@ import org.slf4j.LoggerFactory;
  * topic is consumed at all times, whatever its send weight. Losing one IDC leaves the others
  * consuming; the lost one's consumer resumes by itself when its brokers return.
  *
- * <p>On a configuration change, only the per-cluster consumers whose spec changed (cluster
- * endpoint, physical topic, thread count, delivery attempts...) are rebuilt: the old one is
- * closed first, which finishes its in-flight messages and commits their offsets, then the new
- * one starts from the committed offsets of the same group. Nothing is lost; a message whose
- * offset was not yet committed may be delivered again (at least once).
+ * <p>On a configuration change, only the per-cluster consumers whose spec changed are rebuilt.
+ * Same physical topic (thread count, delivery attempts...): the old one is closed first, which
+ * finishes its in-flight messages and commits their offsets, then the new one starts from the
+ * committed offsets of the same group. New physical topic: the new one starts at once and the
+ * old one keeps draining the old topic (sends in flight at the switch still land there) until
+ * its backlog is zero after a grace period, then closes. Nothing is lost; a message whose offset
+ * was not yet committed may be delivered again (at least once).
  */
 public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     private static final Logger log = LoggerFactory.getLogger(DualClusterConsumer.class);
+    /** Beyond the send timeout, so a send that started just before the switch has landed. */
+    private static final Duration DRAIN_MARGIN = Duration.ofSeconds(1);
+    private static final Executor DRAIN_CHECKS = CompletableFuture.delayedExecutor(1, TimeUnit.SECONDS);
 
     private final Subscription subscription;
     private final MessageListener listener;
@@ -46,6 +55,8 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Per cluster: the spec it runs with and the running consumer. Guarded by {@code this}. */
     private final Map<String, Running> perCluster = new LinkedHashMap<>();
+    /** Consumers of physical topics a change moved away from, until they are drained. Guarded by {@code this}. */
+    private final List<Running> draining = new ArrayList<>();
 
     private DualClusterConsumer(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics,
                                 java.util.function.Consumer<AutoCloseable> onClose) {
@@ -130,9 +141,14 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
         }
         for (String cluster : new ArrayList<>(perCluster.keySet())) {
             Running running = perCluster.get(cluster);
-            if (!running.spec.equals(plan.get(cluster))) {
-                running.consumer.close();
+            BoundConsumerSpec wanted = plan.get(cluster);
+            if (!running.spec.equals(wanted)) {
                 perCluster.remove(cluster);
+                if (wanted != null && !wanted.topic().equals(running.spec.topic())) {
+                    drain(running, next.producer().sendTimeout().plus(DRAIN_MARGIN));
+                } else {
+                    running.consumer.close();
+                }
             }
         }
         for (BoundConsumerSpec spec : plan.values()) {
@@ -146,6 +162,37 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
                 }
             }
         }
+    }
+
+    /**
+     * Keeps {@code old} consuming until, after {@code grace} (sends in flight at the switch land
+     * on the old topic), its group's backlog there is zero; an unknown backlog keeps it running.
+     */
+    private void drain(Running old, Duration grace) {
+        draining.add(old);
+        long notBefore = System.nanoTime() + grace.toNanos();
+        Runnable[] check = new Runnable[1];
+        check[0] = () -> {
+            synchronized (this) {
+                if (!draining.contains(old)) {
+                    return;
+                }
+                if (System.nanoTime() >= notBefore && old.consumer.backlog().orElse(-1) == 0) {
+                    draining.remove(old);
+                    old.consumer.close();
+                    log.info("consumer of {} on {} drained its old topic {}; closed", subscription,
+                            old.spec.cluster().clusterName(), old.spec.topic());
+                    return;
+                }
+            }
+            DRAIN_CHECKS.execute(check[0]);
+        };
+        DRAIN_CHECKS.execute(check[0]);
+    }
+
+    /** Whether a consumer of a topic a change moved away from is still draining it. */
+    public synchronized boolean isDraining() {
+        return !draining.isEmpty();
     }
 
     /** The spec each cluster's consumer currently runs with: what a reload changed, observably. */
@@ -170,6 +217,8 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
             synchronized (this) {
                 perCluster.values().forEach(r -> r.consumer.close());
                 perCluster.clear();
+                draining.forEach(r -> r.consumer.close());
+                draining.clear();
             }
             onClose.accept(this);
         }

@@ -2,14 +2,19 @@ package io.lanemq.core.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 
 /**
  * Every metric the SDK core exports, named in one place so dashboards and alerts can rely on
- * exactly these names. Tags: {@code logic_topic}, {@code cluster}, {@code group}, {@code outcome}.
+ * exactly these names. Tags: {@code application} on all, and {@code logic_topic}, {@code cluster},
+ * {@code group}, {@code outcome} where they apply.
  */
 public final class SdkMetrics {
     /** Sends by outcome ({@code success} / {@code failure}); counter. */
@@ -36,50 +41,63 @@ public final class SdkMetrics {
     public static final String TAG_GROUP = "group";
     public static final String TAG_OUTCOME = "outcome";
     public static final String TAG_REASON = "reason";
+    /** On every meter: which application's client it belongs to. */
+    public static final String TAG_APPLICATION = "application";
 
     private final MeterRegistry registry;
+    private final Tags common;
+    /** Gauges read this client's state: they must leave the registry with the client. */
+    private final List<Meter> gauges = new CopyOnWriteArrayList<>();
 
-    public SdkMetrics(MeterRegistry registry) {
+    public SdkMetrics(MeterRegistry registry, String application) {
         this.registry = registry;
+        this.common = Tags.of(TAG_APPLICATION, application);
     }
 
     public void sendCompleted(String logicTopic, String cluster, boolean success, long nanos) {
-        Counter.builder(SENDS).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_CLUSTER, cluster, TAG_OUTCOME, outcome(success))
+        Counter.builder(SENDS).tags(common).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_CLUSTER, cluster, TAG_OUTCOME, outcome(success))
                 .register(registry).increment();
-        Timer.builder(SEND_LATENCY).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_CLUSTER, cluster)
+        Timer.builder(SEND_LATENCY).tags(common).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_CLUSTER, cluster)
                 .publishPercentileHistogram().register(registry).record(nanos, TimeUnit.NANOSECONDS);
     }
 
     public void sendRejected(String logicTopic, String reason) {
-        Counter.builder(SENDS_REJECTED).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_REASON, reason).register(registry).increment();
+        Counter.builder(SENDS_REJECTED).tags(common).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_REASON, reason).register(registry).increment();
     }
 
     public void clusterWeightGauge(String logicTopic, String cluster, DoubleSupplier weight) {
-        Gauge.builder(CLUSTER_WEIGHT, weight, DoubleSupplier::getAsDouble).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_CLUSTER, cluster)
-                .strongReference(true).register(registry);
+        gauges.add(Gauge.builder(CLUSTER_WEIGHT, weight, DoubleSupplier::getAsDouble).tags(common)
+                .tags(TAG_LOGIC_TOPIC, logicTopic, TAG_CLUSTER, cluster).strongReference(true).register(registry));
     }
 
     public void failedOver(String logicTopic, String failedCluster) {
-        Counter.builder(FAILOVERS).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_CLUSTER, failedCluster).register(registry).increment();
+        Counter.builder(FAILOVERS).tags(common).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_CLUSTER, failedCluster).register(registry).increment();
     }
 
     public void reloaded(boolean applied) {
-        Counter.builder(CONFIG_RELOADS).tag(TAG_OUTCOME, applied ? "applied" : "rejected").register(registry).increment();
+        Counter.builder(CONFIG_RELOADS).tags(common).tag(TAG_OUTCOME, applied ? "applied" : "rejected").register(registry).increment();
     }
 
     public void reloadHealthGauge(DoubleSupplier failed) {
-        Gauge.builder(CONFIG_LAST_RELOAD_FAILED, failed, DoubleSupplier::getAsDouble).strongReference(true).register(registry);
+        gauges.add(Gauge.builder(CONFIG_LAST_RELOAD_FAILED, failed, DoubleSupplier::getAsDouble).tags(common)
+                .strongReference(true).register(registry));
     }
 
     public void consumed(String logicTopic, String group, String cluster, boolean success, long nanos) {
-        Counter.builder(CONSUMED).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_CLUSTER, cluster,
+        Counter.builder(CONSUMED).tags(common).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_CLUSTER, cluster,
                 TAG_OUTCOME, success ? "success" : "retry").register(registry).increment();
-        Timer.builder(CONSUME_LATENCY).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_CLUSTER, cluster)
+        Timer.builder(CONSUME_LATENCY).tags(common).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_CLUSTER, cluster)
                 .register(registry).record(nanos, TimeUnit.NANOSECONDS);
     }
 
     public MeterRegistry registry() {
         return registry;
+    }
+
+    /** Removes the gauges that read this client's state; counters and timers stay as history. */
+    public void removeGauges() {
+        gauges.forEach(registry::remove);
+        gauges.clear();
     }
 
     private static String outcome(boolean success) {

@@ -49,7 +49,7 @@ class ConfigReloaderTest {
         PlatformConfigRef ref = new PlatformConfigRef(config("127.0.0.1:1"));
         Recorder first = new Recorder();
         Recorder second = new Recorder();
-        ConfigReloader reloader = new ConfigReloader("test", ref, () -> List.of(first, second), new SdkMetrics(registry));
+        ConfigReloader reloader = new ConfigReloader("test", ref, () -> List.of(first, second), new SdkMetrics(registry, "test"));
 
         reloader.onChange(config("127.0.0.1:2"));
 
@@ -65,7 +65,7 @@ class ConfigReloaderTest {
     void changeASubscriberObjectsToIsRejectedAndTheOldSnapshotStays() throws Exception {
         PlatformConfigRef ref = new PlatformConfigRef(config("127.0.0.1:1"));
         Recorder subscriber = new Recorder();
-        ConfigReloader reloader = new ConfigReloader("etcd://x/key", ref, () -> List.of(subscriber), new SdkMetrics(registry));
+        ConfigReloader reloader = new ConfigReloader("etcd://x/key", ref, () -> List.of(subscriber), new SdkMetrics(registry, "test"));
 
         reloader.onChange(config("127.0.0.1:3"));
 
@@ -83,7 +83,7 @@ class ConfigReloaderTest {
     @Test
     void invalidDocumentFromTheSourceIsCountedAndKeepsTheOldSnapshot() throws Exception {
         PlatformConfigRef ref = new PlatformConfigRef(config("127.0.0.1:1"));
-        ConfigReloader reloader = new ConfigReloader("test", ref, List::of, new SdkMetrics(registry));
+        ConfigReloader reloader = new ConfigReloader("test", ref, List::of, new SdkMetrics(registry, "test"));
 
         reloader.onRejected(new InvalidConfigurationException("topics.x.routes[0].weight (line 7): must be >= 0"));
 

@@ -34,7 +34,7 @@ class FailoverClusterChooserTest {
                 .cluster(new ClusterConfig("a", "idc-a", "127.0.0.1:1", Map.of()))
                 .cluster(new ClusterConfig("b", "idc-b", "127.0.0.1:1", Map.of()))
                 .topic(topic).build();
-        chooser = new FailoverClusterChooser(new PlatformConfigRef(config), new SdkMetrics(registry), LatencyPolicy.disabled());
+        chooser = new FailoverClusterChooser(new PlatformConfigRef(config), new SdkMetrics(registry, "test"), LatencyPolicy.disabled());
     }
 
     @AfterEach
