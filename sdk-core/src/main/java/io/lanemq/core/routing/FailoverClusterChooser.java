@@ -84,8 +84,9 @@ public final class FailoverClusterChooser implements ClusterChooser {
     }
 
     /**
-     * Every untried cluster is down (a burst of "broker busy" can cut both IDCs at once): try one
-     * anyway (a sharding key's own cluster, else one by configured weight) rather than fail a send no cluster was asked about. The
+     * Every untried cluster is down (a burst of "broker busy" can cut both IDCs at once), or a
+     * send failed on the only weighted one: try one anyway (a sharding key's own cluster, else
+     * one by configured weight, else a weight-0 one) rather than fail a send no cluster was asked about. The
      * outcome is not fed back: the prober decides when a downed cluster is healthy again.
      */
     private static Optional<RouteLease> lastResort(LogicTopicConfig topic, Optional<String> shardingKey, Set<String> excluded) {
@@ -100,7 +101,10 @@ public final class FailoverClusterChooser implements ClusterChooser {
             total += excluded.contains(route.cluster()) ? 0 : route.weight();
         }
         if (total <= 0) {
-            return Optional.empty();
+            // Only weight-0 routes are left (a cluster drained of sends, still consumed): after
+            // a failure elsewhere, delivering there beats failing the send.
+            return excluded.isEmpty() ? Optional.empty() : topic.routes().stream()
+                    .filter(route -> !excluded.contains(route.cluster())).findFirst().map(UnjudgedLease::new);
         }
         int point = ThreadLocalRandom.current().nextInt(total);
         for (TopicRoute route : topic.routes()) {
@@ -140,8 +144,9 @@ public final class FailoverClusterChooser implements ClusterChooser {
             }
             if (!existing.routes.equals(topic.routes())) {
                 existing.failover.update(weights(topic.routes()));
-                topic.routes().forEach(route -> metrics.clusterWeightGauge(name, route.cluster(),
-                        () -> weightOf(name, route.cluster())));
+                topic.routes().stream()
+                        .filter(route -> existing.routes.stream().noneMatch(old -> old.cluster().equals(route.cluster())))
+                        .forEach(route -> metrics.clusterWeightGauge(name, route.cluster(), () -> weightOf(name, route.cluster())));
                 return new TopicFailover(topic.routes(), existing.failover);
             }
             return existing;

@@ -66,10 +66,11 @@ class FailoverClusterChooserTest {
     }
 
     @Test
-    void zeroWeightClusterGetsNoSends() throws Exception {
+    void zeroWeightClusterGetsNoSendsButTakesTheRetryWhenTheOtherFailed() throws Exception {
         LogicTopicConfig topic = topic(100, 0);
         start(topic);
         assertThat(split(topic, 5_000)).containsOnlyKeys("a");
+        assertThat(chooser.choose(topic, Optional.empty(), Set.of("a")).orElseThrow().route().cluster()).isEqualTo("b");
     }
 
     @Test
