@@ -78,6 +78,8 @@ final class RocketMqClients {
         consumer.setNamesrvAddr(spec.cluster().nameServerAddress());
         consumer.setInstanceName(instanceName(spec.cluster().clusterName()));
         settings.applyTo(consumer);
+        consumer.setPullBatchSize(spec.batchSize());
+        // A cluster-wide override in the endpoint's tuning wins over the group's setting.
         settings.pullBatchSize().ifPresent(consumer::setPullBatchSize);
         // Max first: RocketMQ refuses a min above the max, and its defaults are 20/20.
         consumer.setConsumeThreadMax(spec.consumeThreads());

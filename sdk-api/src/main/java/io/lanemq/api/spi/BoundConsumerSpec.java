@@ -13,10 +13,17 @@ import java.util.Objects;
  * @param consumeThreads    listener threads
  * @param maxDeliveryAttempts deliveries before the message goes to the group's dead-letter topic
  * @param startPosition     where a group with no committed offset starts
+ * @param batchSize         messages fetched from a queue per request
  */
 public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, String topic, String tagFilter,
                                 boolean ordered, int consumeThreads, int maxDeliveryAttempts,
-                                StartPosition startPosition) {
+                                StartPosition startPosition, int batchSize) {
+    /** The default batch size of 32 messages per fetch. */
+    public BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, String topic, String tagFilter, boolean ordered,
+                             int consumeThreads, int maxDeliveryAttempts, StartPosition startPosition) {
+        this(cluster, consumerGroup, topic, tagFilter, ordered, consumeThreads, maxDeliveryAttempts, startPosition, 32);
+    }
+
     public BoundConsumerSpec {
         Objects.requireNonNull(cluster, "cluster");
         Objects.requireNonNull(consumerGroup, "consumerGroup");
@@ -25,6 +32,9 @@ public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, S
         Objects.requireNonNull(startPosition, "startPosition");
         if (consumeThreads < 1) {
             throw new IllegalArgumentException("consumeThreads must be >= 1, was " + consumeThreads);
+        }
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batchSize must be >= 1, was " + batchSize);
         }
         if (maxDeliveryAttempts < 1) {
             throw new IllegalArgumentException("maxDeliveryAttempts must be >= 1, was " + maxDeliveryAttempts);

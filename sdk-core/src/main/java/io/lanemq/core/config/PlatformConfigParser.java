@@ -131,7 +131,8 @@ public final class PlatformConfigParser {
         if (raw.producer != null) {
             producer = new ProducerSettings(
                     raw.producer.sendTimeoutMs == null ? producer.sendTimeout() : Duration.ofMillis(raw.producer.sendTimeoutMs),
-                    raw.producer.maxBodyBytes == null ? producer.maxBodyBytes() : raw.producer.maxBodyBytes);
+                    raw.producer.maxBodyBytes == null ? producer.maxBodyBytes() : raw.producer.maxBodyBytes,
+                    raw.producer.retries == null ? producer.retries() : raw.producer.retries);
         }
         ConsumerSettings consumerDefaults = merge(ConsumerSettings.DEFAULTS, raw.consumer);
         builder.producer(producer).consumerDefaults(consumerDefaults);
@@ -161,6 +162,8 @@ public final class PlatformConfigParser {
         return new ConsumerSettings(
                 override.threads == null ? base.threads() : override.threads,
                 override.maxDeliveryAttempts == null ? base.maxDeliveryAttempts() : override.maxDeliveryAttempts,
-                override.startFrom == null ? base.startPosition() : override.startFrom);
+                override.startFrom == null ? base.startPosition() : override.startFrom,
+                override.batchSize == null ? base.batchSize() : override.batchSize,
+                override.mode == null ? base.mode() : override.mode);
     }
 }

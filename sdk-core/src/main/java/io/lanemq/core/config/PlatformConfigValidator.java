@@ -15,6 +15,10 @@ final class PlatformConfigValidator {
     /** Well above any broker's default maximum; a larger body belongs in object storage. */
     static final int MAX_BODY_BYTES_LIMIT = 64 * 1024 * 1024;
     static final int MAX_CONSUMER_THREADS = 1024;
+    /** RocketMQ caps one pull at 1024 messages; a group asking for more would silently get less. */
+    static final int MAX_BATCH_SIZE = 1024;
+    /** More retries than clusters are never used; a large number is almost certainly a typo. */
+    static final int MAX_RETRIES = 8;
 
     private final PlatformConfig.Builder draft;
     private final List<ConfigProblem> problems = new ArrayList<>();
@@ -63,6 +67,9 @@ final class PlatformConfigValidator {
             problems.add(new ConfigProblem(at + "/maxBodyBytes",
                     "must be between 1 and " + MAX_BODY_BYTES_LIMIT + ", was " + producer.maxBodyBytes()));
         }
+        if (producer.retries() < 0 || producer.retries() > MAX_RETRIES) {
+            problems.add(new ConfigProblem(at + "/retries", "must be between 0 and " + MAX_RETRIES + ", was " + producer.retries()));
+        }
     }
 
     private void checkConsumer(String at, ConsumerSettings consumer) {
@@ -75,6 +82,12 @@ final class PlatformConfigValidator {
         }
         if (consumer.startPosition() == null) {
             problems.add(new ConfigProblem(at + "/startFrom", "is required"));
+        }
+        if (consumer.batchSize() < 1 || consumer.batchSize() > MAX_BATCH_SIZE) {
+            problems.add(new ConfigProblem(at + "/batchSize", "must be between 1 and " + MAX_BATCH_SIZE + ", was " + consumer.batchSize()));
+        }
+        if (consumer.mode() == null) {
+            problems.add(new ConfigProblem(at + "/mode", "is required (DIRECT or PROXY)"));
         }
     }
 

@@ -27,9 +27,11 @@ public final class PlatformConfigWriter {
         Map<String, Object> clusters = new LinkedHashMap<>();
         config.clusters().values().forEach(c -> clusters.put(c.name(), cluster(c)));
         document.put("clusters", clusters);
-        document.put("producer", Map.of(
-                "sendTimeoutMs", config.producer().sendTimeout().toMillis(),
-                "maxBodyBytes", config.producer().maxBodyBytes()));
+        Map<String, Object> producer = new LinkedHashMap<>();
+        producer.put("sendTimeoutMs", config.producer().sendTimeout().toMillis());
+        producer.put("maxBodyBytes", config.producer().maxBodyBytes());
+        producer.put("retries", config.producer().retries());
+        document.put("producer", producer);
         document.put("consumer", consumer(config.consumerDefaults()));
         Map<String, Object> topics = new LinkedHashMap<>();
         config.topics().values().forEach(t -> topics.put(t.name(), topic(t)));
@@ -56,6 +58,8 @@ public final class PlatformConfigWriter {
         out.put("threads", settings.threads());
         out.put("maxDeliveryAttempts", settings.maxDeliveryAttempts());
         out.put("startFrom", settings.startPosition().name());
+        out.put("batchSize", settings.batchSize());
+        out.put("mode", settings.mode().name());
         return out;
     }
 

@@ -24,12 +24,15 @@ final class RawPlatformConfig {
     static final class RawProducer {
         public Long sendTimeoutMs;
         public Integer maxBodyBytes;
+        public Integer retries;
     }
 
     static final class RawConsumer {
         public Integer threads;
         public Integer maxDeliveryAttempts;
         public StartPosition startFrom;
+        public Integer batchSize;
+        public ConsumptionMode mode;
     }
 
     static final class RawTopic {

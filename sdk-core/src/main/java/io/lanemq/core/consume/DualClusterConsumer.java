@@ -2,6 +2,7 @@ package io.lanemq.core.consume;
 
 import io.lanemq.api.Consumer;
 import io.lanemq.api.MessageListener;
+import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.Subscription;
 import io.lanemq.api.UnknownTopicException;
@@ -10,6 +11,7 @@ import io.lanemq.api.spi.BoundConsumerSpec;
 import io.lanemq.api.spi.MessagingBinding;
 import io.lanemq.core.config.ConfigSubscriber;
 import io.lanemq.core.config.ConsumerSettings;
+import io.lanemq.core.config.ConsumptionMode;
 import io.lanemq.core.config.LogicTopicConfig;
 import io.lanemq.core.config.PlatformConfig;
 import io.lanemq.core.config.TopicRoute;
@@ -92,7 +94,7 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     }
 
     /** The bound consumer specs the configuration asks for, by cluster. */
-    private Map<String, BoundConsumerSpec> plan(PlatformConfig config) throws UnknownTopicException {
+    private Map<String, BoundConsumerSpec> plan(PlatformConfig config) throws MessagingException {
         String logicTopic = subscription.logicTopic();
         LogicTopicConfig topic = config.topic(logicTopic).orElseThrow(() -> new UnknownTopicException(
                 "unknown logic topic; the platform configuration has " + config.topics().keySet(), logicTopic));
@@ -101,12 +103,17 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
             throw new UnknownTopicException("consumer group '" + subscription.consumerGroup()
                     + "' is not declared for this logic topic; declared: " + topic.consumerGroups().keySet(), logicTopic);
         }
+        if (settings.mode() != ConsumptionMode.DIRECT) {
+            throw new InvalidConfigurationException("consumer group '" + subscription.consumerGroup() + "' of logic topic '"
+                    + logicTopic + "' is configured for " + settings.mode()
+                    + " consumption, which needs the consumer proxy; this SDK version consumes DIRECT only");
+        }
         Map<String, BoundConsumerSpec> plan = new LinkedHashMap<>();
         for (TopicRoute route : topic.routes()) {
             plan.put(route.cluster(), new BoundConsumerSpec(config.cluster(route.cluster()).endpoint(),
                     subscription.consumerGroup(), route.physicalTopic(), subscription.tagFilter(), subscription.ordered(),
                     settings.threads(), settings.maxDeliveryAttempts(),
-                    BoundConsumerSpec.StartPosition.valueOf(settings.startPosition().name())));
+                    BoundConsumerSpec.StartPosition.valueOf(settings.startPosition().name()), settings.batchSize()));
         }
         return plan;
     }
@@ -123,7 +130,7 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
         try {
             plan(next);
             return List.of();
-        } catch (UnknownTopicException e) {
+        } catch (MessagingException e) {
             return List.of("a running consumer of group '" + subscription.consumerGroup() + "' needs it: " + e.getMessage());
         }
     }
@@ -136,7 +143,7 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
         Map<String, BoundConsumerSpec> plan;
         try {
             plan = plan(next);
-        } catch (UnknownTopicException e) {
+        } catch (MessagingException e) {
             throw new IllegalStateException("a change that conflicts with this consumer was applied: " + e.getMessage(), e);
         }
         for (String cluster : new ArrayList<>(perCluster.keySet())) {

@@ -74,7 +74,7 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
     public CompletableFuture<SendResult> sendAsync(Message message) {
         SendAttempts attempts;
         try {
-            attempts = new SendAttempts(validate(message), message);
+            attempts = new SendAttempts(validate(message), message, config.current().producer().retries());
         } catch (MessagingException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -132,7 +132,7 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
      */
     private SendResult sendWithFailover(Message message, AttemptSender sender, BooleanSupplier retryAllowed)
             throws MessagingException {
-        SendAttempts attempts = new SendAttempts(validate(message), message);
+        SendAttempts attempts = new SendAttempts(validate(message), message, config.current().producer().retries());
         while (true) {
             Attempt attempt = attempts.next();
             try {
@@ -213,10 +213,13 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
         private final LogicTopicConfig topic;
         private final Message message;
         private final Set<String> tried = new HashSet<>(4);
+        /** From the snapshot the send was validated against, like everything else about it. */
+        private final int retries;
 
-        SendAttempts(LogicTopicConfig topic, Message message) {
+        SendAttempts(LogicTopicConfig topic, Message message, int retries) {
             this.topic = topic;
             this.message = message;
+            this.retries = retries;
         }
 
         Attempt next() throws MessagingException {
@@ -249,7 +252,8 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
         }
 
         boolean mayRetry(Attempt failed, MessagingException error) {
-            boolean retry = error instanceof SendFailedException && tried.size() < topic.routes().size();
+            boolean retry = error instanceof SendFailedException && tried.size() < topic.routes().size()
+                    && tried.size() <= retries;
             if (retry) {
                 metrics.failedOver(message.logicTopic(), failed.cluster());
                 log.debug("retrying on another cluster after: {}", error.getMessage());

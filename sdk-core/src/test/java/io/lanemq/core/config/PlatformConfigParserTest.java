@@ -49,6 +49,34 @@ class PlatformConfigParserTest {
     }
 
     @Test
+    void readsModeBatchSizeAndRetries() throws Exception {
+        String text = VALID.replace("sendTimeoutMs: 1500", "sendTimeoutMs: 1500\n  retries: 0")
+                .replace("audit: { threads: 2, maxDeliveryAttempts: 3, startFrom: EARLIEST }",
+                        "audit: { threads: 2, maxDeliveryAttempts: 3, startFrom: EARLIEST, batchSize: 64, mode: PROXY }");
+
+        PlatformConfig config = parser.parse(text, "test.yaml");
+
+        assertThat(config.producer().retries()).isZero();
+        assertThat(config.topic("order-paid").orElseThrow().consumerGroups().get("audit"))
+                .isEqualTo(new ConsumerSettings(2, 3, StartPosition.EARLIEST, 64, ConsumptionMode.PROXY));
+        assertThat(config.topic("order-paid").orElseThrow().consumerGroups().get("billing").mode()).isEqualTo(ConsumptionMode.DIRECT);
+    }
+
+    @Test
+    void badModeBatchSizeAndRetriesAreNamed() {
+        String text = VALID.replace("sendTimeoutMs: 1500", "sendTimeoutMs: 1500\n  retries: 99")
+                .replace("billing: {}", "billing: { batchSize: 0 }");
+
+        assertThatThrownBy(() -> parser.parse(text, "test.yaml"))
+                .isInstanceOfSatisfying(InvalidPlatformConfigException.class, e -> assertThat(e.problems())
+                        .extracting(ConfigProblem::key)
+                        .containsExactlyInAnyOrder("producer.retries", "topics.order-paid.consumerGroups.billing.batchSize"));
+        assertThatThrownBy(() -> parser.parse(VALID.replace("billing: {}", "billing: { mode: SIDEWAYS }"), "test.yaml"))
+                .isInstanceOf(InvalidPlatformConfigException.class)
+                .hasMessageContaining("topics.order-paid.consumerGroups.billing.mode");
+    }
+
+    @Test
     void readsJson() throws Exception {
         String json = """
                 {"clusters": {"c1": {"idc": "idc-a", "nameServer": "127.0.0.1:9876"}},
