@@ -1,0 +1,229 @@
+package io.lanemq.dialtest;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.SendCallback;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.TransactionMQProducer;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends the probes of one name server's brokers: for every broker and every kind, a lane paced at the configured
+ * rate, round-robin over that broker's probe queues.
+ *
+ * <p>Probes go to explicit queues with the raw {@code DefaultMQProducer.send(msg, MessageQueue)}, bypassing the
+ * SDK's logic-topic routing and failover on purpose: the dial test measures each broker, and routing would hide a
+ * bad broker behind a good one. One producer per name server, with its own {@code instanceName} (RocketMQ caches
+ * client instances per client id; two clusters must not share one) and a producer group unique to the run, so the
+ * broker's transaction check-backs come to this process and no other.
+ *
+ * <p>One pacing thread ({@code lanemq-dialtest-sender-<label>}) issues asynchronous sends; RocketMQ's callback
+ * threads report the outcomes. If the thread falls behind by more than a second of probes, the backlog is dropped
+ * rather than sent in a burst.
+ */
+final class ClusterProber implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterProber.class);
+    private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    private final String label;
+    private final DialTestConfig config;
+    private final Reconciler reconciler;
+    private final DialClock clock;
+    private final String ackHost;
+    private final int ackPort;
+    private final AtomicLong sequences;
+    private final TransactionMQProducer producer;
+    private final Map<ProbeKind, ProbeSender> senders = new EnumMap<>(ProbeKind.class);
+    private final List<Lane> lanes = new CopyOnWriteArrayList<>();
+    private final Set<String> brokers = ConcurrentHashMap.newKeySet();
+    private final RateLimitedLog failures;
+    private final Thread pacer;
+    private volatile boolean running;
+
+    ClusterProber(String label, String nameServer, String instanceName, DialTestConfig config, Reconciler reconciler,
+                  InetSocketAddress ackAddress, AtomicLong sequences, DialClock clock) {
+        this.label = label;
+        this.config = config;
+        this.reconciler = reconciler;
+        this.clock = clock;
+        this.ackHost = ackAddress.getAddress().getHostAddress();
+        this.ackPort = ackAddress.getPort();
+        this.sequences = sequences;
+        this.failures = new RateLimitedLog(LOG, clock, 10, TimeUnit.SECONDS);
+        producer = new TransactionMQProducer("lanemq-dialtest-" + Long.toHexString(reconciler.runId()) + "-" + label);
+        producer.setNamesrvAddr(nameServer);
+        producer.setInstanceName(instanceName);
+        producer.setVipChannelEnabled(false);
+        producer.setSendMsgTimeout((int) config.sendTimeout().toMillis());
+        producer.setRetryTimesWhenSendAsyncFailed(0);
+        // The configured body size is what travels: no compression of the zero padding.
+        producer.setCompressMsgBodyOverHowmuch(Integer.MAX_VALUE);
+        producer.setPollNameServerInterval(5_000);
+        producer.setHeartbeatBrokerInterval(5_000);
+        producer.setTransactionListener(new ProbeTransactionListener(reconciler.runId()));
+        long timeout = config.sendTimeout().toMillis();
+        register(new NormalProbeSender(producer, timeout));
+        register(new TimerProbeSender(producer, timeout, config.delay().toMillis(), clock));
+        register(new TransactionalProbeSender(producer, timeout, config.checkBackAllowance().toNanos()));
+        this.pacer = new Thread(this::pace, "lanemq-dialtest-sender-" + label);
+        this.pacer.setDaemon(true);
+    }
+
+    private void register(ProbeSender sender) {
+        senders.put(sender.kind(), sender);
+    }
+
+    /** Starts the producer; probing begins with {@link #startProbing()}. */
+    ClusterProber start() throws MQClientException {
+        producer.start();
+        return this;
+    }
+
+    /** Adds lanes for brokers not probed yet; returns the names of the brokers added. */
+    List<String> addTargets(List<BrokerTarget> targets) {
+        List<String> added = new ArrayList<>();
+        for (BrokerTarget target : targets) {
+            if (brokers.add(target.broker())) {
+                for (ProbeKind kind : config.kinds()) {
+                    lanes.add(new Lane(target, senders.get(kind),
+                        reconciler.lane(new LaneKey(target.cluster(), target.broker(), kind)), clock.nanos()));
+                }
+                added.add(target.broker());
+            }
+        }
+        return added;
+    }
+
+    void startProbing() {
+        running = true;
+        long now = clock.nanos();
+        lanes.forEach(l -> l.restart(now));
+        pacer.start();
+    }
+
+    /** Stops sending and waits for the pacing thread; sends in flight still complete. */
+    void stopProbing() {
+        running = false;
+        if (pacer.isAlive()) {
+            LockSupport.unpark(pacer);
+            try {
+                pacer.join(TimeUnit.SECONDS.toMillis(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void pace() {
+        while (running) {
+            long now = clock.nanos();
+            long nextDue = now + MAX_PARK_NANOS;
+            for (Lane lane : lanes) {
+                long due = lane.dueCount(now, config.ratePerSecond());
+                while (running && lane.issued < due) {
+                    sendOne(lane);
+                    lane.issued++;
+                }
+                nextDue = Math.min(nextDue, lane.nextDueNanos(config.ratePerSecond()));
+            }
+            long wait = nextDue - clock.nanos();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait); // pacing the probe rate, not waiting for an outcome
+            }
+        }
+    }
+
+    private void sendOne(Lane lane) {
+        long sequence = sequences.incrementAndGet();
+        long laneSequence = lane.issued;
+        boolean tracked = config.samplingRatio() >= 1.0 || ThreadLocalRandom.current().nextDouble() < config.samplingRatio();
+        ProbeSender sender = lane.sender;
+        BrokerTarget target = lane.target;
+        MessageQueue queue = target.queues().get((int) (laneSequence % target.queues().size()));
+        long sendNanos = clock.nanos();
+        byte[] body = new ProbeBody(ackHost, ackPort, reconciler.runId(), sequence, sender.kind(), tracked,
+            clock.epochMillis(), sender.delayMillis(), target.cluster(), target.broker()).encode(config.bodySize());
+        Message message = new Message(config.probeTopic(), sender.kind().label(), body);
+        if (tracked) {
+            reconciler.track(sequence, lane.stats, sendNanos, TimeUnit.MILLISECONDS.toNanos(sender.delayMillis()),
+                sender.allowanceNanos(laneSequence));
+        }
+        SendCallback callback = new SendCallback() {
+            @Override
+            public void onSuccess(SendResult result) {
+                reconciler.sent(lane.stats);
+            }
+
+            @Override
+            public void onException(Throwable e) {
+                failed(lane, sequence, tracked, e);
+            }
+        };
+        try {
+            sender.send(message, queue, laneSequence, callback);
+        } catch (Exception e) {
+            failed(lane, sequence, tracked, e);
+        }
+    }
+
+    private void failed(Lane lane, long sequence, boolean tracked, Throwable e) {
+        reconciler.sendFailed(lane.stats, sequence, tracked);
+        failures.warn(lane.stats.key().toString(), "probe send to {} failed: {}", lane.stats.key(), e.toString());
+    }
+
+    @Override
+    public void close() {
+        stopProbing();
+        producer.shutdown();
+    }
+
+    /** One broker and kind: its pacing state (pacing thread only) and its counters. */
+    private static final class Lane {
+        final BrokerTarget target;
+        final ProbeSender sender;
+        final LaneStats stats;
+        long startNanos;
+        long issued;
+
+        Lane(BrokerTarget target, ProbeSender sender, LaneStats stats, long startNanos) {
+            this.target = target;
+            this.sender = sender;
+            this.stats = stats;
+            this.startNanos = startNanos;
+        }
+
+        void restart(long now) {
+            startNanos = now;
+            issued = 0;
+        }
+
+        /** How many probes should have been issued by {@code now}; a backlog over one second is forgiven. */
+        long dueCount(long now, double rate) {
+            long due = 1 + (long) ((now - startNanos) * rate / 1e9);
+            long maxBacklog = Math.max(1, (long) rate);
+            if (due - issued > maxBacklog) {
+                issued = due - maxBacklog;
+            }
+            return due;
+        }
+
+        long nextDueNanos(double rate) {
+            return startNanos + (long) (issued * 1e9 / rate);
+        }
+    }
+}

@@ -1,0 +1,304 @@
+package io.lanemq.dialtest;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One dial test run: the ack listener, per name server a prober and a probe consumer, the reconciliation every
+ * period, and the metrics endpoint.
+ *
+ * <pre>{@code
+ * try (DialTest run = DialTest.runner(config).onReport(r -> System.out.print(LiveTable.period(r, 1.0))).start()) {
+ *     Thread.sleep(60_000);                    // or wait for Ctrl-C
+ *     Report totals = run.stop();              // stops sending, waits for outstanding acks, reconciles
+ *     System.out.print(LiveTable.summary(totals, 1.0));
+ * }
+ * }</pre>
+ *
+ * <p>Threads: {@code lanemq-dialtest-sender-<label>} per name server, {@code lanemq-dialtest-reconciler},
+ * {@code lanemq-dialtest-discovery}, the ack listener's and the metrics server's, and RocketMQ's own. All are
+ * stopped by {@link #close()}. {@link #stop()} and {@link #close()} may be called from any thread.
+ */
+public final class DialTest implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DialTest.class);
+    private static final Duration SETUP_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration CONSUMER_READY_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration DISCOVERY_INTERVAL = Duration.ofSeconds(30);
+    private static final Duration ACK_IDLE_TIMEOUT = Duration.ofMinutes(5);
+    private static final int ACK_CONNECTIONS = 16;
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final DialTestConfig config;
+    private final DialClock clock;
+    private final Consumer<Report> onReport;
+    private final PrometheusMeterRegistry registry;
+    private final DialTestMetrics metrics;
+    private final Reconciler reconciler;
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final List<ClusterProber> probers = new ArrayList<>();
+    private final List<ProbeTopicAdmin> admins = new ArrayList<>();
+    private final ScheduledExecutorService reconcilerThread;
+    private final ScheduledExecutorService discoveryThread;
+    private AckListener listener;
+    private MetricsServer metricsServer;
+    private Report totals;
+    private boolean closed;
+
+    private DialTest(Runner runner) {
+        this.config = runner.config;
+        this.clock = runner.clock;
+        this.onReport = runner.onReport;
+        this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        this.metrics = new DialTestMetrics(registry);
+        long runId = new SecureRandom().nextLong();
+        this.reconciler = new Reconciler(runId, clock, config.grace(), config.retention(), metrics);
+        this.reconcilerThread = Executors.newSingleThreadScheduledExecutor(r -> named(r, "lanemq-dialtest-reconciler"));
+        this.discoveryThread = Executors.newSingleThreadScheduledExecutor(r -> named(r, "lanemq-dialtest-discovery"));
+    }
+
+    /** A runner of {@code config}: optional hooks, then {@link Runner#start()}. */
+    public static Runner runner(DialTestConfig config) {
+        return new Runner(config);
+    }
+
+    private void startAll(UnaryOperator<AckSender> ackSenderWrapper) throws Exception {
+        listener = AckListener.start(config.ackListenAddress(), config.ackSecret(), reconciler, metrics, clock,
+            ACK_CONNECTIONS, ACK_IDLE_TIMEOUT);
+        closeables.add(listener);
+        if (config.metricsAddress() != null) {
+            metricsServer = MetricsServer.start(config.metricsAddress(), registry);
+            closeables.add(metricsServer);
+            LOG.info("metrics at {}", metricsServer.uri());
+        }
+        AckSender acks = ackSenderWrapper.apply(new TcpAckSender(config.ackSecret(), clock));
+        closeables.add(acks);
+        AtomicLong sequences = new AtomicLong();
+        String run = Long.toHexString(reconciler.runId());
+        List<Map.Entry<ProbeConsumer, List<String>>> consumers = new ArrayList<>();
+        for (Map.Entry<String, String> nameServer : config.nameServers().entrySet()) {
+            String label = nameServer.getKey();
+            String instance = "lanemq-dialtest-" + label + "-" + run;
+            ProbeTopicAdmin admin = new ProbeTopicAdmin(label, nameServer.getValue(), instance + "-admin");
+            closeables.add(admin);
+            admins.add(admin);
+            List<BrokerTarget> targets = admin.ensureProbeTopic(config.probeTopic(), config.queuesPerBroker(),
+                SETUP_TIMEOUT);
+            targets.stream().map(BrokerTarget::cluster).distinct().forEach(metrics::consumerCluster);
+            ProbeConsumer consumer = new ProbeConsumer(label, nameServer.getValue(), instance, config, acks, metrics,
+                clock);
+            closeables.add(consumer);
+            consumer.start();
+            ClusterProber prober = new ClusterProber(label, nameServer.getValue(), instance, config, reconciler,
+                listener.address(), sequences, clock);
+            closeables.add(prober);
+            probers.add(prober.start());
+            List<String> brokers = prober.addTargets(targets);
+            consumers.add(Map.entry(consumer, brokers));
+            LOG.info("probing {} ({}): brokers {}", label, nameServer.getValue(), brokers);
+        }
+        awaitConsumers(consumers);
+        probers.forEach(ClusterProber::startProbing);
+        long periodMillis = config.period().toMillis();
+        reconcilerThread.scheduleAtFixedRate(this::reconcileSafely, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+        long discoveryMillis = DISCOVERY_INTERVAL.toMillis();
+        discoveryThread.scheduleWithFixedDelay(this::rediscover, discoveryMillis, discoveryMillis, TimeUnit.MILLISECONDS);
+    }
+
+    // Probes sent before the consumer holds its queues would wait for the rebalance and distort the latency.
+    private void awaitConsumers(List<Map.Entry<ProbeConsumer, List<String>>> consumers) {
+        long deadline = System.nanoTime() + CONSUMER_READY_TIMEOUT.toNanos();
+        for (Map.Entry<ProbeConsumer, List<String>> consumer : consumers) {
+            while (!consumer.getKey().holdsQueuesOf(consumer.getValue())) {
+                if (System.nanoTime() - deadline > 0) {
+                    LOG.info("the probe consumer holds no queue of some of {} after {} s; other consumers of group {} "
+                        + "may hold them", consumer.getValue(), CONSUMER_READY_TIMEOUT.toSeconds(),
+                        config.consumerGroup());
+                    break;
+                }
+                LockSupport.parkNanos(POLL_NANOS); // polling the consumer's rebalance, which has no callback
+            }
+        }
+    }
+
+    private void reconcileSafely() {
+        try {
+            onReport.accept(reconciler.reconcile());
+        } catch (RuntimeException e) {
+            LOG.error("reconciliation failed; trying again next period", e);
+        }
+    }
+
+    private void rediscover() {
+        for (int i = 0; i < admins.size(); i++) {
+            try {
+                List<String> added = probers.get(i).addTargets(admins.get(i).ensureProbeTopic(config.probeTopic(),
+                    config.queuesPerBroker(), SETUP_TIMEOUT));
+                if (!added.isEmpty()) {
+                    LOG.info("new brokers found, now probed too: {}", added);
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("broker discovery failed; the known brokers are still probed: {}", e.getMessage());
+            }
+        }
+    }
+
+    /** This run's id, carried in every probe and ack. */
+    public long runId() {
+        return reconciler.runId();
+    }
+
+    /** Where acks are received. */
+    public InetSocketAddress ackAddress() {
+        return listener.address();
+    }
+
+    /** The {@code /metrics} URI, when the configuration asked for one. */
+    public Optional<URI> metricsUri() {
+        return Optional.ofNullable(metricsServer).map(MetricsServer::uri);
+    }
+
+    /** The registry behind the metrics endpoint. */
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    /**
+     * Stops sending, waits until every tracked probe is acked or past its deadline, reconciles a last time (that
+     * period goes to the report listener too) and returns the totals of the run. Idempotent.
+     */
+    public Report stop() {
+        return stop(true);
+    }
+
+    /**
+     * Like {@link #stop()}; without {@code waitForAcks} the probes still in flight stay pending in the totals,
+     * neither acked nor lost (for when the brokers are going away too, as on Ctrl-C of the embedded stack).
+     */
+    public synchronized Report stop(boolean waitForAcks) {
+        if (totals != null) {
+            return totals;
+        }
+        probers.forEach(ClusterProber::stopProbing);
+        if (waitForAcks) {
+            drain();
+        }
+        reconcilerThread.shutdown();
+        discoveryThread.shutdownNow();
+        try {
+            reconcilerThread.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        reconcileSafely();
+        totals = reconciler.totals();
+        return totals;
+    }
+
+    // In-flight sends finish within the send timeout; then each pending probe is acked or reaches its deadline.
+    private void drain() {
+        long sendsSettled = clock.nanos() + config.sendTimeout().toNanos();
+        while (true) {
+            long now = clock.nanos();
+            OptionalLong latest = reconciler.latestDeadline();
+            if (now - sendsSettled >= 0 && (latest.isEmpty() || now - latest.getAsLong() >= 0)) {
+                return;
+            }
+            LockSupport.parkNanos(POLL_NANOS); // waiting out the acks' deadlines, which only time resolves
+        }
+    }
+
+    /** Stops (without waiting for outstanding acks if {@link #stop()} was not called) and releases everything. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        probers.forEach(ClusterProber::stopProbing);
+        reconcilerThread.shutdownNow();
+        discoveryThread.shutdownNow();
+        for (int i = closeables.size() - 1; i >= 0; i--) {
+            try {
+                closeables.get(i).close();
+            } catch (Exception e) {
+                LOG.warn("closing {} failed", closeables.get(i), e);
+            }
+        }
+        registry.close();
+    }
+
+    private static Thread named(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    /** Options of a run besides its configuration; not thread-safe. */
+    public static final class Runner {
+        private final DialTestConfig config;
+        private DialClock clock = DialClock.system();
+        private Consumer<Report> onReport = r -> { };
+        private UnaryOperator<AckSender> ackSenderWrapper = UnaryOperator.identity();
+
+        private Runner(DialTestConfig config) {
+            this.config = Objects.requireNonNull(config, "config");
+        }
+
+        public Runner clock(DialClock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** Called with each period's report, on the reconciler thread. */
+        public Runner onReport(Consumer<Report> onReport) {
+            this.onReport = Objects.requireNonNull(onReport, "onReport");
+            return this;
+        }
+
+        /** Wraps the consumers' ack sender, e.g. to inject lost or duplicated acks in a test. */
+        public Runner ackSenderWrapper(UnaryOperator<AckSender> wrapper) {
+            this.ackSenderWrapper = Objects.requireNonNull(wrapper, "ackSenderWrapper");
+            return this;
+        }
+
+        /**
+         * Discovers the brokers, creates the probe topic where missing, starts consumers and producers and begins
+         * probing once the consumers hold their queues.
+         *
+         * @throws DialTestException naming what could not be set up; nothing is left running
+         */
+        public DialTest start() {
+            DialTest test = new DialTest(this);
+            try {
+                test.startAll(ackSenderWrapper);
+                return test;
+            } catch (DialTestException e) {
+                test.close();
+                throw e;
+            } catch (Exception e) {
+                test.close();
+                throw new DialTestException("cannot start the dial test: " + e.getMessage(), e);
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.lanemq.dialtest;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+
+/**
+ * The terminal view: one table per reconciliation period and one for the whole run. Latency is in milliseconds,
+ * from the due time (for delayed probes: how late the timer delivered).
+ */
+public final class LiveTable {
+
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
+    private static final String ROW = "%-12s %-18s %-13s %8s %8s %6s %5s %6s %9s %9s %9s%n";
+
+    private LiveTable() {
+    }
+
+    /** The table of one period. */
+    public static String period(Report report, double samplingRatio) {
+        return render("period ending " + TIME.format(Instant.ofEpochMilli(report.epochMillis())) + " ("
+            + seconds(report) + " s, tracking " + percent(samplingRatio) + " of probes)", report);
+    }
+
+    /** The table of the whole run, with a verdict line. */
+    public static String summary(Report totals, double samplingRatio) {
+        LaneCounts t = totals.total();
+        String verdict = t.lost() > 0 ? "LOSS" : t.sent() == 0 ? "NOTHING SENT" : "OK";
+        return render("summary of the run (" + seconds(totals) + " s, tracking " + percent(samplingRatio)
+            + " of probes)", totals)
+            + String.format(Locale.ROOT, "%s: sent %d, acked %d, lost %d, duplicated %d, send failures %d, late acks %d%n",
+                verdict, t.sent(), t.acked(), t.lost(), t.duplicated(), t.sendFailures(), t.late());
+    }
+
+    private static String render(String title, Report report) {
+        StringBuilder out = new StringBuilder();
+        out.append(title).append('\n');
+        out.append(String.format(Locale.ROOT, ROW, "cluster", "broker", "kind", "sent", "acked", "lost", "dup", "fail",
+            "p50 ms", "p99 ms", "max ms"));
+        for (LaneReport lane : report.lanes()) {
+            LaneCounts c = lane.counts();
+            LatencySummary l = lane.latency();
+            out.append(String.format(Locale.ROOT, ROW, lane.key().cluster(), lane.key().broker(),
+                lane.key().kind().label(), c.sent(), c.acked(), c.lost(), c.duplicated(), c.sendFailures(),
+                millis(l, l.p50Micros()), millis(l, l.p99Micros()), millis(l, l.maxMicros())));
+        }
+        out.append(String.format(Locale.ROOT, "pending %d, rejected ack frames %d%n", report.pending(),
+            report.rejectedAcks()));
+        return out.toString();
+    }
+
+    private static String millis(LatencySummary latency, long micros) {
+        return latency.count() == 0 ? "-" : String.format(Locale.ROOT, "%.1f", micros / 1000.0);
+    }
+
+    private static String seconds(Report report) {
+        return String.format(Locale.ROOT, "%.1f", report.span().toMillis() / 1000.0);
+    }
+
+    private static String percent(double ratio) {
+        return String.format(Locale.ROOT, "%.4g%%", ratio * 100);
+    }
+}

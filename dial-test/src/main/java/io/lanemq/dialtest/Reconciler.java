@@ -1,0 +1,214 @@
+package io.lanemq.dialtest;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+
+/**
+ * Matches acks to tracked probes and, once per period, declares lost every probe not acked by its deadline.
+ *
+ * <p>A tracked probe is registered before it is sent (its ack may beat the send's own callback). It is due at its
+ * send time, or at send time plus the delay for a delayed probe; its deadline is the due time plus the grace (plus
+ * the check-back allowance for a transaction resolved by check-back). Reconciling every period, a probe not acked
+ * by its deadline is declared lost within one period after it: "not acked within period + grace". The first ack of
+ * a pending probe counts as acked with its latency from the due time; any further ack of the same sequence counts
+ * as a duplicate; a first ack after the probe was declared lost (or its send failed) counts as late. Resolved
+ * probes are remembered for the retention, so duplicates arriving that long after are still recognized.
+ *
+ * <p>Thread-safe: tracking, sends and acks may come from any thread; {@link #reconcile()} and {@link #totals()}
+ * are serialized. Time comes from the injected {@link DialClock} only, so tests advance it instead of sleeping.
+ */
+public final class Reconciler implements AckSink {
+
+    private final long runId;
+    private final DialClock clock;
+    private final long graceNanos;
+    private final long retentionNanos;
+    private final DialTestMetrics metrics;
+    private final ConcurrentSkipListMap<LaneKey, LaneStats> lanes = new ConcurrentSkipListMap<>();
+    private final ConcurrentHashMap<Long, TrackedProbe> probes = new ConcurrentHashMap<>();
+    private final long startNanos;
+    private Map<LaneKey, LaneCounts> previous = new HashMap<>();
+    private long previousNanos;
+    private double previousRejected;
+
+    /**
+     * @param grace     how long after its due time a probe may be acked before it counts as lost
+     * @param retention how long a resolved probe is remembered to recognize duplicate acks
+     */
+    public Reconciler(long runId, DialClock clock, Duration grace, Duration retention, DialTestMetrics metrics) {
+        this.runId = runId;
+        this.clock = clock;
+        this.graceNanos = grace.toNanos();
+        this.retentionNanos = retention.toNanos();
+        this.metrics = metrics;
+        this.startNanos = clock.nanos();
+        this.previousNanos = startNanos;
+        metrics.pendingProbes(this::pending);
+    }
+
+    public long runId() {
+        return runId;
+    }
+
+    /** The lane's counters, created (and its meters registered) on first use. */
+    LaneStats lane(LaneKey key) {
+        return lanes.computeIfAbsent(key, k -> new LaneStats(k, metrics.lane(k)));
+    }
+
+    /**
+     * Registers a tracked probe before it is sent.
+     *
+     * @param dueAfterNanos  how long after {@code sendNanos} the probe is due (its delay; 0 for immediate kinds)
+     * @param allowanceNanos extra time before it counts as lost (a transaction check-back), on top of the grace
+     */
+    void track(long sequence, LaneStats lane, long sendNanos, long dueAfterNanos, long allowanceNanos) {
+        long due = sendNanos + dueAfterNanos;
+        probes.put(sequence, new TrackedProbe(lane, due, due + graceNanos + allowanceNanos));
+    }
+
+    /** The broker accepted a probe (tracked or not). */
+    void sent(LaneStats lane) {
+        lane.sent();
+    }
+
+    /** The broker did not accept a probe: it counts as a send failure, never as lost. */
+    void sendFailed(LaneStats lane, long sequence, boolean tracked) {
+        lane.sendFailed();
+        if (tracked) {
+            TrackedProbe probe = probes.get(sequence);
+            if (probe != null) {
+                probe.resolve(TrackedProbe.FAILED);
+            }
+        }
+    }
+
+    @Override
+    public Outcome onAck(AckFrame frame, long receivedNanos) {
+        if (frame.runId() != runId) {
+            return Outcome.UNKNOWN_RUN;
+        }
+        TrackedProbe probe = probes.get(frame.sequence());
+        if (probe == null) {
+            return Outcome.UNKNOWN_PROBE;
+        }
+        if (probe.countAck() > 1) {
+            probe.lane.duplicated();
+        } else if (probe.resolve(TrackedProbe.ACKED)) {
+            probe.lane.acked(receivedNanos - probe.dueNanos);
+        } else {
+            probe.lane.late();
+        }
+        return Outcome.MATCHED;
+    }
+
+    /** Tracked probes awaiting an ack. */
+    public int pending() {
+        int pending = 0;
+        for (TrackedProbe probe : probes.values()) {
+            if (probe.state == TrackedProbe.PENDING) {
+                pending++;
+            }
+        }
+        return pending;
+    }
+
+    /** The latest deadline of any pending probe, or empty when none is pending: how long a drain may take. */
+    OptionalLong latestDeadline() {
+        return probes.values().stream().filter(p -> p.state == TrackedProbe.PENDING)
+            .mapToLong(p -> p.deadlineNanos).max();
+    }
+
+    /**
+     * Declares lost every pending probe past its deadline, forgets resolved probes past the retention, and
+     * reports the period since the previous call.
+     */
+    public synchronized Report reconcile() {
+        long now = clock.nanos();
+        for (Iterator<TrackedProbe> it = probes.values().iterator(); it.hasNext(); ) {
+            TrackedProbe probe = it.next();
+            if (probe.state == TrackedProbe.PENDING) {
+                if (now - probe.deadlineNanos >= 0 && probe.resolve(TrackedProbe.LOST)) {
+                    probe.lane.lost();
+                }
+            } else if (now - probe.dueNanos >= retentionNanos) {
+                it.remove();
+            }
+        }
+        long epochMillis = clock.epochMillis();
+        metrics.reconciled(epochMillis);
+        Map<LaneKey, LaneCounts> current = new HashMap<>();
+        List<LaneReport> rows = new ArrayList<>();
+        for (LaneStats lane : lanes.values()) {
+            LaneCounts counts = lane.counts();
+            current.put(lane.key(), counts);
+            rows.add(new LaneReport(lane.key(), counts.minus(previous.getOrDefault(lane.key(), LaneCounts.ZERO)),
+                LatencySummary.of(lane.takeInterval())));
+        }
+        double rejected = totalRejected();
+        Report report = new Report(epochMillis, Duration.ofNanos(now - previousNanos), rows, pending(),
+            (long) (rejected - previousRejected));
+        previous = current;
+        previousNanos = now;
+        previousRejected = rejected;
+        return report;
+    }
+
+    /** The whole run so far: cumulative counts, and latency up to the last {@link #reconcile()}. */
+    public synchronized Report totals() {
+        List<LaneReport> rows = new ArrayList<>();
+        for (LaneStats lane : lanes.values()) {
+            rows.add(new LaneReport(lane.key(), lane.counts(), LatencySummary.of(lane.total())));
+        }
+        return new Report(clock.epochMillis(), Duration.ofNanos(clock.nanos() - startNanos), rows, pending(),
+            (long) totalRejected());
+    }
+
+    private double totalRejected() {
+        double sum = 0;
+        for (AckRejection reason : AckRejection.values()) {
+            sum += metrics.rejectedCount(reason);
+        }
+        return sum;
+    }
+
+    /** One tracked probe: about 90 bytes with its map entry, so the retention bounds the memory. */
+    private static final class TrackedProbe {
+        static final int PENDING = 0;
+        static final int ACKED = 1;
+        static final int LOST = 2;
+        static final int FAILED = 3;
+        private static final AtomicIntegerFieldUpdater<TrackedProbe> STATE =
+            AtomicIntegerFieldUpdater.newUpdater(TrackedProbe.class, "state");
+        private static final AtomicIntegerFieldUpdater<TrackedProbe> ACKS =
+            AtomicIntegerFieldUpdater.newUpdater(TrackedProbe.class, "acks");
+
+        final LaneStats lane;
+        final long dueNanos;
+        final long deadlineNanos;
+        volatile int state;
+        volatile int acks;
+
+        TrackedProbe(LaneStats lane, long dueNanos, long deadlineNanos) {
+            this.lane = lane;
+            this.dueNanos = dueNanos;
+            this.deadlineNanos = deadlineNanos;
+        }
+
+        /** Moves a pending probe to {@code resolved}; false if something resolved it first. */
+        boolean resolve(int resolved) {
+            return STATE.compareAndSet(this, PENDING, resolved);
+        }
+
+        int countAck() {
+            return ACKS.incrementAndGet(this);
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.lanemq.dialtest;
+
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendCallback;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageQueue;
+
+/**
+ * Delayed probes through RocketMQ 5's native timer ({@code setDeliverTimeMs}; the broker needs
+ * {@code timerWheelEnable}, on by default). Its precision is the broker's {@code timerPrecisionMs} (1 s by
+ * default), which the latency of this kind shows.
+ */
+final class TimerProbeSender implements ProbeSender {
+
+    private final DefaultMQProducer producer;
+    private final long timeoutMillis;
+    private final long delayMillis;
+    private final DialClock clock;
+
+    TimerProbeSender(DefaultMQProducer producer, long timeoutMillis, long delayMillis, DialClock clock) {
+        this.producer = producer;
+        this.timeoutMillis = timeoutMillis;
+        this.delayMillis = delayMillis;
+        this.clock = clock;
+    }
+
+    @Override
+    public ProbeKind kind() {
+        return ProbeKind.DELAYED;
+    }
+
+    @Override
+    public long delayMillis() {
+        return delayMillis;
+    }
+
+    @Override
+    public long allowanceNanos(long laneSequence) {
+        return 0;
+    }
+
+    @Override
+    public void send(Message message, MessageQueue queue, long laneSequence, SendCallback callback) throws Exception {
+        message.setDeliverTimeMs(clock.epochMillis() + delayMillis);
+        producer.send(message, queue, callback, timeoutMillis);
+    }
+}

@@ -1,0 +1,61 @@
+package io.lanemq.dialtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code promtool check rules} and {@code promtool test rules} on the alert rules, with Debian's Prometheus
+ * ({@code bin/setup-tools} installs it; skipped, saying so, only where promtool is absent).
+ */
+class DashboardRulesPromtoolTest {
+
+    @Test
+    void theAlertRulesAreValid() throws Exception {
+        Result result = promtool("check", "rules", Dashboards.RULES);
+        assertThat(result.exitCode).as(result.output).isZero();
+        assertThat(result.output).contains("SUCCESS");
+    }
+
+    @Test
+    void theAlertRulesPassTheirUnitTests() throws Exception {
+        Result result = promtool("test", "rules", Dashboards.RULES_TEST);
+        assertThat(result.exitCode).as(result.output).isZero();
+        assertThat(result.output).contains("SUCCESS");
+    }
+
+    private static Result promtool(String... args) throws IOException, InterruptedException {
+        Optional<Path> promtool = executable("promtool");
+        assumeTrue(promtool.isPresent(), "promtool is not installed (bin/setup-tools installs Debian's prometheus): "
+            + "the alert rules were NOT checked");
+        List<String> command = new java.util.ArrayList<>(List.of(promtool.get().toString()));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).directory(Dashboards.dir().toFile()).redirectErrorStream(true)
+            .start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return new Result(process.exitValue(), output);
+    }
+
+    static Optional<Path> executable(String name) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            Path candidate = Path.of(dir, name);
+            if (Files.isExecutable(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private record Result(int exitCode, String output) {
+    }
+}

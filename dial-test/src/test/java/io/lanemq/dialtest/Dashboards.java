@@ -1,0 +1,87 @@
+package io.lanemq.dialtest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The files of {@code dial-test/dashboards/} and the PromQL in them, for tests. */
+final class Dashboards {
+
+    static final String DASHBOARD = "lanemq-dialtest-dashboard.json";
+    static final String RULES = "lanemq-dialtest-alerts.yml";
+    static final String RULES_TEST = "lanemq-dialtest-alerts.test.yml";
+    private static final Pattern METRIC = Pattern.compile("\\blanemq_[a-z0-9_]+");
+
+    private Dashboards() {
+    }
+
+    static Path dir() {
+        return Path.of(System.getProperty("dialtest.dashboards", "dashboards")).toAbsolutePath();
+    }
+
+    /** One panel query: its panel's title and its expression. */
+    record PanelQuery(String panel, String expr) {
+    }
+
+    static List<PanelQuery> panelQueries() {
+        List<PanelQuery> queries = new ArrayList<>();
+        for (JsonNode panel : read(new ObjectMapper(), DASHBOARD).path("panels")) {
+            for (JsonNode target : panel.path("targets")) {
+                queries.add(new PanelQuery(panel.path("title").asText(), target.path("expr").asText()));
+            }
+        }
+        return queries;
+    }
+
+    static List<String> ruleExpressions() {
+        List<String> exprs = new ArrayList<>();
+        for (JsonNode group : read(new ObjectMapper(new YAMLFactory()), RULES).path("groups")) {
+            for (JsonNode rule : group.path("rules")) {
+                exprs.add(rule.path("expr").asText());
+            }
+        }
+        return exprs;
+    }
+
+    static List<String> templateQueries() {
+        List<String> queries = new ArrayList<>();
+        for (JsonNode variable : read(new ObjectMapper(), DASHBOARD).path("templating").path("list")) {
+            if (variable.path("query").has("query")) {
+                queries.add(variable.path("query").path("query").asText());
+            }
+        }
+        return queries;
+    }
+
+    static Set<String> metricNames(String promql) {
+        Set<String> names = new TreeSet<>();
+        Matcher m = METRIC.matcher(promql);
+        while (m.find()) {
+            names.add(m.group());
+        }
+        return names;
+    }
+
+    /** A panel query with Grafana's variables replaced, as Grafana would send it to Prometheus. */
+    static String resolveVariables(String expr) {
+        return expr.replace("$__rate_interval", "1m").replace("$__range", "5m")
+            .replace("$cluster", ".*").replace("$broker", ".*").replace("$kind", ".*");
+    }
+
+    private static JsonNode read(ObjectMapper mapper, String file) {
+        try {
+            return mapper.readTree(dir().resolve(file).toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

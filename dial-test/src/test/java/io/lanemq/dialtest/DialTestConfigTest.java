@@ -1,0 +1,63 @@
+package io.lanemq.dialtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class DialTestConfigTest {
+
+    private static DialTestConfig.Builder valid() {
+        return DialTestConfig.builder().nameServer("idc-a", "127.0.0.1:9876");
+    }
+
+    @Test
+    void hasUsableDefaults() {
+        DialTestConfig config = valid().build();
+        assertThat(config.kinds()).containsExactlyInAnyOrder(ProbeKind.values());
+        assertThat(config.samplingRatio()).isEqualTo(1.0);
+        assertThat(config.ackListenAddress().getAddress().isLoopbackAddress()).isTrue();
+        assertThat(config.ackSecret()).hasSizeGreaterThanOrEqualTo(16);
+        assertThat(config.metricsAddress()).isNull();
+    }
+
+    @Test
+    void everySettingIsCheckedWithItsNameInTheMessage() {
+        assertThatThrownBy(() -> valid().ratePerSecond(0)).hasMessageStartingWith("ratePerSecond");
+        assertThatThrownBy(() -> valid().bodySize(10)).hasMessageStartingWith("bodySize");
+        assertThatThrownBy(() -> valid().samplingRatio(0)).hasMessageStartingWith("samplingRatio");
+        assertThatThrownBy(() -> valid().samplingRatio(1.5)).hasMessageStartingWith("samplingRatio");
+        assertThatThrownBy(() -> valid().period(Duration.ofMillis(1))).hasMessageStartingWith("period");
+        assertThatThrownBy(() -> valid().grace(Duration.ZERO)).hasMessageStartingWith("grace");
+        assertThatThrownBy(() -> valid().delay(Duration.ofDays(2))).hasMessageStartingWith("delay");
+        assertThatThrownBy(() -> valid().checkBackAllowance(Duration.ofSeconds(-1)))
+            .hasMessageStartingWith("checkBackAllowance");
+        assertThatThrownBy(() -> valid().ackSecret(new byte[3])).hasMessageStartingWith("ackSecret");
+        assertThatThrownBy(() -> valid().probeTopic("no spaces")).hasMessageStartingWith("probeTopic");
+        assertThatThrownBy(() -> valid().queuesPerBroker(0)).hasMessageStartingWith("queuesPerBroker");
+        assertThatThrownBy(() -> valid().consumerGroup("")).hasMessageStartingWith("consumerGroup");
+        assertThatThrownBy(() -> valid().kinds(Set.of())).hasMessageStartingWith("kinds");
+        assertThatThrownBy(() -> valid().nameServer("idc-b", "no-port")).hasMessageStartingWith("nameServers");
+        assertThatThrownBy(() -> valid().nameServer("idc-a", "127.0.0.1:1")).hasMessageContaining("given twice");
+        assertThatThrownBy(() -> DialTestConfig.builder().build()).hasMessageStartingWith("nameServers");
+        assertThatThrownBy(() -> valid().grace(Duration.ofMinutes(5)).retention(Duration.ofMinutes(1)).build())
+            .hasMessageStartingWith("retention");
+    }
+
+    @Test
+    void theAckListenerNeverListensOnAWildcardAddress() {
+        assertThatThrownBy(() -> valid().ackListenAddress(new InetSocketAddress("0.0.0.0", 0)))
+            .hasMessageStartingWith("ackListenAddress").hasMessageContaining("wildcard");
+    }
+
+    @Test
+    void toBuilderKeepsEverySettingIncludingTheSecret() {
+        DialTestConfig config = valid().ratePerSecond(3).bodySize(100).samplingRatio(0.5).build();
+        DialTestConfig copy = config.toBuilder().build();
+        assertThat(copy.toString()).isEqualTo(config.toString());
+        assertThat(copy.ackSecret()).isEqualTo(config.ackSecret());
+    }
+}

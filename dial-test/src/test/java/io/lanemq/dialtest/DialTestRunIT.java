@@ -1,0 +1,108 @@
+package io.lanemq.dialtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.lanemq.testkit.Idc;
+import io.lanemq.testkit.RocketMqStack;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * A 30 s dial test of a real dual-IDC stack, scraped by a real Prometheus (Debian's binary) while it runs: every
+ * broker and every kind reconciled with no loss and no duplicate, and every dashboard panel's query answered with
+ * data through Prometheus's HTTP API.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DialTestRunIT {
+
+    private static final Duration RUN = Duration.ofSeconds(30);
+
+    private RocketMqStack stack;
+    private final ItSupport.Reports reports = new ItSupport.Reports();
+    private Report totals;
+    private String prometheusMissing;
+    private final Map<String, JsonNode> panelResults = new LinkedHashMap<>();
+    private String prometheusLog = "";
+
+    @BeforeAll
+    void run() throws Exception {
+        stack = RocketMqStack.start(EmbeddedStack.dualIdc());
+        DialTestConfig.Builder config = ItSupport.config();
+        for (Idc idc : stack.idcs()) {
+            config.nameServer(idc.name(), idc.nameServerAddress());
+        }
+        Optional<Path> prometheusBinary = PrometheusServer.binary();
+        try (DialTest test = DialTest.runner(config.build()).onReport(reports).start()) {
+            long started = System.nanoTime();
+            if (prometheusBinary.isEmpty()) {
+                prometheusMissing = "the prometheus binary is not installed (bin/setup-tools installs Debian's "
+                    + "prometheus): the dashboard queries were NOT checked against a real Prometheus";
+                await().atMost(RUN.plusSeconds(10)).until(() -> System.nanoTime() - started > RUN.toNanos());
+            } else {
+                String target = test.metricsUri().orElseThrow().getAuthority();
+                try (PrometheusServer prometheus = PrometheusServer.start(prometheusBinary.get(), target)) {
+                    await().atMost(Duration.ofSeconds(20)).until(prometheus::targetUp);
+                    await().atMost(RUN.plusSeconds(10)).until(() -> System.nanoTime() - started > RUN.toNanos());
+                    for (Dashboards.PanelQuery query : Dashboards.panelQueries()) {
+                        panelResults.put(query.panel() + ": " + query.expr(),
+                            prometheus.query(Dashboards.resolveVariables(query.expr())));
+                    }
+                    prometheusLog = prometheus.log();
+                }
+            }
+            totals = test.stop();
+            System.out.print(LiveTable.summary(totals, 1.0));
+        }
+    }
+
+    @AfterAll
+    void stopStack() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    @Test
+    void everyBrokerAndKindIsReconciledWithoutLossOrDuplicates() {
+        assertThat(totals.lanes()).hasSize(stack.idcs().size() * ProbeKind.values().length);
+        for (Idc idc : stack.idcs()) {
+            for (ProbeKind kind : ProbeKind.values()) {
+                LaneReport lane = totals.lane(idc.clusterName(), idc.brokers().get(0).brokerName(), kind).orElseThrow();
+                LaneCounts c = lane.counts();
+                assertThat(c.sent()).as("%s sent", lane.key()).isGreaterThan(RUN.toSeconds() * 20 * 8 / 10);
+                assertThat(c.sendFailures()).as("%s send failures", lane.key()).isZero();
+                assertThat(c.lost()).as("%s lost", lane.key()).isZero();
+                assertThat(c.duplicated()).as("%s duplicated", lane.key()).isZero();
+                assertThat(c.late()).as("%s late", lane.key()).isZero();
+                assertThat(c.acked()).as("%s acked = sent", lane.key()).isEqualTo(c.sent());
+                assertThat(lane.latency().count()).isEqualTo(c.acked());
+                assertThat(lane.latency().p50Micros()).as("%s p50", lane.key()).isPositive();
+                assertThat(lane.latency().p99Micros()).isGreaterThanOrEqualTo(lane.latency().p50Micros());
+                assertThat(lane.latency().maxMicros()).isGreaterThanOrEqualTo(lane.latency().p99Micros());
+            }
+        }
+        assertThat(totals.pending()).isZero();
+        assertThat(totals.rejectedAcks()).isZero();
+        assertThat(reports.size()).isGreaterThanOrEqualTo((int) (RUN.toSeconds() / 2) - 1);
+    }
+
+    @Test
+    void everyDashboardPanelQueryReturnsDataFromARealPrometheus() {
+        assumeTrue(prometheusMissing == null, prometheusMissing);
+        List<String> queries = Dashboards.panelQueries().stream().map(Dashboards.PanelQuery::expr).toList();
+        assertThat(panelResults).hasSize(queries.size());
+        panelResults.forEach((query, result) -> assertThat(result.size())
+            .as("series returned for %s%nPrometheus log:%n%s", query, prometheusLog).isPositive());
+    }
+}

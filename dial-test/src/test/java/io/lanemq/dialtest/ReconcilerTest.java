@@ -1,0 +1,187 @@
+package io.lanemq.dialtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class ReconcilerTest {
+
+    private static final long RUN = 99;
+    private static final Duration GRACE = Duration.ofSeconds(10);
+    private static final LaneKey NORMAL = new LaneKey("cluster-a", "broker-0", ProbeKind.NORMAL);
+    private static final LaneKey DELAYED = new LaneKey("cluster-a", "broker-0", ProbeKind.DELAYED);
+
+    private final FakeClock clock = new FakeClock();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final Reconciler reconciler = new Reconciler(RUN, clock, GRACE, Duration.ofSeconds(60),
+        new DialTestMetrics(registry));
+
+    @Test
+    void reportsExactlyTheInjectedLossAndDuplicates() {
+        Random random = new Random(3);
+        for (int round = 0; round < 20; round++) {
+            Reconciler r = new Reconciler(RUN, clock, GRACE, Duration.ofSeconds(60), new DialTestMetrics(new SimpleMeterRegistry()));
+            int n = 200 + random.nextInt(800);
+            int k = random.nextInt(n / 4);
+            int d = random.nextInt(n / 4);
+            LaneStats lane = r.lane(NORMAL);
+            long base = round * 10_000L;
+            for (int i = 0; i < n; i++) {
+                r.track(base + i, lane, clock.nanos(), 0, 0);
+                r.sent(lane);
+            }
+            // The first k probes are lost; of the others, d are acked twice (some a third time: still duplicates).
+            int triple = d == 0 ? 0 : random.nextInt(d);
+            for (int i = k; i < n; i++) {
+                r.onAck(ack(base + i), clock.nanos());
+            }
+            for (int i = k; i < k + d; i++) {
+                r.onAck(ack(base + i), clock.nanos());
+            }
+            for (int i = k; i < k + triple; i++) {
+                r.onAck(ack(base + i), clock.nanos());
+            }
+            clock.advance(GRACE.plusSeconds(1));
+            Report report = r.reconcile();
+            LaneCounts counts = report.lane("cluster-a", "broker-0", ProbeKind.NORMAL).orElseThrow().counts();
+            assertThat(counts.sent()).isEqualTo(n);
+            assertThat(counts.acked()).isEqualTo(n - k);
+            assertThat(counts.lost()).as("lost, round %d", round).isEqualTo(k);
+            assertThat(counts.duplicated()).as("duplicated, round %d", round).isEqualTo(d + triple);
+            assertThat(report.pending()).isZero();
+        }
+    }
+
+    @Test
+    void aProbeIsLostOnlyOnceItsDeadlinePassed() {
+        LaneStats lane = reconciler.lane(NORMAL);
+        reconciler.track(1, lane, clock.nanos(), 0, 0);
+        clock.advance(GRACE.minusMillis(1));
+        assertThat(reconciler.reconcile().total().lost()).isZero();
+        assertThat(reconciler.pending()).isEqualTo(1);
+        clock.advance(Duration.ofMillis(1));
+        assertThat(reconciler.reconcile().total().lost()).isEqualTo(1);
+        assertThat(reconciler.pending()).isZero();
+    }
+
+    @Test
+    void aDelayedProbeIsDueAfterItsDelayAndItsLatencyCountsFromThen() {
+        LaneStats lane = reconciler.lane(DELAYED);
+        reconciler.track(1, lane, clock.nanos(), Duration.ofSeconds(30).toNanos(), 0);
+        clock.advance(Duration.ofSeconds(35));
+        assertThat(reconciler.reconcile().total().lost()).as("30 s delay + 10 s grace not over").isZero();
+        reconciler.onAck(new AckFrame(RUN, 1, ProbeKind.DELAYED, 0, 0), clock.nanos());
+        Report report = reconciler.reconcile();
+        LaneReport row = report.lane("cluster-a", "broker-0", ProbeKind.DELAYED).orElseThrow();
+        assertThat(row.counts().acked()).isEqualTo(1);
+        assertThat(row.latency().maxMicros()).isBetween(4_990_000L, 5_010_000L);
+    }
+
+    @Test
+    void theCheckBackAllowanceExtendsTheDeadline() {
+        LaneStats lane = reconciler.lane(NORMAL);
+        reconciler.track(1, lane, clock.nanos(), 0, Duration.ofSeconds(45).toNanos());
+        clock.advance(Duration.ofSeconds(54));
+        assertThat(reconciler.reconcile().total().lost()).isZero();
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(reconciler.reconcile().total().lost()).isEqualTo(1);
+    }
+
+    @Test
+    void anAckAfterTheDeadlineIsLateNotAcked() {
+        LaneStats lane = reconciler.lane(NORMAL);
+        reconciler.track(1, lane, clock.nanos(), 0, 0);
+        clock.advance(GRACE);
+        reconciler.reconcile();
+        assertThat(reconciler.onAck(ack(1), clock.nanos())).isEqualTo(AckSink.Outcome.MATCHED);
+        LaneCounts counts = reconciler.totals().total();
+        assertThat(counts.lost()).isEqualTo(1);
+        assertThat(counts.late()).isEqualTo(1);
+        assertThat(counts.acked()).isZero();
+    }
+
+    @Test
+    void aFailedSendIsAFailureNeverALoss() {
+        LaneStats lane = reconciler.lane(NORMAL);
+        reconciler.track(1, lane, clock.nanos(), 0, 0);
+        reconciler.sendFailed(lane, 1, true);
+        reconciler.sendFailed(lane, 2, false);
+        clock.advance(GRACE.plusSeconds(5));
+        LaneCounts counts = reconciler.reconcile().total();
+        assertThat(counts.sendFailures()).isEqualTo(2);
+        assertThat(counts.lost()).isZero();
+    }
+
+    @Test
+    void foreignRunsAndUnknownSequencesAreNotCounted() {
+        reconciler.lane(NORMAL);
+        assertThat(reconciler.onAck(new AckFrame(RUN + 1, 1, ProbeKind.NORMAL, 0, 0), clock.nanos()))
+            .isEqualTo(AckSink.Outcome.UNKNOWN_RUN);
+        assertThat(reconciler.onAck(ack(12345), clock.nanos())).isEqualTo(AckSink.Outcome.UNKNOWN_PROBE);
+        assertThat(reconciler.totals().total()).isEqualTo(LaneCounts.ZERO);
+    }
+
+    @Test
+    void duplicatesAreRecognizedForTheRetentionThenForgotten() {
+        LaneStats lane = reconciler.lane(NORMAL);
+        reconciler.track(1, lane, clock.nanos(), 0, 0);
+        reconciler.onAck(ack(1), clock.nanos());
+        clock.advance(Duration.ofSeconds(59));
+        reconciler.reconcile();
+        reconciler.onAck(ack(1), clock.nanos());
+        assertThat(reconciler.totals().total().duplicated()).isEqualTo(1);
+        clock.advance(Duration.ofSeconds(1));
+        reconciler.reconcile();
+        assertThat(reconciler.onAck(ack(1), clock.nanos())).isEqualTo(AckSink.Outcome.UNKNOWN_PROBE);
+    }
+
+    @Test
+    void eachReportCoversItsOwnPeriodAndTheTotalsTheWholeRun() {
+        LaneStats lane = reconciler.lane(NORMAL);
+        for (int period = 1; period <= 3; period++) {
+            for (int i = 0; i < period * 10; i++) {
+                long seq = period * 1000L + i;
+                reconciler.track(seq, lane, clock.nanos(), 0, 0);
+                reconciler.sent(lane);
+                clock.advance(Duration.ofMillis(period));
+                reconciler.onAck(ack(seq), clock.nanos());
+            }
+            Report report = reconciler.reconcile();
+            LaneReport row = report.lanes().get(0);
+            assertThat(row.counts().sent()).isEqualTo(period * 10);
+            assertThat(row.counts().acked()).isEqualTo(period * 10);
+            assertThat(row.latency().p99Micros()).isBetween(period * 990L, period * 1010L);
+        }
+        LaneReport total = reconciler.totals().lanes().get(0);
+        assertThat(total.counts().acked()).isEqualTo(60);
+        assertThat(total.latency().count()).isEqualTo(60);
+        assertThat(total.latency().maxMicros()).isBetween(2_990L, 3_010L);
+    }
+
+    @Test
+    void theMetersFollowTheCounts() {
+        LaneStats lane = reconciler.lane(NORMAL);
+        reconciler.track(1, lane, clock.nanos(), 0, 0);
+        reconciler.sent(lane);
+        clock.advance(Duration.ofMillis(5));
+        reconciler.onAck(ack(1), clock.nanos());
+        reconciler.onAck(ack(1), clock.nanos());
+        reconciler.track(2, lane, clock.nanos(), 0, 0);
+        clock.advance(GRACE);
+        reconciler.reconcile();
+        assertThat(registry.get(DialTestMetrics.PROBES_SENT).tag("kind", "normal").counter().count()).isEqualTo(1);
+        assertThat(registry.get(DialTestMetrics.PROBES_ACKED).counter().count()).isEqualTo(1);
+        assertThat(registry.get(DialTestMetrics.PROBES_DUPLICATED).counter().count()).isEqualTo(1);
+        assertThat(registry.get(DialTestMetrics.PROBES_LOST).counter().count()).isEqualTo(1);
+        assertThat(registry.get(DialTestMetrics.PROBE_LATENCY).timer().count()).isEqualTo(1);
+        assertThat(registry.get(DialTestMetrics.LAST_RECONCILIATION).gauge().value())
+            .isEqualTo(clock.epochMillis() / 1000.0);
+    }
+
+    private static AckFrame ack(long sequence) {
+        return new AckFrame(RUN, sequence, ProbeKind.NORMAL, 0, 0);
+    }
+}
