@@ -1,0 +1,115 @@
+package io.lanemq.delay;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes "delivered" marks on its own thread. A delivery is settled in memory the moment the
+ * sink confirms it; its mark follows within milliseconds. Keeping the write off the thread that
+ * completed the delivery (often the wheel thread itself) keeps a stalled disk from delaying
+ * firings; the cost of a crash in between is a redelivery, which at-least-once allows anyway.
+ */
+final class MarkWriter implements Runnable {
+
+    private static final Logger log = LoggerFactory.getLogger(MarkWriter.class);
+
+    /** A mark to write; or, with a latch, a barrier counted down once everything before it is written. */
+    private record Mark(Segment segment, int ordinal, CountDownLatch barrier) {
+    }
+
+    /**
+     * Wakes the thread. Never interrupt it: an interrupt during a {@code FileChannel} write
+     * closes the channel.
+     */
+    private static final Mark WAKE = new Mark(null, -1, null);
+
+    private final LinkedBlockingQueue<Mark> queue = new LinkedBlockingQueue<>();
+    private final Health health;
+    private volatile boolean running = true;
+    private volatile Thread thread;
+
+    MarkWriter(Health health) {
+        this.health = health;
+    }
+
+    void start(String threadName) {
+        Thread t = new Thread(this, threadName);
+        t.setDaemon(true);
+        thread = t;
+        t.start();
+    }
+
+    void delivered(Segment segment, int ordinal) {
+        queue.add(new Mark(segment, ordinal, null));
+    }
+
+    @Override
+    public void run() {
+        List<Mark> batch = new ArrayList<>();
+        while (running) {
+            try {
+                Mark first = queue.take();
+                if (first != null) {
+                    batch.add(first);
+                    queue.drainTo(batch);
+                    write(batch);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } finally {
+                batch.clear();
+            }
+        }
+    }
+
+    private void write(List<Mark> batch) {
+        for (Mark m : batch) {
+            if (m.barrier() != null) {
+                m.barrier().countDown();
+                continue;
+            }
+            if (m == WAKE) {
+                continue;
+            }
+            try {
+                m.segment().persistDelivered(m.ordinal());
+            } catch (IOException e) {
+                String what = "delivered but could not mark it [segment=" + m.segment().dataPath.getFileName()
+                        + ", ordinal=" + m.ordinal() + "]; a restart will deliver it again: " + e;
+                health.error(what);
+                log.warn(what);
+            }
+        }
+    }
+
+    /** For tests: waits until every mark queued before this call is written. */
+    boolean awaitWritten(long timeoutMillis) throws InterruptedException {
+        CountDownLatch barrier = new CountDownLatch(1);
+        queue.add(new Mark(null, -1, barrier));
+        return barrier.await(timeoutMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** Stops the thread; with {@code drain}, first writes every mark queued so far. */
+    void stop(boolean drain) throws InterruptedException {
+        running = false;
+        queue.add(WAKE);
+        Thread t = thread;
+        if (t != null) {
+            t.join(TimeUnit.SECONDS.toMillis(10));
+        }
+        if (drain) {
+            List<Mark> rest = new ArrayList<>();
+            queue.drainTo(rest);
+            write(rest);
+        } else {
+            queue.clear();
+        }
+    }
+}

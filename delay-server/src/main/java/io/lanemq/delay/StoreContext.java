@@ -1,0 +1,36 @@
+package io.lanemq.delay;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** What every segment of one store shares: file access, the store-wide counters, health. */
+final class StoreContext {
+
+    final FileChannelFactory files;
+    final WallClock clock;
+    final int maxRecordBytes;
+    final Health health;
+    final MarkWriter markWriter;
+    /** Records stored and not yet settled (delivered, cancelled or found to be duplicates). */
+    final AtomicLong unsettled = new AtomicLong();
+    /** Heap copies of records on wheel entries, bounded by {@link Segment#MAX_CACHED_BYTES}. */
+    final AtomicLong cachedBytes = new AtomicLong();
+    /** Bytes of segment and mark files. */
+    final AtomicLong bytes = new AtomicLong();
+    /** Segments holding open file handles, for the handle budget. */
+    final Set<Segment> open = ConcurrentHashMap.newKeySet();
+    /**
+     * Set when the store closes: a delivery confirmed after that must not reopen a file, which
+     * another engine may own by then. Its record stays pending and is delivered again.
+     */
+    volatile boolean closed;
+
+    StoreContext(FileChannelFactory files, WallClock clock, int maxRecordBytes, Health health) {
+        this.files = files;
+        this.clock = clock;
+        this.maxRecordBytes = maxRecordBytes;
+        this.health = health;
+        this.markWriter = new MarkWriter(health);
+    }
+}
