@@ -18,6 +18,7 @@ import io.lanemq.core.consume.DualClusterConsumer;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.produce.ClusterProducers;
 import io.lanemq.core.produce.RoutingProducer;
+import io.lanemq.core.produce.TopicRateLimits;
 import io.lanemq.core.routing.ClusterChooser;
 import io.lanemq.core.routing.FailoverClusterChooser;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -43,6 +44,8 @@ public final class CoreMessagingClient implements MessagingClient {
     private final SdkMetrics metrics;
     private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
     private final ConfigReloader reloader;
+    /** Shared by every producer of this client: a topic's limit holds for the application, not per producer. */
+    private final TopicRateLimits rateLimits = new TopicRateLimits();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private CoreMessagingClient(ClientOptions options, ConfigSource source, PlatformConfigRef config, MessagingBinding binding,
@@ -102,7 +105,7 @@ public final class CoreMessagingClient implements MessagingClient {
             throw e;
         }
         RoutingProducer producer = new RoutingProducer(group, producerOptions.transactionChecker(), config, chooser, clusters,
-                metrics, open::remove);
+                metrics, rateLimits, open::remove);
         open.add(producer);
         return producer;
     }

@@ -5,13 +5,24 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A logic topic: its routes (one per cluster, so per IDC) and the consumer groups allowed on it,
- * each with its settings already merged with the platform defaults.
+ * A logic topic: its routes (one per cluster, so per IDC), the consumer groups allowed on it
+ * (settings already merged with the platform defaults), and the most sends per second all
+ * producers of one client may make to it (0: unlimited).
  */
-public record LogicTopicConfig(String name, List<TopicRoute> routes, Map<String, ConsumerSettings> consumerGroups) {
+public record LogicTopicConfig(String name, List<TopicRoute> routes, Map<String, ConsumerSettings> consumerGroups,
+                               int rateLimitPerSecond) {
     public LogicTopicConfig {
         routes = List.copyOf(routes);
         consumerGroups = Map.copyOf(consumerGroups);
+    }
+
+    /** Without a rate limit. */
+    public LogicTopicConfig(String name, List<TopicRoute> routes, Map<String, ConsumerSettings> consumerGroups) {
+        this(name, routes, consumerGroups, 0);
+    }
+
+    public LogicTopicConfig withRateLimit(int perSecond) {
+        return new LogicTopicConfig(name, routes, consumerGroups, perSecond);
     }
 
     public Optional<TopicRoute> route(String cluster) {

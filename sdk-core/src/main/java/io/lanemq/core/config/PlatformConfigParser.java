@@ -152,7 +152,7 @@ public final class PlatformConfigParser {
         if (raw.consumerGroups != null) {
             raw.consumerGroups.forEach((group, settings) -> groups.put(group, merge(consumerDefaults, settings)));
         }
-        return new LogicTopicConfig(name, routes, groups);
+        return new LogicTopicConfig(name, routes, groups, raw.rateLimitPerSecond == null ? 0 : raw.rateLimitPerSecond);
     }
 
     private static ConsumerSettings merge(ConsumerSettings base, RawConsumer override) {

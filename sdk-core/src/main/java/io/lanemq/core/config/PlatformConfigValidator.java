@@ -100,6 +100,9 @@ final class PlatformConfigValidator {
                 continue;
             }
             checkRoutes(at, topic.routes());
+            if (topic.rateLimitPerSecond() < 0) {
+                problems.add(new ConfigProblem(at + "/rateLimitPerSecond", "must be >= 0 (0: unlimited), was " + topic.rateLimitPerSecond()));
+            }
             for (Map.Entry<String, ConsumerSettings> group : topic.consumerGroups().entrySet()) {
                 String groupAt = at + "/consumerGroups/" + escape(group.getKey());
                 checkName(groupAt, group.getKey(), "consumer group name");

@@ -77,6 +77,9 @@ public final class PlatformConfigWriter {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("routes", routes);
         out.put("consumerGroups", groups);
+        if (topic.rateLimitPerSecond() > 0) {
+            out.put("rateLimitPerSecond", topic.rateLimitPerSecond());
+        }
         return out;
     }
 }

@@ -38,6 +38,7 @@ final class RawPlatformConfig {
     static final class RawTopic {
         public List<RawRoute> routes = List.of();
         public Map<String, RawConsumer> consumerGroups = new LinkedHashMap<>();
+        public Integer rateLimitPerSecond;
     }
 
     static final class RawRoute {

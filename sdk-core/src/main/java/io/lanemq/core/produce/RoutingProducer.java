@@ -25,6 +25,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -50,18 +52,20 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
     private final ClusterChooser chooser;
     private final ClusterProducers clusters;
     private final SdkMetrics metrics;
+    private final TopicRateLimits rateLimits;
     private final Consumer<AutoCloseable> onClose;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     public RoutingProducer(String producerGroup, Optional<TransactionChecker> transactionChecker, PlatformConfigRef config,
                            ClusterChooser chooser, ClusterProducers clusters, SdkMetrics metrics,
-                           Consumer<AutoCloseable> onClose) {
+                           TopicRateLimits rateLimits, Consumer<AutoCloseable> onClose) {
         this.producerGroup = producerGroup;
         this.transactionChecker = transactionChecker;
         this.config = config;
         this.chooser = chooser;
         this.clusters = clusters;
         this.metrics = metrics;
+        this.rateLimits = rateLimits;
         this.onClose = onClose;
     }
 
@@ -73,13 +77,20 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
     @Override
     public CompletableFuture<SendResult> sendAsync(Message message) {
         SendAttempts attempts;
+        long wait;
         try {
             attempts = new SendAttempts(validate(message), message, config.current().producer().retries());
+            wait = permit(attempts.topic);
         } catch (MessagingException e) {
             return CompletableFuture.failedFuture(e);
         }
         CompletableFuture<SendResult> result = new CompletableFuture<>();
-        sendAsyncAttempt(attempts, result);
+        if (wait == TopicRateLimits.NOW) {
+            sendAsyncAttempt(attempts, result);
+        } else {
+            // Throttled: the send starts when its permit is due; the caller is never blocked.
+            CompletableFuture.delayedExecutor(wait, TimeUnit.NANOSECONDS).execute(() -> sendAsyncAttempt(attempts, result));
+        }
         return result;
     }
 
@@ -133,6 +144,10 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
     private SendResult sendWithFailover(Message message, AttemptSender sender, BooleanSupplier retryAllowed)
             throws MessagingException {
         SendAttempts attempts = new SendAttempts(validate(message), message, config.current().producer().retries());
+        long wait = permit(attempts.topic);
+        if (wait > 0) {
+            LockSupport.parkNanos(wait); // throttling the caller to the topic's configured rate
+        }
         while (true) {
             Attempt attempt = attempts.next();
             try {
@@ -155,6 +170,17 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
                     prepared.messageId(), prepared.logicTopic(), prepared.cluster(), e);
             return TransactionResolution.UNKNOWN;
         }
+    }
+
+    /** The wait before this send may start under its topic's rate limit; a send that cannot wait is refused. */
+    private long permit(LogicTopicConfig topic) throws SendFailedException {
+        long wait = rateLimits.reserve(topic, config.current().producer().sendTimeout());
+        if (wait == TopicRateLimits.REFUSED) {
+            metrics.sendRejected(topic.name(), "RateLimited");
+            throw new SendFailedException("rate limit of " + topic.rateLimitPerSecond()
+                    + " sends/s reached and no permit within the send timeout; nothing was sent", topic.name(), null, null);
+        }
+        return wait;
     }
 
     private LogicTopicConfig validate(Message message) throws MessagingException {
@@ -210,7 +236,7 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
 
     /** The attempts of one send: which clusters were tried, and the outcome fed back to the chooser. */
     private final class SendAttempts {
-        private final LogicTopicConfig topic;
+        final LogicTopicConfig topic;
         private final Message message;
         private final Set<String> tried = new HashSet<>(4);
         /** From the snapshot the send was validated against, like everything else about it. */

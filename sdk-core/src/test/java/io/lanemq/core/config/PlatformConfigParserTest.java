@@ -57,6 +57,10 @@ class PlatformConfigParserTest {
         PlatformConfig config = parser.parse(text, "test.yaml");
 
         assertThat(config.producer().retries()).isZero();
+        assertThat(parser.parse(VALID.replace("    consumerGroups:", "    rateLimitPerSecond: 500\n    consumerGroups:"), "t.yaml")
+                .topic("order-paid").orElseThrow().rateLimitPerSecond()).isEqualTo(500);
+        assertThatThrownBy(() -> parser.parse(VALID.replace("    consumerGroups:", "    rateLimitPerSecond: -2\n    consumerGroups:"), "t.yaml"))
+                .hasMessageContaining("topics.order-paid.rateLimitPerSecond (line 17): must be >= 0");
         assertThat(config.topic("order-paid").orElseThrow().consumerGroups().get("audit"))
                 .isEqualTo(new ConsumerSettings(2, 3, StartPosition.EARLIEST, 64, ConsumptionMode.PROXY));
         assertThat(config.topic("order-paid").orElseThrow().consumerGroups().get("billing").mode()).isEqualTo(ConsumptionMode.DIRECT);
