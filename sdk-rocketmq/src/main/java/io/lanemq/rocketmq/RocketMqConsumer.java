@@ -20,12 +20,10 @@ import org.apache.rocketmq.client.exception.MQClientException;
  */
 final class RocketMqConsumer implements BoundConsumer {
     private final DefaultMQPushConsumer consumer;
-    private final String topic;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private RocketMqConsumer(DefaultMQPushConsumer consumer, String topic) {
+    private RocketMqConsumer(DefaultMQPushConsumer consumer) {
         this.consumer = consumer;
-        this.topic = topic;
     }
 
     static RocketMqConsumer start(BoundConsumerSpec spec, BoundListener listener) throws MessagingException {
@@ -39,13 +37,16 @@ final class RocketMqConsumer implements BoundConsumer {
         }
         try {
             consumer.subscribe(spec.topic(), spec.tagFilter());
+            for (String draining : spec.drainTopics()) {
+                consumer.subscribe(draining, spec.tagFilter());
+            }
             consumer.start();
         } catch (MQClientException | RuntimeException e) {
             consumer.shutdown();
             throw RocketMqErrors.startFailed(e, "consumer group '" + spec.consumerGroup() + "' of topic "
                     + spec.topic() + " (tags '" + spec.tagFilter() + "')", spec.cluster().clusterName());
         }
-        return new RocketMqConsumer(consumer, spec.topic());
+        return new RocketMqConsumer(consumer);
     }
 
     /**
@@ -54,7 +55,7 @@ final class RocketMqConsumer implements BoundConsumer {
      * interval, so this errs on the side of "not yet drained").
      */
     @Override
-    public OptionalLong backlog() {
+    public OptionalLong backlog(String topic) {
         if (closed.get()) {
             return OptionalLong.empty();
         }

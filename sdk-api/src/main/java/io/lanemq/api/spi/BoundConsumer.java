@@ -5,11 +5,11 @@ import java.util.OptionalLong;
 /** A started consumer on one cluster; {@link #close()} finishes in-flight messages and commits offsets. */
 public interface BoundConsumer extends AutoCloseable {
     /**
-     * Messages of this consumer's topic that its group has not committed yet, over all queues of
-     * the cluster; empty when the binding cannot tell now. The core uses it to close a consumer
-     * of a topic that no longer receives sends only once nothing is left on it.
+     * Messages of {@code topic} (one this consumer subscribes) that its group has not committed
+     * yet, over all queues of the cluster; empty when the binding cannot tell now. The core uses
+     * it to stop draining a topic that no longer receives sends only once nothing is left on it.
      */
-    default OptionalLong backlog() {
+    default OptionalLong backlog(String topic) {
         return OptionalLong.empty();
     }
 

@@ -1,5 +1,6 @@
 package io.lanemq.api.spi;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -14,14 +15,29 @@ import java.util.Objects;
  * @param maxDeliveryAttempts deliveries before the message goes to the group's dead-letter topic
  * @param startPosition     where a group with no committed offset starts
  * @param batchSize         messages fetched from a queue per request
+ * @param drainTopics       topics the group consumed before a move and must still empty; subscribed
+ *                          alongside {@code topic} so that every member of the group subscribes alike
  */
 public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, String topic, String tagFilter,
                                 boolean ordered, int consumeThreads, int maxDeliveryAttempts,
-                                StartPosition startPosition, int batchSize) {
+                                StartPosition startPosition, int batchSize, List<String> drainTopics) {
     /** The default batch size of 32 messages per fetch. */
     public BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, String topic, String tagFilter, boolean ordered,
                              int consumeThreads, int maxDeliveryAttempts, StartPosition startPosition) {
         this(cluster, consumerGroup, topic, tagFilter, ordered, consumeThreads, maxDeliveryAttempts, startPosition, 32);
+    }
+
+    /** Nothing to drain. */
+    public BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, String topic, String tagFilter, boolean ordered,
+                             int consumeThreads, int maxDeliveryAttempts, StartPosition startPosition, int batchSize) {
+        this(cluster, consumerGroup, topic, tagFilter, ordered, consumeThreads, maxDeliveryAttempts, startPosition, batchSize,
+                List.of());
+    }
+
+    /** The same consumer, also draining {@code topics}. */
+    public BoundConsumerSpec draining(List<String> topics) {
+        return new BoundConsumerSpec(cluster, consumerGroup, topic, tagFilter, ordered, consumeThreads, maxDeliveryAttempts,
+                startPosition, batchSize, topics);
     }
 
     public BoundConsumerSpec {
@@ -30,6 +46,7 @@ public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, S
         Objects.requireNonNull(topic, "topic");
         Objects.requireNonNull(tagFilter, "tagFilter");
         Objects.requireNonNull(startPosition, "startPosition");
+        drainTopics = List.copyOf(drainTopics);
         if (consumeThreads < 1) {
             throw new IllegalArgumentException("consumeThreads must be >= 1, was " + consumeThreads);
         }

@@ -37,10 +37,12 @@ import org.slf4j.LoggerFactory;
  * <p>On a configuration change, only the per-cluster consumers whose spec changed are rebuilt.
  * Same physical topic (thread count, delivery attempts...): the old one is closed first, which
  * finishes its in-flight messages and commits their offsets, then the new one starts from the
- * committed offsets of the same group. New physical topic: the new one starts at once and the
- * old one keeps draining the old topic (sends in flight at the switch still land there) until
- * its backlog is zero after a grace period, then closes. Nothing is lost; a message whose offset
- * was not yet committed may be delivered again (at least once).
+ * committed offsets of the same group. New physical topic: the new consumer subscribes to the new
+ * topic AND the old one (every member of a RocketMQ-style group must subscribe alike, so a
+ * separate old-topic consumer in the same group would be refused its pulls), and once the group's
+ * backlog on the old topic is zero after a grace period (sends in flight at the switch land
+ * there) it restarts on the new topic alone. Nothing is lost; a message whose offset was not yet
+ * committed may be delivered again (at least once).
  */
 public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     private static final Logger log = LoggerFactory.getLogger(DualClusterConsumer.class);
@@ -55,10 +57,8 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     /** Told when this consumer closes, so its owner stops tracking it. */
     private final java.util.function.Consumer<AutoCloseable> onClose;
     private final AtomicBoolean closed = new AtomicBoolean();
-    /** Per cluster: the spec it runs with and the running consumer. Guarded by {@code this}. */
+    /** Per cluster: the spec it runs with (drained topics included) and the running consumer. Guarded by {@code this}. */
     private final Map<String, Running> perCluster = new LinkedHashMap<>();
-    /** Consumers of physical topics a change moved away from, until they are drained. Guarded by {@code this}. */
-    private final List<Running> draining = new ArrayList<>();
 
     private DualClusterConsumer(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics,
                                 java.util.function.Consumer<AutoCloseable> onClose) {
@@ -146,60 +146,73 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
         } catch (MessagingException e) {
             throw new IllegalStateException("a change that conflicts with this consumer was applied: " + e.getMessage(), e);
         }
+        Duration grace = next.producer().sendTimeout().plus(DRAIN_MARGIN);
         for (String cluster : new ArrayList<>(perCluster.keySet())) {
             Running running = perCluster.get(cluster);
             BoundConsumerSpec wanted = plan.get(cluster);
-            if (!running.spec.equals(wanted)) {
-                perCluster.remove(cluster);
-                if (wanted != null && !wanted.topic().equals(running.spec.topic())) {
-                    drain(running, next.producer().sendTimeout().plus(DRAIN_MARGIN));
-                } else {
-                    running.consumer.close();
-                }
+            if (running.spec.draining(List.of()).equals(wanted)) {
+                continue;
+            }
+            running.consumer.close();
+            perCluster.remove(cluster);
+            if (wanted != null) {
+                // The topic it leaves still holds messages, and sends in flight at the switch land there too.
+                List<String> drain = new ArrayList<>(running.spec.drainTopics());
+                drain.add(running.spec.topic());
+                drain.remove(wanted.topic());
+                restart(wanted.draining(drain.stream().distinct().toList()), grace);
             }
         }
         for (BoundConsumerSpec spec : plan.values()) {
             if (!perCluster.containsKey(spec.cluster().clusterName())) {
-                try {
-                    startOne(spec);
-                } catch (MessagingException | RuntimeException e) {
-                    // Its messages wait in the broker; the next change (or a restart) starts it.
-                    log.error("could not start the consumer of {} on {} after a configuration change", subscription,
-                            spec.cluster().clusterName(), e);
-                }
+                restart(spec, grace);
             }
         }
     }
 
-    /**
-     * Keeps {@code old} consuming until, after {@code grace} (sends in flight at the switch land
-     * on the old topic), its group's backlog there is zero; an unknown backlog keeps it running.
-     */
-    private void drain(Running old, Duration grace) {
-        draining.add(old);
-        long notBefore = System.nanoTime() + grace.toNanos();
-        Runnable[] check = new Runnable[1];
-        check[0] = () -> {
-            synchronized (this) {
-                if (!draining.contains(old)) {
-                    return;
-                }
-                if (System.nanoTime() >= notBefore && old.consumer.backlog().orElse(-1) == 0) {
-                    draining.remove(old);
-                    old.consumer.close();
-                    log.info("consumer of {} on {} drained its old topic {}; closed", subscription,
-                            old.spec.cluster().clusterName(), old.spec.topic());
-                    return;
-                }
+    private void restart(BoundConsumerSpec spec, Duration grace) {
+        try {
+            startOne(spec);
+            if (!spec.drainTopics().isEmpty()) {
+                checkDrained(spec.cluster().clusterName(), System.nanoTime() + grace.toNanos());
             }
-            DRAIN_CHECKS.execute(check[0]);
-        };
-        DRAIN_CHECKS.execute(check[0]);
+        } catch (MessagingException | RuntimeException e) {
+            // Its messages wait in the broker; the next change (or a restart) starts it.
+            log.error("could not start the consumer of {} on {} after a configuration change", subscription,
+                    spec.cluster().clusterName(), e);
+        }
     }
 
-    /** Whether a consumer of a topic a change moved away from is still draining it. */
+    /**
+     * Once the grace has passed and the group's backlog on every drained topic is zero, restarts
+     * the cluster's consumer on its current topic alone; until then checks again every second.
+     * An unknown backlog keeps it draining.
+     */
+    private void checkDrained(String cluster, long notBefore) {
+        DRAIN_CHECKS.execute(() -> {
+            synchronized (this) {
+                Running running = perCluster.get(cluster);
+                if (closed.get() || running == null || running.spec.drainTopics().isEmpty()) {
+                    return;
+                }
+                boolean drained = System.nanoTime() >= notBefore && running.spec.drainTopics().stream()
+                        .allMatch(topic -> running.consumer.backlog(topic).orElse(-1) == 0);
+                if (!drained) {
+                    checkDrained(cluster, notBefore);
+                    return;
+                }
+                running.consumer.close();
+                perCluster.remove(cluster);
+                restart(running.spec.draining(List.of()), Duration.ZERO);
+                log.info("consumer of {} on {} drained {}; consuming {} alone", subscription, cluster,
+                        running.spec.drainTopics(), running.spec.topic());
+            }
+        });
+    }
+
+    /** Whether a consumer still drains a topic a change moved away from. */
     public synchronized boolean isDraining() {
-        return !draining.isEmpty();
+        return perCluster.values().stream().anyMatch(running -> !running.spec.drainTopics().isEmpty());
     }
 
     /** The spec each cluster's consumer currently runs with: what a reload changed, observably. */
@@ -224,8 +237,6 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
             synchronized (this) {
                 perCluster.values().forEach(r -> r.consumer.close());
                 perCluster.clear();
-                draining.forEach(r -> r.consumer.close());
-                draining.clear();
             }
             onClose.accept(this);
         }
