@@ -22,8 +22,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends the probes of one name server's brokers: for every broker and every kind, a lane paced at the configured
- * rate, round-robin over that broker's probe queues.
+ * Sends the probes of one name server's brokers: for every broker and every kind, a lane paced at the
+ * {@link ProbeRate} (the configured rate, raised step by step in stress mode), round-robin over that broker's probe
+ * queues.
  *
  * <p>Probes go to explicit queues with the raw {@code DefaultMQProducer.send(msg, MessageQueue)}, bypassing the
  * SDK's logic-topic routing and failover on purpose: the dial test measures each broker, and routing would hide a
@@ -44,6 +45,7 @@ final class ClusterProber implements AutoCloseable {
     private final DialTestConfig config;
     private final Reconciler reconciler;
     private final DialClock clock;
+    private final ProbeRate rate;
     private final String ackHost;
     private final int ackPort;
     private final AtomicLong sequences;
@@ -56,8 +58,9 @@ final class ClusterProber implements AutoCloseable {
     private volatile boolean running;
 
     ClusterProber(String label, String nameServer, String instanceName, DialTestConfig config, Reconciler reconciler,
-                  InetSocketAddress ackAddress, AtomicLong sequences, DialClock clock) {
+                  InetSocketAddress ackAddress, AtomicLong sequences, ProbeRate rate, DialClock clock) {
         this.label = label;
+        this.rate = rate;
         this.config = config;
         this.reconciler = reconciler;
         this.clock = clock;
@@ -130,16 +133,23 @@ final class ClusterProber implements AutoCloseable {
     }
 
     private void pace() {
+        double pacedRate = rate.get();
         while (running) {
             long now = clock.nanos();
+            double current = rate.get();
+            if (current != pacedRate) {
+                // The new rate counts from now: no burst to catch up with it, no gap either.
+                pacedRate = current;
+                lanes.forEach(l -> l.restart(now));
+            }
             long nextDue = now + MAX_PARK_NANOS;
             for (Lane lane : lanes) {
-                long due = lane.dueCount(now, config.ratePerSecond());
+                long due = lane.dueCount(now, pacedRate);
                 while (running && lane.issued < due) {
                     sendOne(lane);
                     lane.issued++;
                 }
-                nextDue = Math.min(nextDue, lane.nextDueNanos(config.ratePerSecond()));
+                nextDue = Math.min(nextDue, lane.nextDueNanos(pacedRate));
             }
             long wait = nextDue - clock.nanos();
             if (wait > 0) {

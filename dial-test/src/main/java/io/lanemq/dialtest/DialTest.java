@@ -53,6 +53,7 @@ public final class DialTest implements AutoCloseable {
     private final Consumer<Report> onReport;
     private final PrometheusMeterRegistry registry;
     private final DialTestMetrics metrics;
+    private final ProbeRate rate;
     private final Reconciler reconciler;
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final List<ClusterProber> probers = new ArrayList<>();
@@ -70,6 +71,8 @@ public final class DialTest implements AutoCloseable {
         this.onReport = runner.onReport;
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         this.metrics = new DialTestMetrics(registry);
+        this.rate = runner.rate != null ? runner.rate : new ProbeRate(config.ratePerSecond());
+        metrics.targetRate(rate::get);
         long runId = new SecureRandom().nextLong();
         this.reconciler = new Reconciler(runId, clock, config.grace(), config.retention(), metrics);
         this.reconcilerThread = Executors.newSingleThreadScheduledExecutor(r -> named(r, "lanemq-dialtest-reconciler"));
@@ -109,7 +112,7 @@ public final class DialTest implements AutoCloseable {
             closeables.add(consumer);
             consumer.start();
             ClusterProber prober = new ClusterProber(label, nameServer.getValue(), instance, config, reconciler,
-                listener.address(), sequences, clock);
+                listener.address(), sequences, rate, clock);
             closeables.add(prober);
             probers.add(prober.start());
             List<String> brokers = prober.addTargets(targets);
@@ -259,6 +262,7 @@ public final class DialTest implements AutoCloseable {
         private DialClock clock = DialClock.system();
         private Consumer<Report> onReport = r -> { };
         private UnaryOperator<AckSender> ackSenderWrapper = UnaryOperator.identity();
+        private ProbeRate rate;
 
         private Runner(DialTestConfig config) {
             this.config = Objects.requireNonNull(config, "config");
@@ -272,6 +276,15 @@ public final class DialTest implements AutoCloseable {
         /** Called with each period's report, on the reconciler thread. */
         public Runner onReport(Consumer<Report> onReport) {
             this.onReport = Objects.requireNonNull(onReport, "onReport");
+            return this;
+        }
+
+        /**
+         * The run's probe rate, for a caller that changes it while the run goes (the stress ramp, from its report
+         * listener); by default one at the configuration's {@link DialTestConfig#ratePerSecond()}.
+         */
+        public Runner rate(ProbeRate rate) {
+            this.rate = Objects.requireNonNull(rate, "rate");
             return this;
         }
 

@@ -33,7 +33,7 @@ public final class DialTestConfig {
     private static final Pattern RESOURCE_NAME = Pattern.compile("[A-Za-z0-9_%|-]{1,127}");
     private static final Pattern NAME_SERVER = Pattern.compile("[^\\s:;]+:\\d{1,5}(;[^\\s:;]+:\\d{1,5})*");
     private static final Pattern LABEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
-    private static final double MAX_RATE = 100_000;
+    static final double MAX_RATE = 100_000;
     private static final int MIN_BODY = 64;
     private static final int MAX_BODY = 4 << 20;
     private static final int MAX_QUEUES = 64;
@@ -376,7 +376,8 @@ public final class DialTestConfig {
             return new DialTestConfig(this);
         }
 
-        private static Duration between(String name, Duration value, Duration min, Duration max) {
+        /** {@code value}, if within [min, max]; else an error naming the setting. Shared with {@link StressConfig}. */
+        static Duration between(String name, Duration value, Duration min, Duration max) {
             Objects.requireNonNull(value, name);
             if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
                 throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "]: " + value);

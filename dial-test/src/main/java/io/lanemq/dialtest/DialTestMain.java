@@ -12,11 +12,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,7 +34,8 @@ import picocli.CommandLine.Option;
             + "acks the consumer sends back over TCP (loss, duplicates, latency) and serves Prometheus metrics.",
         "Without --name-servers it starts a local dual-IDC RocketMQ stack and probes that.",
         "Options can also come from a file: dial-test @dial-test.args (one option per line).",
-        "Exit code: 0 = no loss, 1 = probes were lost, 2 = could not start."},
+        "Stress mode (--stress) raises the rate step by step and reports where loss, send failures or latency start.",
+        "Exit code: 0 = no loss (in stress mode: the ramp ran), 1 = probes were lost, 2 = could not start."},
     footer = "Durations: 500ms, 5s, 2m, 1h.")
 public final class DialTestMain implements Callable<Integer> {
 
@@ -101,6 +104,31 @@ public final class DialTestMain implements Callable<Integer> {
         description = "Probe consumer group, shared by all dial-test processes (default: ${DEFAULT-VALUE}).")
     String consumerGroup;
 
+    @Option(names = "--stress", description = "Stress mode: probe at --stress-start, raise the rate by --stress-step "
+        + "every --stress-step-seconds (each step reconciled on its own) and stop at the first step with loss, send "
+        + "failures or a p99 over --stress-p99-limit-ms, or after --stress-max; prints the steps and the highest clean "
+        + "rate. Replaces --rate and --period.")
+    boolean stress;
+
+    @Option(names = "--stress-start", paramLabel = "PER_SECOND",
+        description = "Stress: first rate, probes/s per broker and kind (default: 10).")
+    Double stressStart;
+
+    @Option(names = "--stress-step", paramLabel = "PER_SECOND",
+        description = "Stress: rate added per step (default: 10).")
+    Double stressStep;
+
+    @Option(names = "--stress-max", paramLabel = "PER_SECOND", description = "Stress: last rate at most (default: 1000).")
+    Double stressMax;
+
+    @Option(names = "--stress-step-seconds", paramLabel = "SECONDS",
+        description = "Stress: how long each step probes (default: 30).")
+    Long stressStepSeconds;
+
+    @Option(names = "--stress-p99-limit-ms", paramLabel = "MILLIS",
+        description = "Stress: a step whose worst lane's p99 latency exceeds this broke (default: 1000).")
+    Long stressP99LimitMs;
+
     private final PrintStream out;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final AtomicBoolean interrupted = new AtomicBoolean();
@@ -147,8 +175,14 @@ public final class DialTestMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         DialTestConfig.Builder builder;
+        StressConfig stressConfig;
         try {
+            stressConfig = stressConfig();
             builder = configBuilder();
+            if (stressConfig != null) {
+                // One reconciliation per step: each step is judged on its own report.
+                builder.ratePerSecond(stressConfig.startRate()).period(stressConfig.stepDuration());
+            }
             if (!nameServers.isEmpty()) {
                 nameServers.forEach(builder::nameServer);
             }
@@ -168,7 +202,7 @@ public final class DialTestMain implements Callable<Integer> {
                         + idc.nameServerAddress());
                 }
             }
-            return run(builder.build());
+            return run(builder.build(), stressConfig == null ? null : new StressRamp(stressConfig));
         } catch (RuntimeException e) {
             // Not a finding about the brokers, so never exit code 1: start-up failed, or Ctrl-C interrupted it.
             System.err.println("dial-test: " + (interrupted.get() ? "interrupted: " : "") + e.getMessage());
@@ -180,12 +214,24 @@ public final class DialTestMain implements Callable<Integer> {
         }
     }
 
-    private int run(DialTestConfig config) throws InterruptedException {
+    /** Runs until the duration, Ctrl-C or (with a stress ramp) the ramp's end. */
+    private int run(DialTestConfig config, StressRamp ramp) throws InterruptedException {
         double ratio = config.samplingRatio();
-        try (DialTest test = DialTest.runner(config).onReport(r -> out.print("\n" + LiveTable.period(r, ratio))).start()) {
+        ProbeRate rate = new ProbeRate(config.ratePerSecond());
+        Consumer<Report> onReport = r -> out.print("\n" + LiveTable.period(r, ratio));
+        if (ramp != null) {
+            onReport = onReport.andThen(r -> nextStep(ramp, rate, r));
+        }
+        try (DialTest test = DialTest.runner(config).rate(rate).onReport(onReport).start()) {
             out.printf("Probing %s every %s: %s probes/s per broker and kind, %d-byte bodies, run %s%n",
-                config.nameServers(), config.period(), config.ratePerSecond(), config.bodySize(),
+                config.nameServers(), config.period(), LiveTable.rate(config.ratePerSecond()), config.bodySize(),
                 Long.toHexString(test.runId()));
+            if (ramp != null) {
+                StressConfig s = ramp.config();
+                out.printf("Stress ramp: from %s/s by %s/s up to %s/s, %d s per step, p99 limit %s ms%n",
+                    LiveTable.rate(s.startRate()), LiveTable.rate(s.step()), LiveTable.rate(s.maxRate()),
+                    s.stepDuration().toSeconds(), StressRamp.millis(s.p99Limit().toNanos() / 1000));
+            }
             test.metricsUri().ifPresent(uri -> out.println("Prometheus metrics at " + uri));
             out.println(durationSeconds > 0 ? "Stopping after " + durationSeconds + " s." : "Ctrl-C stops.");
             if (durationSeconds > 0) {
@@ -199,8 +245,58 @@ public final class DialTestMain implements Callable<Integer> {
                 : "\nStopping: Ctrl-C stops the embedded brokers too, so probes in flight stay pending, not lost.");
             Report totals = test.stop(waitForAcks);
             out.print("\n" + LiveTable.summary(totals, ratio));
+            if (ramp != null) {
+                // Loss at the breaking step is the finding, not a failure of the run.
+                out.print("\n" + LiveTable.stress(ramp));
+                return 0;
+            }
             return totals.total().lost() > 0 ? EXIT_LOSS : 0;
         }
+    }
+
+    // On the reconciler thread, once per step: judge it, then raise the rate or end the run.
+    private void nextStep(StressRamp ramp, ProbeRate rate, Report report) {
+        double stepRate = ramp.currentRate();
+        boolean wasFinished = ramp.finished();
+        OptionalDouble next = ramp.onStep(report);
+        if (next.isPresent()) {
+            rate.set(next.getAsDouble());
+            out.printf("stress: %s/s clean, now %s/s%n", LiveTable.rate(stepRate), LiveTable.rate(next.getAsDouble()));
+        } else if (!wasFinished) {
+            StressStep last = ramp.steps().get(ramp.steps().size() - 1);
+            out.printf("stress: %s/s %s; stopping%n", LiveTable.rate(stepRate),
+                last.clean() ? "clean, the maximum" : String.join(", ", last.breaches()));
+            stopRequested.countDown();
+        }
+    }
+
+    /** The stress ramp asked for, or null; a --stress-* option without --stress is a mistake worth naming. */
+    private StressConfig stressConfig() {
+        if (!stress) {
+            if (stressStart != null || stressStep != null || stressMax != null || stressStepSeconds != null
+                || stressP99LimitMs != null) {
+                throw new IllegalArgumentException("--stress-start, --stress-step, --stress-max, --stress-step-seconds "
+                    + "and --stress-p99-limit-ms need --stress");
+            }
+            return null;
+        }
+        StressConfig.Builder b = StressConfig.builder();
+        if (stressStart != null) {
+            b.startRate(stressStart);
+        }
+        if (stressStep != null) {
+            b.step(stressStep);
+        }
+        if (stressMax != null) {
+            b.maxRate(stressMax);
+        }
+        if (stressStepSeconds != null) {
+            b.stepDuration(Duration.ofSeconds(stressStepSeconds));
+        }
+        if (stressP99LimitMs != null) {
+            b.p99Limit(Duration.ofMillis(stressP99LimitMs));
+        }
+        return b.build();
     }
 
     private DialTestConfig.Builder configBuilder() {

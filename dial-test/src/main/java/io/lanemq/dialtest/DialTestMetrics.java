@@ -54,6 +54,11 @@ public final class DialTestMetrics {
      * Prometheus: {@code lanemq_dialtest_last_reconciliation_timestamp_seconds}.
      */
     public static final String LAST_RECONCILIATION = "lanemq.dialtest.last.reconciliation.timestamp";
+    /**
+     * The probe rate the senders aim at, per broker and per kind (fixed, or the current step of a stress ramp).
+     * Prometheus: {@code lanemq_dialtest_target_rate}.
+     */
+    public static final String TARGET_RATE = "lanemq.dialtest.target.rate";
 
     public static final String TAG_CLUSTER = "cluster";
     public static final String TAG_BROKER = "broker";
@@ -96,6 +101,7 @@ public final class DialTestMetrics {
         }
         names.add(prometheus(PROBES_PENDING));
         names.add(prometheus(LAST_RECONCILIATION) + "_seconds");
+        names.add(prometheus(TARGET_RATE));
         return names;
     }
 
@@ -125,6 +131,12 @@ public final class DialTestMetrics {
     /** Registers the gauge of tracked probes awaiting an ack. */
     void pendingProbes(Supplier<Number> pending) {
         Gauge.builder(PROBES_PENDING, pending).description("Tracked probes awaiting their ack").register(registry);
+    }
+
+    /** Registers the gauge of the target probe rate. */
+    void targetRate(Supplier<Number> rate) {
+        Gauge.builder(TARGET_RATE, rate).description("Target probes per second, per broker and per kind")
+            .register(registry);
     }
 
     void rejected(AckRejection reason) {

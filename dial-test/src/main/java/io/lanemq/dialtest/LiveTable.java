@@ -12,6 +12,7 @@ import java.util.Locale;
 public final class LiveTable {
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
+    private static final String STRESS_ROW = "%4s %8s %8s %8s %6s %6s %9s %9s  %s%n";
     private static final String ROW = "%-12s %-18s %-13s %8s %8s %6s %5s %6s %9s %9s %9s%n";
 
     private LiveTable() {
@@ -31,6 +32,35 @@ public final class LiveTable {
             + " of probes)", totals)
             + String.format(Locale.ROOT, "%s: sent %d, acked %d, lost %d, duplicated %d, send failures %d, late acks %d%n",
                 verdict, t.sent(), t.acked(), t.lost(), t.duplicated(), t.sendFailures(), t.late());
+    }
+
+    /**
+     * The steps of a stress ramp, then one line naming the highest clean rate and what broke first, e.g.
+     * {@code STRESS: highest clean rate 400/s per broker per kind; at 600/s p99 1,240 ms > 500 ms}.
+     */
+    public static String stress(StressRamp ramp) {
+        StringBuilder out = new StringBuilder("stress ramp, one reconciliation per step (latency: the worst lane)\n");
+        out.append(String.format(Locale.ROOT, STRESS_ROW, "step", "rate/s", "sent", "acked", "lost", "fail", "p50 ms",
+            "p99 ms", "verdict"));
+        int index = 1;
+        for (StressStep step : ramp.steps()) {
+            LaneCounts c = step.counts();
+            out.append(String.format(Locale.ROOT, STRESS_ROW, index++, rate(step.rate()), c.sent(), c.acked(), c.lost(),
+                c.sendFailures(), StressRamp.millis(step.p50Micros()), StressRamp.millis(step.p99Micros()),
+                step.clean() ? "clean" : String.join(", ", step.breaches())));
+        }
+        String clean = ramp.highestClean().map(s -> "highest clean rate " + rate(s.rate()) + "/s per broker per kind")
+            .orElse("no clean rate");
+        String broke = ramp.breaking().map(s -> "at " + rate(s.rate()) + "/s " + String.join(", ", s.breaches()))
+            .orElse(ramp.finished() ? "nothing broke up to the maximum, " + rate(ramp.config().maxRate()) + "/s"
+                : "the ramp was stopped before anything broke (maximum " + rate(ramp.config().maxRate()) + "/s)");
+        return out.append("STRESS: ").append(clean).append("; ").append(broke).append('\n').toString();
+    }
+
+    /** {@code 400}, or {@code 12.5} for a fractional rate. */
+    static String rate(double perSecond) {
+        return perSecond == Math.rint(perSecond) ? Long.toString((long) perSecond)
+            : String.format(Locale.ROOT, "%.2f", perSecond).replaceAll("0+$", "");
     }
 
     private static String render(String title, Report report) {

@@ -47,6 +47,7 @@ class DashboardMetricNamesTest {
         DialTestMetrics.LaneMeters lane = metrics.lane(new LaneKey("c", "b", ProbeKind.NORMAL));
         lane.latency().record(java.time.Duration.ofMillis(3));
         metrics.pendingProbes(() -> 0);
+        metrics.targetRate(() -> 10);
         metrics.consumerCluster("c");
         Set<String> scraped = Arrays.stream(registry.scrape().split("\n")).filter(l -> !l.startsWith("#") && !l.isBlank())
             .map(l -> l.replaceAll("[{ ].*", "")).collect(Collectors.toCollection(TreeSet::new));

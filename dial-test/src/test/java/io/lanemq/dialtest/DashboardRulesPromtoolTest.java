@@ -11,24 +11,27 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@code promtool check rules} and {@code promtool test rules} on the alert rules, with Debian's Prometheus
- * ({@code bin/setup-tools} installs it; skipped, saying so, only where promtool is absent).
+ * {@code promtool check rules} and {@code promtool test rules} on the dial test's and the SDK's alert rules, with
+ * Debian's Prometheus ({@code bin/setup-tools} installs it; skipped, saying so, only where promtool is absent).
  */
 class DashboardRulesPromtoolTest {
 
-    @Test
-    void theAlertRulesAreValid() throws Exception {
-        Result result = promtool("check", "rules", Dashboards.RULES);
+    @ParameterizedTest
+    @ValueSource(strings = {Dashboards.RULES, Dashboards.SDK_RULES})
+    void theAlertRulesAreValid(String rules) throws Exception {
+        Result result = promtool("check", "rules", rules);
         assertThat(result.exitCode).as(result.output).isZero();
         assertThat(result.output).contains("SUCCESS");
     }
 
-    @Test
-    void theAlertRulesPassTheirUnitTests() throws Exception {
-        Result result = promtool("test", "rules", Dashboards.RULES_TEST);
+    @ParameterizedTest
+    @ValueSource(strings = {Dashboards.RULES_TEST, Dashboards.SDK_RULES_TEST})
+    void theAlertRulesPassTheirUnitTests(String rulesTest) throws Exception {
+        Result result = promtool("test", "rules", rulesTest);
         assertThat(result.exitCode).as(result.output).isZero();
         assertThat(result.output).contains("SUCCESS");
     }

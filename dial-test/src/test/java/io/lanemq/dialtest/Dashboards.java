@@ -19,6 +19,9 @@ final class Dashboards {
     static final String DASHBOARD = "lanemq-dialtest-dashboard.json";
     static final String RULES = "lanemq-dialtest-alerts.yml";
     static final String RULES_TEST = "lanemq-dialtest-alerts.test.yml";
+    static final String SDK_DASHBOARD = "lanemq-sdk.json";
+    static final String SDK_RULES = "lanemq-sdk-alerts.yml";
+    static final String SDK_RULES_TEST = "lanemq-sdk-alerts.test.yml";
     private static final Pattern METRIC = Pattern.compile("\\blanemq_[a-z0-9_]+");
 
     private Dashboards() {
@@ -32,9 +35,14 @@ final class Dashboards {
     record PanelQuery(String panel, String expr) {
     }
 
+    /** The dial test dashboard's panel queries. */
     static List<PanelQuery> panelQueries() {
+        return panelQueries(DASHBOARD);
+    }
+
+    static List<PanelQuery> panelQueries(String dashboard) {
         List<PanelQuery> queries = new ArrayList<>();
-        for (JsonNode panel : read(new ObjectMapper(), DASHBOARD).path("panels")) {
+        for (JsonNode panel : read(new ObjectMapper(), dashboard).path("panels")) {
             for (JsonNode target : panel.path("targets")) {
                 queries.add(new PanelQuery(panel.path("title").asText(), target.path("expr").asText()));
             }
@@ -42,9 +50,14 @@ final class Dashboards {
         return queries;
     }
 
+    /** The dial test alert rules' expressions. */
     static List<String> ruleExpressions() {
+        return ruleExpressions(RULES);
+    }
+
+    static List<String> ruleExpressions(String rules) {
         List<String> exprs = new ArrayList<>();
-        for (JsonNode group : read(new ObjectMapper(new YAMLFactory()), RULES).path("groups")) {
+        for (JsonNode group : read(new ObjectMapper(new YAMLFactory()), rules).path("groups")) {
             for (JsonNode rule : group.path("rules")) {
                 exprs.add(rule.path("expr").asText());
             }
@@ -52,9 +65,14 @@ final class Dashboards {
         return exprs;
     }
 
+    /** The dial test dashboard's template variable queries. */
     static List<String> templateQueries() {
+        return templateQueries(DASHBOARD);
+    }
+
+    static List<String> templateQueries(String dashboard) {
         List<String> queries = new ArrayList<>();
-        for (JsonNode variable : read(new ObjectMapper(), DASHBOARD).path("templating").path("list")) {
+        for (JsonNode variable : read(new ObjectMapper(), dashboard).path("templating").path("list")) {
             if (variable.path("query").has("query")) {
                 queries.add(variable.path("query").path("query").asText());
             }
@@ -74,7 +92,8 @@ final class Dashboards {
     /** A panel query with Grafana's variables replaced, as Grafana would send it to Prometheus. */
     static String resolveVariables(String expr) {
         return expr.replace("$__rate_interval", "1m").replace("$__range", "5m")
-            .replace("$cluster", ".*").replace("$broker", ".*").replace("$kind", ".*");
+            .replace("$cluster", ".*").replace("$broker", ".*").replace("$kind", ".*")
+            .replace("$application", ".*").replace("$logic_topic", ".*");
     }
 
     private static JsonNode read(ObjectMapper mapper, String file) {

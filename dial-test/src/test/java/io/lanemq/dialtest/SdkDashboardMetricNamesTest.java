@@ -1,0 +1,86 @@
+package io.lanemq.dialtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lanemq.core.metrics.SdkMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The SDK dashboard and alert rules query only names {@link SdkMetrics} exports. The names come from Micrometer
+ * itself: every {@code SdkMetrics} method is called on a Prometheus registry and the scrape is read, so the
+ * suffixes ({@code _total}, {@code _seconds_bucket}, ...) are exactly Micrometer's; and every name constant of
+ * {@code SdkMetrics} must appear in that scrape, so none is missed.
+ */
+class SdkDashboardMetricNamesTest {
+
+    private static Set<String> exported;
+
+    @BeforeAll
+    static void scrapeEverySdkMetric() {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        SdkMetrics metrics = new SdkMetrics(registry, "app");
+        metrics.sendCompleted("t", "c", true, 1_000_000);
+        metrics.sendCompleted("t", "c", false, 1_000_000);
+        metrics.sendRejected("t", "RateLimited");
+        metrics.clusterWeightGauge("t", "c", () -> 50);
+        metrics.failedOver("t", "c");
+        metrics.reloaded(true);
+        metrics.reloadHealthGauge(() -> 0);
+        metrics.consumed("t", "g", "c", true, 1_000_000);
+        exported = Arrays.stream(registry.scrape().split("\n")).filter(l -> !l.startsWith("#") && !l.isBlank())
+            .map(l -> l.replaceAll("[{ ].*", "")).collect(Collectors.toCollection(TreeSet::new));
+        registry.close();
+    }
+
+    @Test
+    void everyNameConstantOfSdkMetricsIsInTheScrape() throws IllegalAccessException {
+        Set<String> constants = new TreeSet<>();
+        for (Field field : SdkMetrics.class.getFields()) {
+            if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class
+                && !field.getName().startsWith("TAG_")) {
+                constants.add(((String) field.get(null)).replace('.', '_'));
+            }
+        }
+        assertThat(constants).hasSizeGreaterThanOrEqualTo(9);
+        for (String constant : constants) {
+            assertThat(exported).as("Prometheus names of %s", constant)
+                .anyMatch(name -> name.equals(constant) || name.startsWith(constant + "_"));
+        }
+    }
+
+    @Test
+    void everyMetricInTheSdkDashboardExistsInSdkMetrics() {
+        Set<String> used = new TreeSet<>();
+        Dashboards.panelQueries(Dashboards.SDK_DASHBOARD).forEach(q -> used.addAll(Dashboards.metricNames(q.expr())));
+        Dashboards.templateQueries(Dashboards.SDK_DASHBOARD).forEach(q -> used.addAll(Dashboards.metricNames(q)));
+        assertThat(used).contains("lanemq_producer_sends_total", "lanemq_producer_send_latency_seconds_bucket",
+            "lanemq_producer_cluster_weight", "lanemq_producer_failovers_total", "lanemq_config_reloads_total",
+            "lanemq_config_last_reload_failed", "lanemq_consumer_messages_total");
+        assertThat(exported).containsAll(used);
+    }
+
+    @Test
+    void everyMetricInTheSdkAlertRulesExistsInSdkMetrics() {
+        Set<String> used = new TreeSet<>();
+        Dashboards.ruleExpressions(Dashboards.SDK_RULES).forEach(e -> used.addAll(Dashboards.metricNames(e)));
+        assertThat(used).isNotEmpty();
+        assertThat(exported).containsAll(used);
+    }
+
+    @Test
+    void theSdkDashboardUsesNoDialTestMetricAndTheDialTestDashboardNoSdkMetric() {
+        Set<String> sdk = Dashboards.panelQueries(Dashboards.SDK_DASHBOARD).stream()
+            .flatMap(q -> Dashboards.metricNames(q.expr()).stream()).collect(Collectors.toSet());
+        assertThat(sdk).noneMatch(n -> n.startsWith("lanemq_dialtest_"));
+        assertThat(DialTestMetrics.prometheusNames()).doesNotContainAnyElementsOf(exported);
+    }
+}
