@@ -2,29 +2,9 @@ package io.lanemq.delay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class CancelTest {
-
-    @TempDir
-    Path dir;
-    private EngineFixture f;
-    private long t0;
-
-    @BeforeEach
-    void open() throws Exception {
-        f = new EngineFixture(dir);
-        t0 = f.clock.millis();
-    }
-
-    @AfterEach
-    void close() {
-        f.close();
-    }
+class CancelTest extends EngineTestBase {
 
     @Test
     void cancelBeforeDueMeansNeverDelivered() throws Exception {

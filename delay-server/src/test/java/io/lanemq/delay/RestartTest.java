@@ -2,31 +2,11 @@ package io.lanemq.delay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class RestartTest {
-
-    @TempDir
-    Path dir;
-    private EngineFixture f;
-    private long t0;
-
-    @BeforeEach
-    void open() throws Exception {
-        f = new EngineFixture(dir);
-        t0 = f.clock.millis();
-    }
-
-    @AfterEach
-    void close() {
-        f.close();
-    }
+class RestartTest extends EngineTestBase {
 
     private List<DelayedRecord> scheduleSpread(int n) throws Exception {
         List<DelayedRecord> records = new ArrayList<>();

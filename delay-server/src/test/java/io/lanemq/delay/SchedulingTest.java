@@ -9,28 +9,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class SchedulingTest {
-
-    @TempDir
-    Path dir;
-    private EngineFixture f;
-    private long t0;
-
-    @BeforeEach
-    void open() throws Exception {
-        f = new EngineFixture(dir);
-        t0 = f.clock.millis();
-    }
-
-    @AfterEach
-    void close() {
-        f.close();
-    }
+class SchedulingTest extends EngineTestBase {
 
     @Test
     void firesEachRecordAtExactlyItsDueMillisecondInDueOrder() throws Exception {
