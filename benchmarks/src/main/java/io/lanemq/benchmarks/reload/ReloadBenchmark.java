@@ -11,6 +11,7 @@ import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.testkit.etcd.EtcdServer;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -45,7 +46,9 @@ public final class ReloadBenchmark implements Callable<Integer> {
                 AtomicLong firstOnExpected = new AtomicLong(Long.MAX_VALUE);
                 AtomicLong failures = new AtomicLong();
                 AtomicLong sends = new AtomicLong();
-                Thread sender = new Thread(() -> sendUntilInterrupted(producer, expected, firstOnExpected, failures, sends),
+                // A flag, not an interrupt: RocketMQ's sync send path swallows interrupts.
+                AtomicBoolean running = new AtomicBoolean(true);
+                Thread sender = new Thread(() -> sendWhile(running, producer, expected, firstOnExpected, failures, sends),
                         "bench-reload-sender");
                 sender.start();
                 long[] latencies = new long[changes];
@@ -64,7 +67,7 @@ public final class ReloadBenchmark implements Callable<Integer> {
                     latencies[i] = firstOnExpected.get() == Long.MAX_VALUE ? -1 : Math.max(0, firstOnExpected.get() - putAt);
                 }
                 long elapsedMs = (System.nanoTime() - startedAt) / 1_000_000;
-                sender.interrupt();
+                running.set(false);
                 sender.join();
                 long[] seen = Arrays.stream(latencies).filter(l -> l >= 0).sorted().toArray();
                 long missed = latencies.length - seen.length;
@@ -81,10 +84,10 @@ public final class ReloadBenchmark implements Callable<Integer> {
         }
     }
 
-    private static void sendUntilInterrupted(Producer producer, AtomicReference<String> expected, AtomicLong firstOnExpected,
-                                             AtomicLong failures, AtomicLong sends) {
+    private static void sendWhile(AtomicBoolean running, Producer producer, AtomicReference<String> expected,
+                                  AtomicLong firstOnExpected, AtomicLong failures, AtomicLong sends) {
         byte[] body = new byte[300];
-        while (!Thread.currentThread().isInterrupted()) {
+        while (running.get()) {
             String wanted = expected.get();
             long start = System.nanoTime();
             try {
