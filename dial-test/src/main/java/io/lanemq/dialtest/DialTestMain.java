@@ -222,7 +222,7 @@ public final class DialTestMain implements Callable<Integer> {
         if (ramp != null) {
             onReport = onReport.andThen(r -> nextStep(ramp, rate, r));
         }
-        try (DialTest test = DialTest.runner(config).rate(rate).onReport(onReport).start()) {
+        try (DialTestRun test = DialTestRun.runner(config).rate(rate).onReport(onReport).start()) {
             out.printf("Probing %s every %s: %s probes/s per broker and kind, %d-byte bodies, run %s%n",
                 config.nameServers(), config.period(), LiveTable.rate(config.ratePerSecond()), config.bodySize(),
                 Long.toHexString(test.runId()));

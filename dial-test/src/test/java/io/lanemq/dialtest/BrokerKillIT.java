@@ -30,7 +30,7 @@ class BrokerKillIT {
             BrokerNode victim = stack.idc("idc-a").broker("idc-a-broker-1");
             ItSupport.Reports reports = new ItSupport.Reports();
             Report totals;
-            try (DialTest test = DialTest.runner(config.build()).onReport(reports).start()) {
+            try (DialTestRun test = DialTestRun.runner(config.build()).onReport(reports).start()) {
                 await().atMost(Duration.ofSeconds(30)).until(() -> reports.size() >= 4); // ~8 s of clean probing
                 victim.kill();
                 int killedAt = reports.size();

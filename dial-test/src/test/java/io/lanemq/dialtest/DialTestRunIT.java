@@ -43,7 +43,7 @@ class DialTestRunIT {
             config.nameServer(idc.name(), idc.nameServerAddress());
         }
         Optional<Path> prometheusBinary = PrometheusServer.binary();
-        try (DialTest test = DialTest.runner(config.build()).onReport(reports).start()) {
+        try (DialTestRun test = DialTestRun.runner(config.build()).onReport(reports).start()) {
             long started = System.nanoTime();
             if (prometheusBinary.isEmpty()) {
                 prometheusMissing = "the prometheus binary is not installed (bin/setup-tools installs Debian's "

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * period, and the metrics endpoint.
  *
  * <pre>{@code
- * try (DialTest run = DialTest.runner(config).onReport(r -> System.out.print(LiveTable.period(r, 1.0))).start()) {
+ * try (DialTestRun run = DialTestRun.runner(config).onReport(r -> System.out.print(LiveTable.period(r, 1.0))).start()) {
  *     Thread.sleep(60_000);                    // or wait for Ctrl-C
  *     Report totals = run.stop();              // stops sending, waits for outstanding acks, reconciles
  *     System.out.print(LiveTable.summary(totals, 1.0));
@@ -38,9 +38,9 @@ import org.slf4j.LoggerFactory;
  * {@code lanemq-dialtest-discovery}, the ack listener's and the metrics server's, and RocketMQ's own. All are
  * stopped by {@link #close()}. {@link #stop()} and {@link #close()} may be called from any thread.
  */
-public final class DialTest implements AutoCloseable {
+public final class DialTestRun implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(DialTest.class);
+    private static final Logger LOG = LoggerFactory.getLogger(DialTestRun.class);
     private static final Duration SETUP_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration CONSUMER_READY_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration DISCOVERY_INTERVAL = Duration.ofSeconds(30);
@@ -65,7 +65,7 @@ public final class DialTest implements AutoCloseable {
     private Report totals;
     private boolean closed;
 
-    private DialTest(Runner runner) {
+    private DialTestRun(Runner runner) {
         this.config = runner.config;
         this.clock = runner.clock;
         this.onReport = runner.onReport;
@@ -300,8 +300,8 @@ public final class DialTest implements AutoCloseable {
          *
          * @throws DialTestException naming what could not be set up; nothing is left running
          */
-        public DialTest start() {
-            DialTest test = new DialTest(this);
+        public DialTestRun start() {
+            DialTestRun test = new DialTestRun(this);
             try {
                 test.startAll(ackSenderWrapper);
                 return test;
