@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
@@ -46,6 +48,9 @@ public final class SdkMetrics {
 
     private final MeterRegistry registry;
     private final Tags common;
+    /** Send and consume meters per topic/cluster(/group): built once, not on every message. */
+    private final Map<MeterKey, SendMeters> sendMeters = new ConcurrentHashMap<>();
+    private final Map<MeterKey, ConsumeMeters> consumeMeters = new ConcurrentHashMap<>();
     /** Gauges read this client's state: they must leave the registry with the client. */
     private final List<Meter> gauges = new CopyOnWriteArrayList<>();
 
@@ -55,10 +60,19 @@ public final class SdkMetrics {
     }
 
     public void sendCompleted(String logicTopic, String cluster, boolean success, long nanos) {
-        Counter.builder(SENDS).tags(common).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_CLUSTER, cluster, TAG_OUTCOME, outcome(success))
-                .register(registry).increment();
-        Timer.builder(SEND_LATENCY).tags(common).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_CLUSTER, cluster)
-                .publishPercentileHistogram().register(registry).record(nanos, TimeUnit.NANOSECONDS);
+        SendMeters meters = sendMeters.computeIfAbsent(new MeterKey(logicTopic, null, cluster), this::sendMeters);
+        (success ? meters.succeeded : meters.failed).increment();
+        meters.latency.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    private SendMeters sendMeters(MeterKey key) {
+        return new SendMeters(
+                Counter.builder(SENDS).tags(common).tags(TAG_LOGIC_TOPIC, key.logicTopic, TAG_CLUSTER, key.cluster,
+                        TAG_OUTCOME, outcome(true)).register(registry),
+                Counter.builder(SENDS).tags(common).tags(TAG_LOGIC_TOPIC, key.logicTopic, TAG_CLUSTER, key.cluster,
+                        TAG_OUTCOME, outcome(false)).register(registry),
+                Timer.builder(SEND_LATENCY).tags(common).tags(TAG_LOGIC_TOPIC, key.logicTopic, TAG_CLUSTER, key.cluster)
+                        .publishPercentileHistogram().register(registry));
     }
 
     public void sendRejected(String logicTopic, String reason) {
@@ -84,10 +98,19 @@ public final class SdkMetrics {
     }
 
     public void consumed(String logicTopic, String group, String cluster, boolean success, long nanos) {
-        Counter.builder(CONSUMED).tags(common).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_CLUSTER, cluster,
-                TAG_OUTCOME, success ? "success" : "retry").register(registry).increment();
-        Timer.builder(CONSUME_LATENCY).tags(common).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_CLUSTER, cluster)
-                .register(registry).record(nanos, TimeUnit.NANOSECONDS);
+        ConsumeMeters meters = consumeMeters.computeIfAbsent(new MeterKey(logicTopic, group, cluster), this::consumeMeters);
+        (success ? meters.succeeded : meters.retried).increment();
+        meters.latency.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    private ConsumeMeters consumeMeters(MeterKey key) {
+        return new ConsumeMeters(
+                Counter.builder(CONSUMED).tags(common).tags(TAG_LOGIC_TOPIC, key.logicTopic, TAG_GROUP, key.group,
+                        TAG_CLUSTER, key.cluster, TAG_OUTCOME, "success").register(registry),
+                Counter.builder(CONSUMED).tags(common).tags(TAG_LOGIC_TOPIC, key.logicTopic, TAG_GROUP, key.group,
+                        TAG_CLUSTER, key.cluster, TAG_OUTCOME, "retry").register(registry),
+                Timer.builder(CONSUME_LATENCY).tags(common).tags(TAG_LOGIC_TOPIC, key.logicTopic, TAG_GROUP, key.group,
+                        TAG_CLUSTER, key.cluster).register(registry));
     }
 
     public MeterRegistry registry() {
@@ -102,5 +125,15 @@ public final class SdkMetrics {
 
     private static String outcome(boolean success) {
         return success ? "success" : "failure";
+    }
+
+    /** Where a message went; {@code group} is null for sends. */
+    private record MeterKey(String logicTopic, String group, String cluster) {
+    }
+
+    private record SendMeters(Counter succeeded, Counter failed, Timer latency) {
+    }
+
+    private record ConsumeMeters(Counter succeeded, Counter retried, Timer latency) {
     }
 }
