@@ -9,16 +9,21 @@ import io.lanemq.api.spi.BoundProducerSpec;
 import io.lanemq.api.spi.BoundSendResult;
 import io.lanemq.api.spi.PhysicalMessage;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.exception.RequestTimeoutException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.RequestCallback;
 import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
@@ -59,6 +64,8 @@ final class RocketMqProducer implements BoundProducer {
     private final String producerGroup;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicLong storedNotOk = new AtomicLong();
+    /** Topics this producer has made itself known for to every broker, see {@link #registerForReplies}. */
+    private final Set<String> heartbeatTopics = ConcurrentHashMap.newKeySet();
 
     private RocketMqProducer(DefaultMQProducer producer, ExecutorService checkExecutor, BoundProducerSpec spec) {
         this.producer = producer;
@@ -170,28 +177,70 @@ final class RocketMqProducer implements BoundProducer {
      * RocketMQ's request-reply: the broker stores the request like any message, and the consuming
      * side's reply travels back through the broker to this client instance. A message with a
      * sharding key goes to the key's queue, as {@link #send} does.
+     *
+     * <p>Uses the callback form and waits here: since 5.3.1 the blocking {@code request} returns
+     * as soon as the request is stored, before any reply (apache/rocketmq#9319).
      */
     @Override
     public byte[] request(PhysicalMessage message, Duration timeout) throws MessagingException {
         requireOpen(message);
         Message target = MessageMapping.toRocketMq(message);
         long millis = Math.max(1, timeout.toMillis());
-        Message reply;
+        CompletableFuture<Message> reply = new CompletableFuture<>();
+        RequestCallback callback = new RequestCallback() {
+            @Override
+            public void onSuccess(Message answer) {
+                reply.complete(answer);
+            }
+
+            @Override
+            public void onException(Throwable error) {
+                reply.completeExceptionally(error);
+            }
+        };
         try {
-            reply = message.shardingKey().isPresent()
-                    ? producer.request(target, ShardingKeySelector.INSTANCE, message.shardingKey().get(), millis)
-                    : producer.request(target, millis);
-        } catch (RequestTimeoutException e) {
-            throw new SendFailedException("no reply to the request on topic " + message.topic() + " within " + millis
-                    + " ms", null, cluster, e);
+            registerForReplies(message.topic());
+            if (message.shardingKey().isPresent()) {
+                producer.request(target, ShardingKeySelector.INSTANCE, message.shardingKey().get(), callback, millis);
+            } else {
+                producer.request(target, callback, millis);
+            }
+            return bodyOf(reply.get(millis, TimeUnit.MILLISECONDS), message.topic());
+        } catch (TimeoutException e) {
+            throw noReply(message.topic(), millis, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RequestTimeoutException timedOut) {
+                throw noReply(message.topic(), millis, timedOut);
+            }
+            throw RocketMqErrors.sendFailed(e.getCause(), cluster, message.topic());
         } catch (Exception e) {
             throw RocketMqErrors.sendFailed(e, cluster, message.topic());
         }
+    }
+
+    private SendFailedException noReply(String topic, long millis, Exception cause) {
+        return new SendFailedException("no reply to the request on topic " + topic + " within " + millis + " ms",
+                null, cluster, cause);
+    }
+
+    private byte[] bodyOf(Message reply, String topic) throws SendFailedException {
         if (reply == null || reply.getBody() == null) {
-            throw new SendFailedException("the reply to the request on topic " + message.topic() + " had no body",
-                    null, cluster, null);
+            throw new SendFailedException("the reply to the request on topic " + topic + " had no body", null, cluster, null);
         }
         return reply.getBody();
+    }
+
+    /**
+     * A broker pushes a reply only to a client it holds a heartbeat channel for. RocketMQ sends
+     * one before a request only when the topic's route is new to the client, so a producer that
+     * already sent to the topic (a delayed send, then its cancel) would wait for the periodic
+     * heartbeat and miss the reply. One forced heartbeat per topic closes that gap; later ones
+     * are kept alive by the periodic heartbeat.
+     */
+    private void registerForReplies(String topic) {
+        if (heartbeatTopics.add(topic)) {
+            producer.getDefaultMQProducerImpl().getMqClientFactory().sendHeartbeatToAllBrokerWithLock();
+        }
     }
 
     @Override
