@@ -73,7 +73,8 @@ public final class ConsumerProxyServer implements AutoCloseable {
         this.groups = new GroupRegistry(platform, config, ticker, metrics);
         this.service = new ConsumerProxyService(groups, config, metrics);
         this.server = NettyServerBuilder.forAddress(config.grpcAddress(), credentials(config))
-                .addService(ServerInterceptors.intercept(service, new TokenAuthInterceptor(config.tokens(), metrics)))
+                .addService(ServerInterceptors.intercept(ServerInterceptors.useInputStreamMessages(service.bindService()),
+                        new MalformedFrameGuard(metrics), new TokenAuthInterceptor(config.tokens(), metrics)))
                 .permitKeepAliveTime(10, TimeUnit.SECONDS)
                 .build()
                 .start();

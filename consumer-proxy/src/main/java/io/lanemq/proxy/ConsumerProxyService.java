@@ -28,6 +28,7 @@ final class ConsumerProxyService extends ConsumerProxyGrpc.ConsumerProxyImplBase
         StreamSession stream = new StreamSession((ServerCallStreamObserver<ConsumeResponse>) responseObserver,
                 TokenAuthInterceptor.APPLICATION.get(), groups, config, metrics, streams::remove);
         streams.add(stream);
+        MalformedFrameGuard.ON_MALFORMED.get().set(stream::endedOnMalformedFrame);
         return stream;
     }
 

@@ -110,10 +110,9 @@ final class DeadLetterPublisher implements AutoCloseable {
     private Message copy(HeldMessage held) {
         Message dead = new Message(topic, held.source().getBody());
         MessageAccessor.setProperties(dead, new HashMap<>(held.source().getProperties()));
-        // Where it died and after how many deliveries, as the broker records it for DIRECT consumers.
+        // Where it died, as the broker records it when DIRECT consumers give up.
         MessageAccessor.putProperty(dead, MessageConst.PROPERTY_RETRY_TOPIC, held.source().getTopic());
         MessageAccessor.putProperty(dead, MessageConst.PROPERTY_ORIGIN_MESSAGE_ID, held.template().getMessageId());
-        MessageAccessor.setReconsumeTime(dead, String.valueOf(held.attempts()));
         return dead;
     }
 

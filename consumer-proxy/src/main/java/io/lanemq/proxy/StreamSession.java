@@ -160,6 +160,17 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
         }
     }
 
+    /** The call was closed on a frame that did not parse (see {@link MalformedFrameGuard}). */
+    void endedOnMalformedFrame() {
+        synchronized (this) {
+            if (ended) {
+                return;
+            }
+            ended = true;
+        }
+        leave();
+    }
+
     @Override
     public void onError(Throwable t) {
         log.debug("stream of {} broke: {}", session, t.toString());
