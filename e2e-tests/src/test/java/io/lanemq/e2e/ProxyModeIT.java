@@ -22,11 +22,13 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,6 +39,8 @@ import org.junit.jupiter.api.Test;
  */
 class ProxyModeIT {
     private static final int MESSAGES = 2_000;
+    private static final int KEYS = 8;
+    private static final int PER_KEY = 40;
     private static final SimpleMeterRegistry METRICS = new SimpleMeterRegistry();
 
     @BeforeAll
@@ -127,6 +131,51 @@ class ProxyModeIT {
                 }
                 assertThat(refused.all).as("the refused consumer received nothing").isEmpty();
                 assertThat(refusedConsumer.proxyConsumer().orElseThrow().connected()).isFalse();
+            }
+        } finally {
+            platform.close();
+        }
+    }
+
+    @Test
+    void anOrderedProxyModeSubscriptionSeesEachShardingKeyInSendOrderEvenAcrossARetry() throws Exception {
+        String group = LocalPlatform.unique("proxy-ordered");
+        LocalPlatform platform = LocalPlatform.on(RocketMqStack.shared()).addTopic("account", 4, 50, 50, group);
+        Map<String, List<Integer>> seen = new ConcurrentHashMap<>();
+        Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
+        AtomicInteger overlaps = new AtomicInteger();
+        try (ProxyFixture proxy = ProxyFixture.start(platform)) {
+            platform.consumerMode("account", group, ConsumptionMode.PROXY);
+            try (MessagingClient client = proxy.client(ProxyFixture.TOKEN);
+                 Producer producer = client.createProducer(ProducerOptions.defaults());
+                 Consumer consumer = client.subscribe(Subscription.builder("account", group).ordered(true).build(), message -> {
+                     String key = message.shardingKey().orElseThrow();
+                     if (inFlight.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet() > 1) {
+                         overlaps.incrementAndGet();
+                     }
+                     try {
+                         int sequence = Integer.parseInt(new String(message.body(), StandardCharsets.UTF_8));
+                         if (key.equals("key-3") && sequence == 10 && message.deliveryAttempt() == 1) {
+                             return ConsumeResult.RETRY_LATER;
+                         }
+                         seen.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(sequence);
+                         return ConsumeResult.SUCCESS;
+                     } finally {
+                         inFlight.get(key).decrementAndGet();
+                     }
+                 })) {
+                for (int sequence = 0; sequence < PER_KEY; sequence++) {
+                    for (int key = 0; key < KEYS; key++) {
+                        producer.send(Message.builder("account").shardingKey("key-" + key)
+                                .body(Integer.toString(sequence).getBytes(StandardCharsets.UTF_8)).build());
+                    }
+                }
+
+                await().atMost(Duration.ofSeconds(90)).until(() -> seen.values().stream().mapToInt(List::size).sum() >= KEYS * PER_KEY);
+                List<Integer> expected = IntStream.range(0, PER_KEY).boxed().toList();
+                assertThat(seen).hasSize(KEYS);
+                seen.forEach((key, sequence) -> assertThat(sequence).as("order of " + key).isEqualTo(expected));
+                assertThat(overlaps).as("listener calls overlapping on one key").hasValue(0);
             }
         } finally {
             platform.close();

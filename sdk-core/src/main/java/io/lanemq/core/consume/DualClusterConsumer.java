@@ -54,6 +54,8 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     /** Exactly one of the two runs; guarded by {@code this}. */
     private DirectConsumption direct;
     private ProxyConsumer proxy;
+    /** The mode of the path started last; read without the lock, which a switch holds while the old path stops. */
+    private volatile ConsumptionMode mode;
 
     private DualClusterConsumer(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics,
                                 ProxyIdentity identity, java.util.function.Consumer<AutoCloseable> onClose) {
@@ -129,6 +131,7 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
         } else {
             direct = DirectConsumption.start(subscription, listener, binding, metrics, plan.direct());
         }
+        mode = plan.mode();
     }
 
     @Override
@@ -174,23 +177,25 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
         } catch (MessagingException | RuntimeException e) {
             direct = oldDirect;
             proxy = oldProxy;
+            mode = from;
             log.error("could not start {} consumption of {} after a configuration change; {} consumption goes on", plan.mode(),
                     subscription, from, e);
             return;
         }
+        long started = System.nanoTime();
         if (oldDirect != null) {
             oldDirect.close();
         }
         if (oldProxy != null) {
             oldProxy.close();
         }
-        log.info("{} switched from {} to {} consumption in {} ms", subscription, from, plan.mode(),
-                (System.nanoTime() - start) / 1_000_000);
+        log.info("{} switched from {} to {} consumption: new path started in {} ms, old one stopped in {} ms", subscription,
+                from, plan.mode(), (started - start) / 1_000_000, (System.nanoTime() - started) / 1_000_000);
     }
 
-    /** How this subscription consumes now. */
-    public synchronized ConsumptionMode mode() {
-        return proxy != null ? ConsumptionMode.PROXY : ConsumptionMode.DIRECT;
+    /** How this subscription consumes now: the mode of the path started last (the previous one may still be stopping). */
+    public ConsumptionMode mode() {
+        return mode;
     }
 
     /** PROXY mode: the consumer that talks to the proxy; empty in DIRECT mode. */
