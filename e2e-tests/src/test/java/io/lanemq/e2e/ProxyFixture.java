@@ -31,6 +31,7 @@ final class ProxyFixture implements AutoCloseable {
 
     static ProxyFixture start(LocalPlatform platform) throws MessagingException, IOException {
         ProxyConfig config = ProxyConfig.builder(platform.writeConfig().toString())
+                .proxyId(LocalPlatform.unique("proxy"))
                 .grpcAddress(new InetSocketAddress("127.0.0.1", 0))
                 .tls(TestCertificate.keyStore(), TestCertificate.PASSWORD)
                 .token(APPLICATION, TOKEN)
@@ -39,8 +40,14 @@ final class ProxyFixture implements AutoCloseable {
                 .drainTimeout(Duration.ofSeconds(2))
                 .build();
         ConsumerProxyServer server = ConsumerProxyServer.start(config);
-        platform.proxy(new ProxySettings(List.of("127.0.0.1:" + server.grpcAddress().getPort()), TestCertificate.caPem()));
-        return new ProxyFixture(platform, server);
+        ProxyFixture proxy = new ProxyFixture(platform, server);
+        platform.proxy(new ProxySettings(List.of(proxy.endpoint()), TestCertificate.caPem()));
+        return proxy;
+    }
+
+    /** Where it serves, {@code 127.0.0.1:port}. */
+    String endpoint() {
+        return "127.0.0.1:" + server.grpcAddress().getPort();
     }
 
     /** A client of the platform as {@link #APPLICATION}, authenticating with {@code token}. */
@@ -52,6 +59,11 @@ final class ProxyFixture implements AutoCloseable {
     /** Deliveries the proxy pushed, all groups and consumers together. */
     double deliveries() {
         return server.meters().find("lanemq.proxy.deliveries").counters().stream().mapToDouble(c -> c.count()).sum();
+    }
+
+    /** Consumers connected to it now, all groups together. */
+    double consumers() {
+        return server.meters().find("lanemq.proxy.consumers").gauges().stream().mapToDouble(g -> g.value()).sum();
     }
 
     @Override
