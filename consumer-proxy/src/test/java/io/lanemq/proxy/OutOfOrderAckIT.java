@@ -31,7 +31,7 @@ class OutOfOrderAckIT {
         admin.setInstanceName(LocalPlatform.unique("ooo-admin"));
         admin.start();
         try {
-            List<String> ids = ProxyHarness.send(platform, "proxy-ooo", 20, null);
+            List<String> ids = ProxyHarness.send(platform, "proxy-ooo", 20, i -> null);
             Set<String> held = Set.of(ids.get(3), ids.get(11));
             ConsumerProxyServer first = ConsumerProxyServer.start(ProxyHarness.config(platform, b -> b.drainTimeout(Duration.ofSeconds(1))));
             TestConsumer picky = ProxyHarness.consumer(first, "picky", d -> false).subscribe(ProxyHarness.APPLICATION, group, "proxy-ooo", 100);
