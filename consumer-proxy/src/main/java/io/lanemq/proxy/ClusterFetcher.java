@@ -26,7 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fetches one logic topic's physical topic on one cluster for one group, with a RocketMQ lite pull
+ * Fetches one logic topic's physical topic, and the group's retry topic, on one cluster for one group, with a RocketMQ lite pull
  * consumer in the group's own RocketMQ consumer group (the name DIRECT consumers use, so switching
  * modes keeps the offsets, and several proxy instances share the queues through RocketMQ's
  * rebalancing). Auto-commit is off: every commit interval the poll thread commits, per queue, the
@@ -40,6 +40,7 @@ final class ClusterFetcher implements AutoCloseable {
     private final GroupKey group;
     private final String cluster;
     private final String physicalTopic;
+    private final String retryTopic;
     private final Dispatcher dispatcher;
     private final GroupLimits limits;
     private final RateLimiter rate;
@@ -51,12 +52,13 @@ final class ClusterFetcher implements AutoCloseable {
     private final Thread pollThread;
     private volatile boolean fetching = true;
 
-    ClusterFetcher(GroupKey group, ClusterConfig cluster, String physicalTopic, ConsumerSettings settings,
+    ClusterFetcher(GroupKey group, ClusterConfig cluster, String physicalTopic, String retryTopic, ConsumerSettings settings,
                    Dispatcher dispatcher, GroupLimits limits, RateLimiter sharedRate, long commitIntervalNanos,
                    ProxyMetrics metrics) throws InvalidConfigurationException {
         this.group = group;
         this.cluster = cluster.name();
         this.physicalTopic = physicalTopic;
+        this.retryTopic = retryTopic;
         this.dispatcher = dispatcher;
         this.limits = limits;
         this.rate = sharedRate;
@@ -74,7 +76,10 @@ final class ClusterFetcher implements AutoCloseable {
     }
 
     void start() throws MQClientException {
-        consumer.subscribe(physicalTopic, "*", new QueueChanges());
+        // The consumer keeps one queue listener (the last one given); it hears both topics' changes.
+        QueueChanges changes = new QueueChanges();
+        consumer.subscribe(physicalTopic, "*", changes);
+        consumer.subscribe(retryTopic, "*", changes);
         consumer.start();
         pollThread.start();
     }
@@ -180,7 +185,7 @@ final class ClusterFetcher implements AutoCloseable {
         @Override
         public void messageQueueChanged(String topic, Set<MessageQueue> all, Set<MessageQueue> mine) {
             trackers.entrySet().removeIf(entry -> {
-                if (mine.contains(entry.getKey())) {
+                if (!entry.getKey().getTopic().equals(topic) || mine.contains(entry.getKey())) {
                     return false;
                 }
                 entry.getValue().revoke();

@@ -160,9 +160,10 @@ public final class ConsumerProxyServer implements AutoCloseable {
             long deadline = System.nanoTime() + config.drainTimeout().toNanos();
             for (GroupRuntime group : running) {
                 long left = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-                if (!group.awaitAcksAndCommit(left)) {
+                int unacked = group.awaitAcksAndCommit(left);
+                if (unacked > 0) {
                     log.warn("{}: {} deliveries still unacked after the drain timeout; they will be delivered again",
-                            group.key(), group.dispatcher().outstanding());
+                            group.key(), unacked);
                 }
             }
         } catch (InterruptedException e) {

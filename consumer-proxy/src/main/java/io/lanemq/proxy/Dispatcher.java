@@ -245,6 +245,20 @@ final class Dispatcher {
     }
 
     /**
+     * Forgets every delivery still out with a consumer (after the drain timeout on shutdown) and returns
+     * their messages, unfinished: the caller moves them elsewhere or leaves their offsets uncommitted.
+     */
+    synchronized List<HeldMessage> abandonOutstanding() {
+        List<HeldMessage> abandoned = new ArrayList<>();
+        outstanding.values().forEach(out -> abandoned.add(out.message));
+        outstanding.clear();
+        sessions.forEach(session -> session.outstanding.clear());
+        held -= abandoned.size();
+        notifyAll();
+        return abandoned;
+    }
+
+    /**
      * Stops delivering: messages not out with a consumer are dropped (their offsets stay
      * uncommitted, so the group's next owner delivers them), outstanding ones may still be acked.
      */

@@ -17,12 +17,13 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.common.MixAll;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Everything that serves one consumer group of one logic topic: a fetcher per cluster route, the
- * dispatcher its consumers connect to, and the dead-letter publisher. Built from the platform
+ * dispatcher its consumers connect to, and the publisher to the group's retry and dead-letter topics. Built from the platform
  * configuration snapshot current when the group's first consumer subscribed.
  */
 final class GroupRuntime implements AutoCloseable, DispatchListener {
@@ -33,8 +34,8 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     private final ProxyMetrics metrics;
     private final Dispatcher dispatcher;
     private final List<ClusterFetcher> fetchers = new ArrayList<>();
-    private final ScheduledExecutorService deadLetterThread;
-    private final DeadLetterPublisher deadLetters;
+    private final ScheduledExecutorService publisherThread;
+    private final GroupTopicsPublisher topics;
     private final ScheduledFuture<?> ticks;
 
     private GroupRuntime(GroupKey key, LogicTopicConfig topic, ConsumerSettings settings, PlatformConfig platform,
@@ -50,15 +51,16 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
         for (TopicRoute route : topic.routes()) {
             ClusterConfig cluster = platform.cluster(route.cluster());
             clusters.put(cluster.name(), cluster);
-            fetchers.add(new ClusterFetcher(key, cluster, route.physicalTopic(), settings, dispatcher, limits, rate,
+            fetchers.add(new ClusterFetcher(key, cluster, route.physicalTopic(), MixAll.getRetryTopic(key.consumerGroup()),
+                    settings, dispatcher, limits, rate,
                     config.commitInterval().toNanos(), metrics));
         }
-        this.deadLetterThread = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "lanemq-proxy-dlq-" + key.consumerGroup());
+        this.publisherThread = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "lanemq-proxy-publish-" + key.consumerGroup());
             thread.setDaemon(true);
             return thread;
         });
-        this.deadLetters = new DeadLetterPublisher(key, clusters, deadLetterThread);
+        this.topics = new GroupTopicsPublisher(key, clusters, publisherThread);
         metrics.groupGauges(key, dispatcher, () -> fetchers.stream().mapToInt(ClusterFetcher::uncommitted).sum());
         this.ticks = ticker.scheduleWithFixedDelay(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
     }
@@ -69,6 +71,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
                               ProxyMetrics metrics) throws InvalidConfigurationException, MQClientException {
         GroupRuntime runtime = new GroupRuntime(key, topic, settings, platform, config, ticker, deliveryIds, metrics);
         try {
+            runtime.topics.createTopics();
             for (ClusterFetcher fetcher : runtime.fetchers) {
                 fetcher.start();
             }
@@ -89,7 +92,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     }
 
     String deadLetterTopic() {
-        return deadLetters.topic();
+        return topics.deadLetterTopic();
     }
 
     private void tick() {
@@ -108,25 +111,38 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
         dispatcher.drain();
     }
 
-    /** Waits for outstanding deliveries to be acked (or to time out), then commits what is safe. */
-    boolean awaitAcksAndCommit(long timeoutMillis) throws InterruptedException {
-        boolean settled = dispatcher.awaitNoneOutstanding(timeoutMillis);
+    /**
+     * Waits for outstanding deliveries to be acked, at most {@code timeoutMillis}; moves the unordered
+     * ones still unacked to the group's retry topic (so committing past them loses nothing, and acked
+     * messages above them are not delivered again); then commits what is safe. Ordered messages still
+     * unacked keep their queue's offset where it is, since a retry topic would break their order.
+     *
+     * @return how many deliveries were still unacked at the timeout
+     */
+    int awaitAcksAndCommit(long timeoutMillis) throws InterruptedException {
+        dispatcher.awaitNoneOutstanding(timeoutMillis);
+        List<HeldMessage> unacked = dispatcher.abandonOutstanding();
+        for (HeldMessage message : unacked) {
+            if (message.orderKey() == null && topics.requeue(message, 5_000)) {
+                message.finish();
+            }
+        }
         fetchers.forEach(ClusterFetcher::commitNow);
-        return settled;
+        return unacked.size();
     }
 
     @Override
     public void close() {
         ticks.cancel(false);
         fetchers.forEach(ClusterFetcher::close);
-        deadLetterThread.execute(deadLetters::close);
-        deadLetterThread.shutdown();
+        publisherThread.execute(topics::close);
+        publisherThread.shutdown();
         try {
-            deadLetterThread.awaitTermination(5, TimeUnit.SECONDS);
+            publisherThread.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        deadLetterThread.shutdownNow();
+        publisherThread.shutdownNow();
     }
 
     @Override
@@ -147,8 +163,8 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     @Override
     public void deadLetter(HeldMessage message, FailedBy reason) {
         log.info("{}: {} failed its last allowed attempt ({}, {}); sending it to {}", key, message, message.attempts(),
-                reason, deadLetters.topic());
-        deadLetters.publish(message, dead -> {
+                reason, topics.deadLetterTopic());
+        topics.deadLetter(message, dead -> {
             dead.finish();
             metrics.deadLetters(key).increment();
         }, () -> metrics.deadLetterFailures(key).increment());

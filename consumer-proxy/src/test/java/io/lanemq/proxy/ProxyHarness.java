@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
@@ -43,16 +44,20 @@ final class ProxyHarness {
         return TestConsumer.open(name, proxy.grpcAddress(), APPLICATION, TOKEN, autoAck);
     }
 
-    /** Sends {@code count} messages synchronously through the SDK; returns their ids in send order. */
-    static List<String> send(LocalPlatform platform, String logicTopic, int count, String shardingKey) throws Exception {
+    /**
+     * Sends {@code count} messages (bodies {@code message-<i>}) synchronously through the SDK; returns their ids
+     * in send order. {@code shardingKey} gives message i's key, or null for none.
+     */
+    static List<String> send(LocalPlatform platform, String logicTopic, int count, IntFunction<String> shardingKey) throws Exception {
         List<String> ids = new ArrayList<>();
         try (MessagingClient client = platform.client("proxy-it-sender");
              Producer producer = client.createProducer(ProducerOptions.defaults())) {
             for (int i = 0; i < count; i++) {
                 Message.Builder message = Message.builder(logicTopic).keys("n" + i)
                         .body(("message-" + i).getBytes(StandardCharsets.UTF_8));
-                if (shardingKey != null) {
-                    message.shardingKey(shardingKey);
+                String key = shardingKey.apply(i);
+                if (key != null) {
+                    message.shardingKey(key);
                 }
                 ids.add(producer.send(message.build()).messageId());
             }

@@ -28,7 +28,7 @@ class RedeliveryIT {
         try (ConsumerProxyServer proxy = ConsumerProxyServer.start(ProxyHarness.config(platform, b -> b));
              TestConsumer holder = ProxyHarness.consumer(proxy, "holder", d -> false)
                      .subscribe(ProxyHarness.APPLICATION, group, "proxy-disconnect", 10)) {
-            List<String> ids = ProxyHarness.send(platform, "proxy-disconnect", 10, null);
+            List<String> ids = ProxyHarness.send(platform, "proxy-disconnect", 10, i -> null);
             await().atMost(Duration.ofSeconds(60)).until(() -> holder.deliveries.size() == 10);
 
             try (TestConsumer survivor = ProxyHarness.consumer(proxy, "survivor", d -> true)
@@ -56,7 +56,7 @@ class RedeliveryIT {
         try (ConsumerProxyServer proxy = ConsumerProxyServer.start(ProxyHarness.config(platform, b -> b));
              TestConsumer rejecter = ProxyHarness.consumer(proxy, "rejecter", d -> false)
                      .subscribe(ProxyHarness.APPLICATION, group, "proxy-dlq", 100)) {
-            String id = ProxyHarness.send(platform, "proxy-dlq", 1, null).get(0);
+            String id = ProxyHarness.send(platform, "proxy-dlq", 1, i -> null).get(0);
             Set<Long> nacked = new HashSet<>();
             await().atMost(Duration.ofSeconds(60)).until(() -> {
                 for (Delivery delivery : rejecter.deliveries) {

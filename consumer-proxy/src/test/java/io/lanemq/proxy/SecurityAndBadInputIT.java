@@ -45,7 +45,7 @@ class SecurityAndBadInputIT {
         platform = ProxyHarness.platform().addTopic("proxy-security", 2, 50, 50, group);
         proxy = ConsumerProxyServer.start(ProxyHarness.config(platform, b -> b));
         healthy = ProxyHarness.consumer(proxy, "healthy", d -> true).subscribe(ProxyHarness.APPLICATION, group, "proxy-security", 32);
-        ProxyHarness.send(platform, "proxy-security", 5, null);
+        ProxyHarness.send(platform, "proxy-security", 5, i -> null);
         await().atMost(Duration.ofSeconds(60)).until(() -> healthy.acked.size() == 5);
     }
 
@@ -110,7 +110,7 @@ class SecurityAndBadInputIT {
             assertThat(sloppy.ended.get()).isNull();
             sloppy.grant(1000);
             int before = healthy.acked.size() + sloppy.acked.size();
-            ProxyHarness.send(platform, "proxy-security", 20, null);
+            ProxyHarness.send(platform, "proxy-security", 20, i -> null);
             await().atMost(Duration.ofSeconds(30)).until(() -> healthy.acked.size() + sloppy.acked.size() == before + 20);
             assertThat(sloppy.acked).as("the sloppy stream still gets its share").isNotEmpty();
         }
@@ -130,7 +130,7 @@ class SecurityAndBadInputIT {
 
     private void assertStillServing(int count) throws Exception {
         int before = healthy.acked.size();
-        ProxyHarness.send(platform, "proxy-security", count, null);
+        ProxyHarness.send(platform, "proxy-security", count, i -> null);
         await().atMost(Duration.ofSeconds(30)).until(() -> healthy.acked.size() >= before + count);
     }
 
