@@ -48,6 +48,8 @@ public final class SdkMetrics {
     public static final String TAG_GROUP = "group";
     public static final String TAG_OUTCOME = "outcome";
     public static final String TAG_REASON = "reason";
+    /** One PROXY-mode consumer's id, as the proxy knows it. */
+    public static final String TAG_CONSUMER = "consumer";
     /** A gRPC status code ({@code UNAUTHENTICATED}, {@code UNAVAILABLE}...). */
     public static final String TAG_STATUS = "status";
     /** On every meter: which application's client it belongs to. */
@@ -121,12 +123,13 @@ public final class SdkMetrics {
     }
 
     /**
-     * Registers the connected gauge of one PROXY-mode consumer; the caller removes it with
-     * {@link #remove(Meter)} when that consumer stops (a later one of the same group registers its own).
+     * Registers the connected gauge of one PROXY-mode consumer, tagged with its {@code consumer} id: while
+     * a switch replaces it, the old and the new consumer of a group each report their own. The caller
+     * removes it with {@link #remove(Meter)} when that consumer stops.
      */
-    public Meter proxyConnectedGauge(String logicTopic, String group, DoubleSupplier connected) {
+    public Meter proxyConnectedGauge(String logicTopic, String group, String consumer, DoubleSupplier connected) {
         Meter gauge = Gauge.builder(PROXY_CONNECTED, connected, DoubleSupplier::getAsDouble).tags(common)
-                .tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group).strongReference(true).register(registry);
+                .tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_CONSUMER, consumer).strongReference(true).register(registry);
         gauges.add(gauge);
         return gauge;
     }

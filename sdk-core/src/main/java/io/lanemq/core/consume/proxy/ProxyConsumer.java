@@ -88,7 +88,7 @@ public final class ProxyConsumer implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.connectedGauge = metrics.proxyConnectedGauge(spec.logicTopic(), spec.group(), () -> connected ? 1 : 0);
+        this.connectedGauge = metrics.proxyConnectedGauge(spec.logicTopic(), spec.group(), consumerId, () -> connected ? 1 : 0);
     }
 
     /**
