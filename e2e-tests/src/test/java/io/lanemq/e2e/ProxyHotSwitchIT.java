@@ -8,14 +8,19 @@ import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
+import io.lanemq.core.client.CoreMessagingClient;
 import io.lanemq.core.config.ConsumptionMode;
+import io.lanemq.core.config.ProxySettings;
 import io.lanemq.core.consume.DualClusterConsumer;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.localstack.SendStream;
 import io.lanemq.testkit.RocketMqStack;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -59,11 +64,39 @@ class ProxyHotSwitchIT {
             await().atMost(Duration.ofSeconds(30)).until(stream::settled);
             assertThat(SendStream.successRate(stream.all())).isEqualTo(1.0);
             Set<String> acknowledged = stream.acknowledgedIds();
-            await().atMost(Duration.ofSeconds(90))
-                    .alias("every acknowledged message consumed (the proxy must release the group when its last consumer leaves)")
-                    .until(() -> received.deliveriesById.keySet().containsAll(acknowledged));
+            try {
+                await().atMost(Duration.ofSeconds(90)).until(() -> received.deliveriesById.keySet().containsAll(acknowledged));
+            } catch (ConditionTimeoutException e) {
+                long missing = acknowledged.stream().filter(id -> !received.deliveriesById.containsKey(id)).count();
+                throw new AssertionError(missing + " of " + acknowledged.size() + " acknowledged messages were never consumed"
+                        + " after the switch back to DIRECT; the proxy must stop fetching and leave the group once its last"
+                        + " consumer of the group is gone, or its share of the queues is never consumed", e);
+            }
             System.out.printf("ProxyHotSwitchIT: %d acknowledged sends, all consumed; %d duplicates; %.0f pushed by the proxy%n",
                     acknowledged.size(), received.duplicates(), proxy.deliveries());
+        } finally {
+            platform.close();
+        }
+    }
+
+    @Test
+    void aSwitchToProxyIsRejectedWhileTheClientHasNoProxyTokenAndDirectConsumptionGoesOn() throws Exception {
+        String group = LocalPlatform.unique("proxy-notoken");
+        LocalPlatform platform = LocalPlatform.on(RocketMqStack.shared()).addTopic("ledger", 2, 50, 50, group);
+        Received received = new Received();
+        try (MessagingClient client = platform.client("no-token-app");
+             Producer producer = client.createProducer(ProducerOptions.defaults());
+             Consumer consumer = client.subscribe(Subscription.builder("ledger", group).build(), received)) {
+            CoreMessagingClient core = (CoreMessagingClient) client;
+            platform.proxy(new ProxySettings(List.of("127.0.0.1:7443"), Path.of("/etc/lanemq/proxy-ca.pem")))
+                    .consumerMode("ledger", group, ConsumptionMode.PROXY).writeConfig();
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> core.lastReloadRejection().isPresent());
+            assertThat(core.lastReloadRejection().orElseThrow().getMessage())
+                    .contains("consumer group '" + group + "'", "PROXY mode", "ClientOptions.proxyToken");
+            assertThat(((DualClusterConsumer) consumer).mode()).isEqualTo(ConsumptionMode.DIRECT);
+            Set<String> sent = ProxyModeIT.sendAll(producer, "ledger", 20);
+            await().atMost(Duration.ofSeconds(60)).until(() -> received.deliveriesById.keySet().containsAll(sent));
         } finally {
             platform.close();
         }
