@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * <p>A configuration change within a mode is applied by that mode in place. A change of mode (or of
  * the proxy's endpoints) starts the new path first, then closes the old one, which finishes what its
  * listener holds and commits (DIRECT) or acks (PROXY) it: both paths consume the group for a moment,
- * so a message may come twice, and none is lost.
+ * so a message may come twice, and none is lost. For the same reason an ordered subscription may see
+ * a sharding key's messages out of order for the moment of a mode switch.
  */
 public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     private static final Logger log = LoggerFactory.getLogger(DualClusterConsumer.class);
