@@ -33,7 +33,7 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
     private final Consumer<StreamSession> onEnd;
     private volatile GroupRuntime group;
     private volatile ConsumerSession session;
-    private boolean ended;
+    private volatile boolean ended;
 
     StreamSession(ServerCallStreamObserver<ConsumeResponse> responses, String application, GroupRegistry groups,
                   ProxyConfig config, ProxyMetrics metrics, Consumer<StreamSession> onEnd) {
@@ -87,7 +87,13 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
                 .setAckTimeoutMs((int) config.ackTimeout().toMillis())
                 .setMaxDeliveryAttempts(runtime.dispatcher().settings().maxDeliveryAttempts())).build());
         group = runtime;
-        session = runtime.dispatcher().connect(consumerId, Integer.toUnsignedLong(subscribe.getInitialCredits()), this::push);
+        ConsumerSession connected = runtime.dispatcher().connect(consumerId, Integer.toUnsignedLong(subscribe.getInitialCredits()), this::push);
+        session = connected;
+        if (ended) {
+            // The stream broke while connecting and its end saw no session yet: leave now (disconnect is idempotent).
+            runtime.dispatcher().disconnect(connected);
+            return;
+        }
         log.info("{} subscribed to {} (application {})", consumerId, runtime.key(), application);
     }
 
