@@ -154,7 +154,7 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
             }
             ended = true;
         }
-        if (!status.isOk()) {
+        if (!status.isOk() && session == null) {
             metrics.refusedCalls(status.getCode().name()).increment();
             log.info("ending a stream of application {} with {}: {}", application, status.getCode(), status.getDescription());
         }
