@@ -54,6 +54,7 @@ public final class ConsumerProxyServer implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final ProxyMetrics metrics = new ProxyMetrics(registry);
     private final ScheduledExecutorService ticker;
+    private final ScheduledExecutorService idleCheck;
     private final GroupRegistry groups;
     private final ConsumerProxyService service;
     private final Server server;
@@ -71,6 +72,12 @@ public final class ConsumerProxyServer implements AutoCloseable {
             return thread;
         });
         this.groups = new GroupRegistry(platform, config, ticker, metrics);
+        this.idleCheck = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "lanemq-proxy-idle-groups");
+            thread.setDaemon(true);
+            return thread;
+        });
+        idleCheck.scheduleWithFixedDelay(groups::stopIdleGroups, 1, 1, TimeUnit.SECONDS);
         this.service = new ConsumerProxyService(groups, config, metrics);
         this.server = NettyServerBuilder.forAddress(config.grpcAddress(), credentials(config))
                 .addService(ServerInterceptors.intercept(ServerInterceptors.useInputStreamMessages(service.bindService()),
@@ -151,6 +158,7 @@ public final class ConsumerProxyServer implements AutoCloseable {
         }
         closed = true;
         serving = false;
+        idleCheck.shutdown();
         List<GroupRuntime> running = groups.closeForNewGroups();
         try {
             for (GroupRuntime group : running) {
@@ -181,6 +189,7 @@ public final class ConsumerProxyServer implements AutoCloseable {
         }
         running.forEach(GroupRuntime::close);
         ticker.shutdownNow();
+        idleCheck.shutdownNow();
         if (http != null) {
             http.close();
         }

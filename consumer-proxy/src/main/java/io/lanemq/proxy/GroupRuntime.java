@@ -7,6 +7,7 @@ import io.lanemq.core.config.ConsumerSettings;
 import io.lanemq.core.config.LogicTopicConfig;
 import io.lanemq.core.config.PlatformConfig;
 import io.lanemq.core.config.TopicRoute;
+import io.micrometer.core.instrument.Meter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -37,6 +38,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     private final ScheduledExecutorService publisherThread;
     private final GroupTopicsPublisher topics;
     private final ScheduledFuture<?> ticks;
+    private final List<Meter> gauges;
 
     private GroupRuntime(GroupKey key, LogicTopicConfig topic, ConsumerSettings settings, PlatformConfig platform,
                          ProxyConfig config, ScheduledExecutorService ticker, LongSupplier deliveryIds, ProxyMetrics metrics)
@@ -61,7 +63,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
             return thread;
         });
         this.topics = new GroupTopicsPublisher(key, clusters, publisherThread);
-        metrics.groupGauges(key, dispatcher, () -> fetchers.stream().mapToInt(ClusterFetcher::uncommitted).sum());
+        this.gauges = metrics.groupGauges(key, dispatcher, () -> fetchers.stream().mapToInt(ClusterFetcher::uncommitted).sum());
         this.ticks = ticker.scheduleWithFixedDelay(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
     }
 
@@ -134,6 +136,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     @Override
     public void close() {
         ticks.cancel(false);
+        metrics.remove(gauges);
         fetchers.forEach(ClusterFetcher::close);
         publisherThread.execute(topics::close);
         publisherThread.shutdown();

@@ -72,27 +72,35 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
             end(Status.INVALID_ARGUMENT.withDescription("Subscribe needs logic_topic and consumer_group"));
             return;
         }
-        GroupRuntime runtime;
+        String consumerId = subscribe.getConsumerId().isBlank()
+                ? application + "-" + Integer.toHexString(System.identityHashCode(this)) : subscribe.getConsumerId();
+        GroupRegistry.Joined joined;
         try {
-            runtime = groups.group(subscribe.getLogicTopic(), subscribe.getConsumerGroup());
+            joined = groups.join(subscribe.getLogicTopic(), subscribe.getConsumerGroup(), consumerId, this::push);
         } catch (StatusException e) {
             end(e.getStatus());
             return;
         }
-        String consumerId = subscribe.getConsumerId().isBlank()
-                ? application + "-" + Integer.toHexString(System.identityHashCode(this)) : subscribe.getConsumerId();
-        send(ConsumeResponse.newBuilder().setSubscribed(Subscribed.newBuilder()
-                .setProxyId(config.proxyId())
-                .setConsumerId(consumerId)
-                .setAckTimeoutMs((int) config.ackTimeout().toMillis())
-                .setMaxDeliveryAttempts(runtime.dispatcher().settings().maxDeliveryAttempts())).build());
+        GroupRuntime runtime = joined.group();
         group = runtime;
-        ConsumerSession connected = runtime.dispatcher().connect(consumerId, Integer.toUnsignedLong(subscribe.getInitialCredits()), this::push);
-        session = connected;
+        session = joined.session();
+        // Subscribed goes first: the session has no credits until the grant below.
+        try {
+            send(ConsumeResponse.newBuilder().setSubscribed(Subscribed.newBuilder()
+                    .setProxyId(config.proxyId())
+                    .setConsumerId(consumerId)
+                    .setAckTimeoutMs((int) config.ackTimeout().toMillis())
+                    .setMaxDeliveryAttempts(runtime.dispatcher().settings().maxDeliveryAttempts())).build());
+        } catch (IllegalStateException e) {
+            // The stream ended meanwhile: handled just below.
+        }
         if (ended) {
-            // The stream broke while connecting and its end saw no session yet: leave now (disconnect is idempotent).
-            runtime.dispatcher().disconnect(connected);
+            // The stream broke while joining and its end saw no session yet: leave now (disconnect is idempotent).
+            runtime.dispatcher().disconnect(joined.session());
             return;
+        }
+        if (subscribe.getInitialCredits() != 0) {
+            runtime.dispatcher().grant(joined.session(), Integer.toUnsignedLong(subscribe.getInitialCredits()));
         }
         log.info("{} subscribed to {} (application {})", consumerId, runtime.key(), application);
     }

@@ -41,6 +41,29 @@ class TwoProxiesIT {
         }
     }
 
+    @Test
+    void aProxyWhoseConsumersLeftReleasesTheGroupsQueuesToTheOther() throws Exception {
+        String group = LocalPlatform.unique("proxy-idle");
+        LocalPlatform platform = ProxyHarness.platform().addTopic("proxy-idle", 4, 50, 50, group);
+        try (ConsumerProxyServer leaving = ConsumerProxyServer.start(ProxyHarness.config(platform,
+                     b -> b.proxyId("leaving").idleGroupTimeout(Duration.ofSeconds(1))));
+             ConsumerProxyServer staying = ConsumerProxyServer.start(ProxyHarness.config(platform, b -> b.proxyId("staying")));
+             TestConsumer viaStaying = ProxyHarness.consumer(staying, "via-staying", d -> true)
+                     .subscribe(ProxyHarness.APPLICATION, group, "proxy-idle", 64)) {
+            try (TestConsumer viaLeaving = ProxyHarness.consumer(leaving, "via-leaving", d -> true)
+                    .subscribe(ProxyHarness.APPLICATION, group, "proxy-idle", 64)) {
+                await().atMost(Duration.ofSeconds(30)).until(() -> groupMembers(platform, group) == 2);
+            }
+            // The leaving proxy's only consumer is gone: after the idle timeout its RocketMQ consumers leave the group.
+            await().atMost(Duration.ofSeconds(30)).until(() -> groupMembers(platform, group) == 1);
+            List<String> ids = ProxyHarness.send(platform, "proxy-idle", 200, i -> null);
+            await().atMost(Duration.ofSeconds(60)).until(() -> ackedIds(viaStaying).containsAll(ids));
+            assertThat(leaving.meters().find(ProxyMetrics.HELD).gauges()).as("the idle group's gauges are gone").isEmpty();
+        } finally {
+            platform.close();
+        }
+    }
+
     /** Consumer clients of the group on cluster A, as the broker sees them. */
     private static int groupMembers(LocalPlatform platform, String group) throws Exception {
         org.apache.rocketmq.tools.admin.DefaultMQAdminExt admin = new org.apache.rocketmq.tools.admin.DefaultMQAdminExt();
