@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import javax.net.ssl.KeyManagerFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -89,9 +90,11 @@ public final class ConsumerProxyServer implements AutoCloseable {
         source.watch(new ConfigListener() {
             @Override
             public void onChange(PlatformConfig next) {
-                // New subscriptions see the new snapshot; running groups keep the routes they started with.
                 platform.swap(next);
-                log.info("platform configuration from {} changed; new groups use it", source.describe());
+                List<GroupRuntime> changed = groups.detachChanged(next);
+                log.info("platform configuration from {} changed; {} running groups restart with it", source.describe(),
+                        changed.size());
+                changed.forEach(ConsumerProxyServer.this::restart);
             }
 
             @Override
@@ -130,6 +133,26 @@ public final class ConsumerProxyServer implements AutoCloseable {
             throw new UncheckedIOException("cannot read the TLS key store " + config.keyStore().get(), e);
         } catch (GeneralSecurityException e) {
             throw new IllegalArgumentException("the TLS key store " + config.keyStore().get() + " is unusable: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Stops a group whose configuration changed as a shutdown would (stop fetching, DRAINING, wait for
+     * acks, move the unacked to the retry topic, commit), then ends its streams with UNAVAILABLE: their
+     * clients reconnect and join the group built from the new configuration.
+     */
+    private void restart(GroupRuntime group) {
+        Predicate<StreamSession> ofGroup = stream -> stream.group() == group;
+        try {
+            group.stopFetching();
+            service.drain(ofGroup);
+            group.awaitAcksAndCommit(config.drainTimeout().toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            service.end(ofGroup, Status.UNAVAILABLE.withDescription("the configuration of " + group.key()
+                    + " changed; reconnect"));
+            group.close();
         }
     }
 

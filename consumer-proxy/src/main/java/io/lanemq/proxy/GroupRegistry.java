@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
@@ -110,6 +111,24 @@ final class GroupRegistry {
                 group.close();
             }
         }
+    }
+
+    /**
+     * Takes out of service the running groups whose spec differs in {@code next} (routes moved, a
+     * cluster re-pointed, settings changed, the group or topic removed) and returns them; the caller
+     * stops them gracefully and ends their streams, whose clients reconnect to a group built from
+     * {@code next}.
+     */
+    synchronized List<GroupRuntime> detachChanged(PlatformConfig next) {
+        List<GroupRuntime> changed = new ArrayList<>();
+        for (GroupRuntime group : List.copyOf(running.values())) {
+            if (!GroupSpec.of(next, group.key()).equals(Optional.of(group.spec()))) {
+                running.remove(group.key());
+                idleSince.remove(group.key());
+                changed.add(group);
+            }
+        }
+        return changed;
     }
 
     /** Stops new groups and returns the running ones. */

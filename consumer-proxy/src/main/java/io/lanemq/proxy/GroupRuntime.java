@@ -32,6 +32,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     private static final long TICK_MS = 20;
 
     private final GroupKey key;
+    private final GroupSpec spec;
     private final ProxyMetrics metrics;
     private final Dispatcher dispatcher;
     private final List<ClusterFetcher> fetchers = new ArrayList<>();
@@ -44,6 +45,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
                          ProxyConfig config, ScheduledExecutorService ticker, LongSupplier deliveryIds, ProxyMetrics metrics)
             throws InvalidConfigurationException {
         this.key = key;
+        this.spec = GroupSpec.of(platform, key).orElseThrow();
         this.metrics = metrics;
         this.dispatcher = new Dispatcher(key.toString(), new DispatchSettings(config.ackTimeout(),
                 settings.maxDeliveryAttempts(), config.initialBackoff(), config.maxBackoff()), System::nanoTime, deliveryIds, this);
@@ -87,6 +89,11 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
 
     GroupKey key() {
         return key;
+    }
+
+    /** What the group was built from. */
+    GroupSpec spec() {
+        return spec;
     }
 
     Dispatcher dispatcher() {

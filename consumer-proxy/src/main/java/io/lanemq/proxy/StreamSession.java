@@ -147,6 +147,11 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
         return true;
     }
 
+    /** The group this stream joined; null before its Subscribe. */
+    GroupRuntime group() {
+        return group;
+    }
+
     /** Tells the consumer the proxy is shutting down: no more deliveries, acks still count. */
     void draining() {
         send(ConsumeResponse.newBuilder().setStatus(io.lanemq.proxy.protocol.Status.newBuilder()
