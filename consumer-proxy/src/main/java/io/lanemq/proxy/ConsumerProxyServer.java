@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import javax.net.ssl.KeyManagerFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +55,7 @@ public final class ConsumerProxyServer implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final ProxyMetrics metrics = new ProxyMetrics(registry);
     private final ScheduledExecutorService ticker;
+    private final ScheduledExecutorService idleCheck;
     private final GroupRegistry groups;
     private final ConsumerProxyService service;
     private final Server server;
@@ -71,6 +73,12 @@ public final class ConsumerProxyServer implements AutoCloseable {
             return thread;
         });
         this.groups = new GroupRegistry(platform, config, ticker, metrics);
+        this.idleCheck = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "lanemq-proxy-idle-groups");
+            thread.setDaemon(true);
+            return thread;
+        });
+        idleCheck.scheduleWithFixedDelay(groups::stopIdleGroups, 1, 1, TimeUnit.SECONDS);
         this.service = new ConsumerProxyService(groups, config, metrics);
         this.server = NettyServerBuilder.forAddress(config.grpcAddress(), credentials(config))
                 .addService(ServerInterceptors.intercept(ServerInterceptors.useInputStreamMessages(service.bindService()),
@@ -82,9 +90,11 @@ public final class ConsumerProxyServer implements AutoCloseable {
         source.watch(new ConfigListener() {
             @Override
             public void onChange(PlatformConfig next) {
-                // New subscriptions see the new snapshot; running groups keep the routes they started with.
                 platform.swap(next);
-                log.info("platform configuration from {} changed; new groups use it", source.describe());
+                List<GroupRuntime> changed = groups.detachChanged(next);
+                log.info("platform configuration from {} changed; {} running groups restart with it", source.describe(),
+                        changed.size());
+                changed.forEach(ConsumerProxyServer.this::restart);
             }
 
             @Override
@@ -126,6 +136,26 @@ public final class ConsumerProxyServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops a group whose configuration changed as a shutdown would (stop fetching, DRAINING, wait for
+     * acks, move the unacked to the retry topic, commit), then ends its streams with UNAVAILABLE: their
+     * clients reconnect and join the group built from the new configuration.
+     */
+    private void restart(GroupRuntime group) {
+        Predicate<StreamSession> ofGroup = stream -> stream.group() == group;
+        try {
+            group.stopFetching();
+            service.drain(ofGroup);
+            group.awaitAcksAndCommit(config.drainTimeout().toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            service.end(ofGroup, Status.UNAVAILABLE.withDescription("the configuration of " + group.key()
+                    + " changed; reconnect"));
+            group.close();
+        }
+    }
+
     /** The bound gRPC address (the real port when port 0 was configured). */
     public InetSocketAddress grpcAddress() {
         return (InetSocketAddress) server.getListenSockets().get(0);
@@ -151,6 +181,7 @@ public final class ConsumerProxyServer implements AutoCloseable {
         }
         closed = true;
         serving = false;
+        idleCheck.shutdown();
         List<GroupRuntime> running = groups.closeForNewGroups();
         try {
             for (GroupRuntime group : running) {
@@ -181,6 +212,7 @@ public final class ConsumerProxyServer implements AutoCloseable {
         }
         running.forEach(GroupRuntime::close);
         ticker.shutdownNow();
+        idleCheck.shutdownNow();
         if (http != null) {
             http.close();
         }

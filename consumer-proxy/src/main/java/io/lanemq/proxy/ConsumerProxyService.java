@@ -9,6 +9,7 @@ import io.lanemq.proxy.protocol.ConsumerProxyGrpc;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /** The gRPC service: one {@link StreamSession} per {@code Consume} call, tracked so shutdown can reach them. */
 final class ConsumerProxyService extends ConsumerProxyGrpc.ConsumerProxyImplBase {
@@ -37,7 +38,19 @@ final class ConsumerProxyService extends ConsumerProxyGrpc.ConsumerProxyImplBase
     }
 
     void drainAll() {
+        drain(stream -> true);
+    }
+
+    void endAll(Status status) {
+        end(stream -> true, status);
+    }
+
+    /** Tells the matching streams DRAINING. */
+    void drain(Predicate<StreamSession> which) {
         for (StreamSession stream : streams()) {
+            if (!which.test(stream)) {
+                continue;
+            }
             try {
                 stream.draining();
             } catch (RuntimeException e) {
@@ -46,7 +59,7 @@ final class ConsumerProxyService extends ConsumerProxyGrpc.ConsumerProxyImplBase
         }
     }
 
-    void endAll(Status status) {
-        streams().forEach(stream -> stream.end(status));
+    void end(Predicate<StreamSession> which, Status status) {
+        streams().stream().filter(which).forEach(stream -> stream.end(status));
     }
 }

@@ -7,6 +7,7 @@ import io.lanemq.core.config.ConsumerSettings;
 import io.lanemq.core.config.LogicTopicConfig;
 import io.lanemq.core.config.PlatformConfig;
 import io.lanemq.core.config.TopicRoute;
+import io.micrometer.core.instrument.Meter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,17 +32,20 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     private static final long TICK_MS = 20;
 
     private final GroupKey key;
+    private final GroupSpec spec;
     private final ProxyMetrics metrics;
     private final Dispatcher dispatcher;
     private final List<ClusterFetcher> fetchers = new ArrayList<>();
     private final ScheduledExecutorService publisherThread;
     private final GroupTopicsPublisher topics;
     private final ScheduledFuture<?> ticks;
+    private final List<Meter> gauges;
 
     private GroupRuntime(GroupKey key, LogicTopicConfig topic, ConsumerSettings settings, PlatformConfig platform,
                          ProxyConfig config, ScheduledExecutorService ticker, LongSupplier deliveryIds, ProxyMetrics metrics)
             throws InvalidConfigurationException {
         this.key = key;
+        this.spec = GroupSpec.of(platform, key).orElseThrow();
         this.metrics = metrics;
         this.dispatcher = new Dispatcher(key.toString(), new DispatchSettings(config.ackTimeout(),
                 settings.maxDeliveryAttempts(), config.initialBackoff(), config.maxBackoff()), System::nanoTime, deliveryIds, this);
@@ -61,7 +65,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
             return thread;
         });
         this.topics = new GroupTopicsPublisher(key, clusters, publisherThread);
-        metrics.groupGauges(key, dispatcher, () -> fetchers.stream().mapToInt(ClusterFetcher::uncommitted).sum());
+        this.gauges = metrics.groupGauges(key, dispatcher, () -> fetchers.stream().mapToInt(ClusterFetcher::uncommitted).sum());
         this.ticks = ticker.scheduleWithFixedDelay(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
     }
 
@@ -85,6 +89,11 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
 
     GroupKey key() {
         return key;
+    }
+
+    /** What the group was built from. */
+    GroupSpec spec() {
+        return spec;
     }
 
     Dispatcher dispatcher() {
@@ -134,6 +143,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     @Override
     public void close() {
         ticks.cancel(false);
+        metrics.remove(gauges);
         fetchers.forEach(ClusterFetcher::close);
         publisherThread.execute(topics::close);
         publisherThread.shutdown();

@@ -33,6 +33,7 @@ public final class ProxyConfig {
     private final Duration maxBackoff;
     private final Duration drainTimeout;
     private final Duration commitInterval;
+    private final Duration idleGroupTimeout;
     private final GroupLimits defaultLimits;
     private final Map<String, GroupLimits> groupLimits;
 
@@ -49,6 +50,7 @@ public final class ProxyConfig {
         this.maxBackoff = b.maxBackoff;
         this.drainTimeout = b.drainTimeout;
         this.commitInterval = b.commitInterval;
+        this.idleGroupTimeout = b.idleGroupTimeout;
         this.defaultLimits = b.defaultLimits;
         this.groupLimits = Map.copyOf(b.groupLimits);
     }
@@ -109,6 +111,11 @@ public final class ProxyConfig {
         return commitInterval;
     }
 
+    /** A group without consumers for this long stops consuming, so its queues go to proxies (or DIRECT consumers) that serve it. */
+    public Duration idleGroupTimeout() {
+        return idleGroupTimeout;
+    }
+
     public GroupLimits limits(String consumerGroup) {
         return groupLimits.getOrDefault(consumerGroup, defaultLimits);
     }
@@ -128,6 +135,7 @@ public final class ProxyConfig {
         private Duration maxBackoff = Duration.ofMinutes(1);
         private Duration drainTimeout = Duration.ofSeconds(10);
         private Duration commitInterval = Duration.ofSeconds(1);
+        private Duration idleGroupTimeout = Duration.ofSeconds(30);
         private GroupLimits defaultLimits = GroupLimits.DEFAULTS;
         private final Map<String, GroupLimits> groupLimits = new HashMap<>();
 
@@ -196,6 +204,11 @@ public final class ProxyConfig {
 
         public Builder commitInterval(Duration interval) {
             this.commitInterval = positive(interval, "commitInterval");
+            return this;
+        }
+
+        public Builder idleGroupTimeout(Duration timeout) {
+            this.idleGroupTimeout = positive(timeout, "idleGroupTimeout");
             return this;
         }
 

@@ -2,8 +2,10 @@ package io.lanemq.proxy;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import java.util.List;
 import java.util.function.Supplier;
 
 /** The proxy's meters; every name is here. Tags: {@code topic} (logic topic), {@code group}, and where said, more. */
@@ -66,14 +68,19 @@ final class ProxyMetrics {
         return registry.counter(REFUSED_CALLS, "code", code);
     }
 
-    void groupGauges(GroupKey group, Dispatcher dispatcher, Supplier<Number> uncommitted) {
-        Gauge.builder(IN_FLIGHT, dispatcher, Dispatcher::outstanding).tags(tags(group))
-                .description("deliveries out with consumers, not yet acked").register(registry);
-        Gauge.builder(HELD, dispatcher, Dispatcher::held).tags(tags(group))
-                .description("messages fetched and not finished (waiting, in flight or waiting for a retry)").register(registry);
-        Gauge.builder(CONSUMERS, dispatcher, Dispatcher::consumers).tags(tags(group)).register(registry);
-        Gauge.builder(UNCOMMITTED, uncommitted).tags(tags(group))
-                .description("fetched messages whose offsets cannot be committed yet").register(registry);
+    /** Registers the group's gauges; returns them, so a stopped group can remove them (a restarted one registers anew). */
+    List<Meter> groupGauges(GroupKey group, Dispatcher dispatcher, Supplier<Number> uncommitted) {
+        return List.of(Gauge.builder(IN_FLIGHT, dispatcher, Dispatcher::outstanding).tags(tags(group))
+                .description("deliveries out with consumers, not yet acked").register(registry),
+                Gauge.builder(HELD, dispatcher, Dispatcher::held).tags(tags(group))
+                .description("messages fetched and not finished (waiting, in flight or waiting for a retry)").register(registry),
+                Gauge.builder(CONSUMERS, dispatcher, Dispatcher::consumers).tags(tags(group)).register(registry),
+                Gauge.builder(UNCOMMITTED, uncommitted).tags(tags(group))
+                .description("fetched messages whose offsets cannot be committed yet").register(registry));
+    }
+
+    void remove(List<Meter> meters) {
+        meters.forEach(registry::remove);
     }
 
     private static Tags tags(GroupKey group) {

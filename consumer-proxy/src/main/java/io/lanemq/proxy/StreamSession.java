@@ -33,7 +33,7 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
     private final Consumer<StreamSession> onEnd;
     private volatile GroupRuntime group;
     private volatile ConsumerSession session;
-    private boolean ended;
+    private volatile boolean ended;
 
     StreamSession(ServerCallStreamObserver<ConsumeResponse> responses, String application, GroupRegistry groups,
                   ProxyConfig config, ProxyMetrics metrics, Consumer<StreamSession> onEnd) {
@@ -72,22 +72,36 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
             end(Status.INVALID_ARGUMENT.withDescription("Subscribe needs logic_topic and consumer_group"));
             return;
         }
-        GroupRuntime runtime;
+        String consumerId = subscribe.getConsumerId().isBlank()
+                ? application + "-" + Integer.toHexString(System.identityHashCode(this)) : subscribe.getConsumerId();
+        GroupRegistry.Joined joined;
         try {
-            runtime = groups.group(subscribe.getLogicTopic(), subscribe.getConsumerGroup());
+            joined = groups.join(subscribe.getLogicTopic(), subscribe.getConsumerGroup(), consumerId, this::push);
         } catch (StatusException e) {
             end(e.getStatus());
             return;
         }
-        String consumerId = subscribe.getConsumerId().isBlank()
-                ? application + "-" + Integer.toHexString(System.identityHashCode(this)) : subscribe.getConsumerId();
-        send(ConsumeResponse.newBuilder().setSubscribed(Subscribed.newBuilder()
-                .setProxyId(config.proxyId())
-                .setConsumerId(consumerId)
-                .setAckTimeoutMs((int) config.ackTimeout().toMillis())
-                .setMaxDeliveryAttempts(runtime.dispatcher().settings().maxDeliveryAttempts())).build());
+        GroupRuntime runtime = joined.group();
         group = runtime;
-        session = runtime.dispatcher().connect(consumerId, Integer.toUnsignedLong(subscribe.getInitialCredits()), this::push);
+        session = joined.session();
+        // Subscribed goes first: the session has no credits until the grant below.
+        try {
+            send(ConsumeResponse.newBuilder().setSubscribed(Subscribed.newBuilder()
+                    .setProxyId(config.proxyId())
+                    .setConsumerId(consumerId)
+                    .setAckTimeoutMs((int) config.ackTimeout().toMillis())
+                    .setMaxDeliveryAttempts(runtime.dispatcher().settings().maxDeliveryAttempts())).build());
+        } catch (IllegalStateException e) {
+            // The stream ended meanwhile: handled just below.
+        }
+        if (ended) {
+            // The stream broke while joining and its end saw no session yet: leave now (disconnect is idempotent).
+            runtime.dispatcher().disconnect(joined.session());
+            return;
+        }
+        if (subscribe.getInitialCredits() != 0) {
+            runtime.dispatcher().grant(joined.session(), Integer.toUnsignedLong(subscribe.getInitialCredits()));
+        }
         log.info("{} subscribed to {} (application {})", consumerId, runtime.key(), application);
     }
 
@@ -133,6 +147,11 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
         return true;
     }
 
+    /** The group this stream joined; null before its Subscribe. */
+    GroupRuntime group() {
+        return group;
+    }
+
     /** Tells the consumer the proxy is shutting down: no more deliveries, acks still count. */
     void draining() {
         send(ConsumeResponse.newBuilder().setStatus(io.lanemq.proxy.protocol.Status.newBuilder()
@@ -148,7 +167,7 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
             }
             ended = true;
         }
-        if (!status.isOk()) {
+        if (!status.isOk() && session == null) {
             metrics.refusedCalls(status.getCode().name()).increment();
             log.info("ending a stream of application {} with {}: {}", application, status.getCode(), status.getDescription());
         }
