@@ -38,6 +38,8 @@ final class ProxyFixture implements AutoCloseable {
                 .backoff(Duration.ofMillis(500), Duration.ofSeconds(5))
                 .commitInterval(Duration.ofMillis(200))
                 .drainTimeout(Duration.ofSeconds(2))
+                // A group switched back to DIRECT gets its queues back soon after the last PROXY consumer left.
+                .idleGroupTimeout(Duration.ofSeconds(2))
                 .build();
         ConsumerProxyServer server = ConsumerProxyServer.start(config);
         ProxyFixture proxy = new ProxyFixture(platform, server);
