@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A group's consumption mode switched DIRECT -> PROXY -> DIRECT in the watched configuration file
  * while a steady stream of sends runs: the running subscription moves in place, without a restart,
- * and every acknowledged message is consumed at least once.
+ * and every acknowledged message is consumed at least once. A switch the running client cannot follow
+ * (no proxy token, an unreadable CA certificate) is rejected as a whole and DIRECT consumption goes on.
  *
  * <p>The way back needs the proxy to stop fetching a group whose last consumer left (after a short
  * grace) and commit: otherwise its RocketMQ consumer keeps a share of the group's queues, and what it
@@ -94,6 +95,30 @@ class ProxyHotSwitchIT {
             await().atMost(Duration.ofSeconds(10)).until(() -> core.lastReloadRejection().isPresent());
             assertThat(core.lastReloadRejection().orElseThrow().getMessage())
                     .contains("consumer group '" + group + "'", "PROXY mode", "ClientOptions.proxyToken");
+            assertThat(((DualClusterConsumer) consumer).mode()).isEqualTo(ConsumptionMode.DIRECT);
+            Set<String> sent = ProxyModeIT.sendAll(producer, "ledger", 20);
+            await().atMost(Duration.ofSeconds(60)).until(() -> received.deliveriesById.keySet().containsAll(sent));
+        } finally {
+            platform.close();
+        }
+    }
+
+    @Test
+    void aSwitchToProxyNamingAMissingCaCertificateIsRejectedAndDirectConsumptionGoesOn() throws Exception {
+        String group = LocalPlatform.unique("proxy-noca");
+        LocalPlatform platform = LocalPlatform.on(RocketMqStack.shared()).addTopic("ledger", 2, 50, 50, group);
+        Received received = new Received();
+        try (ProxyFixture proxy = ProxyFixture.start(platform);
+             MessagingClient client = proxy.client(ProxyFixture.TOKEN);
+             Producer producer = client.createProducer(ProducerOptions.defaults());
+             Consumer consumer = client.subscribe(Subscription.builder("ledger", group).build(), received)) {
+            CoreMessagingClient core = (CoreMessagingClient) client;
+            platform.proxy(new ProxySettings(List.of(proxy.endpoint()), Path.of("/nonexistent/proxy-ca.pem")))
+                    .consumerMode("ledger", group, ConsumptionMode.PROXY).writeConfig();
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> core.lastReloadRejection().isPresent());
+            assertThat(core.lastReloadRejection().orElseThrow().getMessage())
+                    .contains("proxy.caCertificate", "/nonexistent/proxy-ca.pem", "not a readable file");
             assertThat(((DualClusterConsumer) consumer).mode()).isEqualTo(ConsumptionMode.DIRECT);
             Set<String> sent = ProxyModeIT.sendAll(producer, "ledger", 20);
             await().atMost(Duration.ofSeconds(60)).until(() -> received.deliveriesById.keySet().containsAll(sent));

@@ -19,6 +19,8 @@ import io.lanemq.core.consume.proxy.ProxyConsumerSpec;
 import io.lanemq.core.consume.proxy.ProxyIdentity;
 import io.lanemq.core.metrics.SdkMetrics;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -117,8 +119,13 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
         String token = identity.token().orElseThrow(() -> new InvalidConfigurationException(group + " is in PROXY mode, which"
                 + " authenticates application '" + identity.application() + "' with its token; this client has none"
                 + " (ClientOptions.proxyToken)"));
-        return new ProxyConsumerSpec(subscription, settings.threads(), proxy.endpoints(), proxy.caCertificate().get(),
-                identity.application(), token);
+        Path ca = proxy.caCertificate().get();
+        if (!Files.isReadable(ca)) {
+            // Checked here too, so a reload naming a missing file is rejected and the running consumer stays as it is.
+            throw new InvalidConfigurationException("proxy.caCertificate: " + ca + " is not a readable file; " + group
+                    + " is in PROXY mode and needs it to check the proxy's TLS certificate");
+        }
+        return new ProxyConsumerSpec(subscription, settings.threads(), proxy.endpoints(), ca, identity.application(), token);
     }
 
     /** Starts the plan's path; the caller has stopped (or will stop) the other. */
