@@ -5,22 +5,15 @@ import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.Subscription;
-import io.lanemq.api.UnknownTopicException;
 import io.lanemq.api.spi.BoundConsumerSpec;
 import io.lanemq.api.spi.MessagingBinding;
 import io.lanemq.core.config.ConfigSubscriber;
-import io.lanemq.core.config.ConsumerSettings;
 import io.lanemq.core.config.ConsumptionMode;
-import io.lanemq.core.config.LogicTopicConfig;
 import io.lanemq.core.config.PlatformConfig;
-import io.lanemq.core.config.ProxySettings;
 import io.lanemq.core.consume.proxy.ProxyConsumer;
-import io.lanemq.core.consume.proxy.ProxyConsumerSpec;
 import io.lanemq.core.consume.proxy.ProxyIdentity;
 import io.lanemq.core.metrics.SdkMetrics;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -73,63 +66,27 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     /**
      * Starts consuming in the group's configured mode.
      *
-     * @throws UnknownTopicException         the topic, or the group on it, is not configured
-     * @throws InvalidConfigurationException the group is in PROXY mode and this client has no proxy token
+     * @throws io.lanemq.api.UnknownTopicException the topic, or the group on it, is not configured
+     * @throws InvalidConfigurationException the group is in PROXY mode and this client cannot follow it (no token, no CA file)
      */
     public static DualClusterConsumer start(Subscription subscription, MessageListener listener, PlatformConfig config,
                                             MessagingBinding binding, SdkMetrics metrics, ProxyIdentity identity,
                                             java.util.function.Consumer<AutoCloseable> onClose)
             throws MessagingException {
         DualClusterConsumer consumer = new DualClusterConsumer(subscription, listener, binding, metrics, identity, onClose);
-        Plan plan = consumer.plan(config);
+        ConsumptionPlan plan = consumer.plan(config);
         synchronized (consumer) {
             consumer.startPath(plan);
         }
         return consumer;
     }
 
-    /** What the configuration asks of this subscription: DIRECT specs by cluster, or a proxy spec. */
-    private record Plan(Map<String, BoundConsumerSpec> direct, ProxyConsumerSpec proxy) {
-        ConsumptionMode mode() {
-            return proxy != null ? ConsumptionMode.PROXY : ConsumptionMode.DIRECT;
-        }
-    }
-
-    private Plan plan(PlatformConfig config) throws MessagingException {
-        String logicTopic = subscription.logicTopic();
-        LogicTopicConfig topic = config.topic(logicTopic).orElseThrow(() -> new UnknownTopicException(
-                "unknown logic topic; the platform configuration has " + config.topics().keySet(), logicTopic));
-        ConsumerSettings settings = topic.consumerGroups().get(subscription.consumerGroup());
-        if (settings == null) {
-            throw new UnknownTopicException("consumer group '" + subscription.consumerGroup()
-                    + "' is not declared for this logic topic; declared: " + topic.consumerGroups().keySet(), logicTopic);
-        }
-        if (settings.mode() == ConsumptionMode.PROXY) {
-            return new Plan(null, proxySpec(config.proxy(), settings));
-        }
-        return new Plan(DirectConsumption.plan(subscription, topic, settings, config), null);
-    }
-
-    private ProxyConsumerSpec proxySpec(ProxySettings proxy, ConsumerSettings settings) throws InvalidConfigurationException {
-        String group = "consumer group '" + subscription.consumerGroup() + "' of logic topic '" + subscription.logicTopic() + "'";
-        if (!proxy.configured() || proxy.caCertificate().isEmpty()) {
-            throw new InvalidConfigurationException(group + " is in PROXY mode, but the platform configuration's proxy section"
-                    + " has no endpoints or no caCertificate");
-        }
-        String token = identity.token().orElseThrow(() -> new InvalidConfigurationException(group + " is in PROXY mode, which"
-                + " authenticates application '" + identity.application() + "' with its token; this client has none"
-                + " (ClientOptions.proxyToken)"));
-        Path ca = proxy.caCertificate().get();
-        if (!Files.isReadable(ca)) {
-            // Checked here too, so a reload naming a missing file is rejected and the running consumer stays as it is.
-            throw new InvalidConfigurationException("proxy.caCertificate: " + ca + " is not a readable file; " + group
-                    + " is in PROXY mode and needs it to check the proxy's TLS certificate");
-        }
-        return new ProxyConsumerSpec(subscription, settings.threads(), proxy.endpoints(), ca, identity.application(), token);
+    private ConsumptionPlan plan(PlatformConfig config) throws MessagingException {
+        return ConsumptionPlan.of(subscription, config, identity);
     }
 
     /** Starts the plan's path; the caller has stopped (or will stop) the other. */
-    private void startPath(Plan plan) throws MessagingException {
+    private void startPath(ConsumptionPlan plan) throws MessagingException {
         if (plan.mode() == ConsumptionMode.PROXY) {
             try {
                 proxy = ProxyConsumer.start(plan.proxy(), listener, metrics);
@@ -157,7 +114,7 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
         if (closed.get()) {
             return;
         }
-        Plan plan;
+        ConsumptionPlan plan;
         try {
             plan = plan(next);
         } catch (MessagingException e) {
@@ -173,7 +130,7 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     }
 
     /** New path first, then the old one stops: the group is never without a consumer here. */
-    private void switchPath(Plan plan) {
+    private void switchPath(ConsumptionPlan plan) {
         DirectConsumption oldDirect = direct;
         ProxyConsumer oldProxy = proxy;
         ConsumptionMode from = oldProxy != null ? ConsumptionMode.PROXY : ConsumptionMode.DIRECT;

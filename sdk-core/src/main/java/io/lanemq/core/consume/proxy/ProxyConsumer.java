@@ -6,16 +6,13 @@ import io.lanemq.api.MessageListener;
 import io.lanemq.api.spi.BoundMessage;
 import io.lanemq.core.consume.ListenerAdapter;
 import io.lanemq.core.metrics.SdkMetrics;
-import io.lanemq.core.reconnect.Backoff;
 import io.lanemq.proxy.protocol.Delivery;
 import io.lanemq.proxy.protocol.Subscribe;
 import io.lanemq.proxy.protocol.Subscribed;
 import io.micrometer.core.instrument.Meter;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,9 +39,6 @@ import org.slf4j.LoggerFactory;
 public final class ProxyConsumer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ProxyConsumer.class);
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
-    /** Statuses that retrying soon will not change: someone has to fix a token or the configuration. */
-    private static final Set<Status.Code> REFUSALS = EnumSet.of(Status.Code.UNAUTHENTICATED, Status.Code.PERMISSION_DENIED,
-            Status.Code.NOT_FOUND, Status.Code.INVALID_ARGUMENT);
     /** How long close() lets running listeners finish, so their acks reach the proxy. */
     private static final Duration LISTENER_GRACE = Duration.ofSeconds(10);
 
@@ -57,13 +51,12 @@ public final class ProxyConsumer implements AutoCloseable {
     private final ExecutorService listenerThreads;
     private final KeyedSerialExecutor byKey;
     private final ScheduledExecutorService reconnects;
-    private final Backoff backoff = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(10), ThreadLocalRandom.current()::nextDouble);
-    private final Backoff refusedBackoff = new Backoff(Duration.ofSeconds(5), Duration.ofMinutes(1), ThreadLocalRandom.current()::nextDouble);
+    /** Guarded by {@code this}. */
+    private final StreamFailures failures = new StreamFailures(() -> ThreadLocalRandom.current().nextDouble());
     private final Map<String, ListenerAdapter> adapters = new ConcurrentHashMap<>();
     private final Meter connectedGauge;
     /** Guarded by {@code this}. */
     private ProxyStream current;
-    private int failures;
     private boolean closed;
     private volatile boolean connected;
     private volatile String lastProblem;
@@ -192,7 +185,7 @@ public final class ProxyConsumer implements AutoCloseable {
                 if (stream != current) {
                     return;
                 }
-                failures = 0;
+                failures.reset();
             }
             connected = true;
             lastProblem = null;
@@ -222,37 +215,26 @@ public final class ProxyConsumer implements AutoCloseable {
         @Override
         public void ended(ProxyStream stream, Status status) {
             Duration delay;
-            int failed;
+            int inARow;
             synchronized (ProxyConsumer.this) {
                 if (stream != current || closed) {
                     return;
                 }
-                failed = ++failures;
-                boolean refused = REFUSALS.contains(status.getCode());
-                delay = (refused ? refusedBackoff : backoff).delay(failed);
+                delay = failures.failed(status);
+                inARow = failures.inARow();
                 reconnects.schedule(ProxyConsumer.this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
             }
             connected = false;
             lastProblem = status.getCode() + (status.getDescription() == null ? "" : ": " + status.getDescription());
             metrics.proxyStreamEnded(spec.logicTopic(), spec.group(), status.getCode().name());
-            if (REFUSALS.contains(status.getCode())) {
+            if (StreamFailures.isRefusal(status)) {
                 log.error("{}: consumer proxy {} refused the subscription ({}); {}; nothing is consumed until this is fixed,"
-                                + " retrying in {} ms", ProxyConsumer.this, stream.endpoint(), lastProblem, remedy(status.getCode()),
-                        delay.toMillis());
-            } else if (failed == 1 || failed % 10 == 0) {
+                                + " retrying in {} ms", ProxyConsumer.this, stream.endpoint(), lastProblem,
+                        StreamFailures.remedy(status.getCode(), spec), delay.toMillis());
+            } else if (inARow == 1 || inARow % 10 == 0) {
                 log.warn("{}: stream to consumer proxy {} ended ({}), {} time(s) in a row; reconnecting in {} ms",
-                        ProxyConsumer.this, stream.endpoint(), lastProblem, failed, delay.toMillis(), status.getCause());
+                        ProxyConsumer.this, stream.endpoint(), lastProblem, inARow, delay.toMillis(), status.getCause());
             }
-        }
-
-        private String remedy(Status.Code code) {
-            return switch (code) {
-                case UNAUTHENTICATED, PERMISSION_DENIED -> "check the application name '" + spec.application()
-                        + "' and its token (ClientOptions.proxyToken) against the proxy's tokens";
-                case NOT_FOUND -> "the proxy's platform configuration does not declare group '" + spec.group()
-                        + "' on logic topic '" + spec.logicTopic() + "'";
-                default -> "the proxy rejected the Subscribe frame";
-            };
         }
     }
 }
