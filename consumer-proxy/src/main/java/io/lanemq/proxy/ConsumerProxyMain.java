@@ -52,6 +52,13 @@ public final class ConsumerProxyMain implements Callable<Integer> {
     @Option(names = "--drain-timeout-ms", defaultValue = "10000", description = "On shutdown, wait this long for acks. Default: ${DEFAULT-VALUE}.")
     long drainTimeoutMs;
 
+    @Option(names = "--idle-group-timeout-ms", defaultValue = "30000",
+            description = "Stop consuming a group that has had no consumer this long. Default: ${DEFAULT-VALUE}.")
+    long idleGroupTimeoutMs;
+
+    @Option(names = "--commit-interval-ms", defaultValue = "1000", description = "Offset commit interval. Default: ${DEFAULT-VALUE}.")
+    long commitIntervalMs;
+
     @Option(names = "--max-in-flight", defaultValue = "2000", description = "Per group: messages held at most. Default: ${DEFAULT-VALUE}.")
     int maxInFlight;
 
@@ -83,6 +90,8 @@ public final class ConsumerProxyMain implements Callable<Integer> {
                 .grpcAddress(address(listen, "--listen"))
                 .ackTimeout(Duration.ofMillis(ackTimeoutMs))
                 .drainTimeout(Duration.ofMillis(drainTimeoutMs))
+                .idleGroupTimeout(Duration.ofMillis(idleGroupTimeoutMs))
+                .commitInterval(Duration.ofMillis(commitIntervalMs))
                 .defaultLimits(new GroupLimits(maxInFlight, maxPerSecond));
         if (backoffMs.size() != 2) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--backoff-ms takes initial,max");
