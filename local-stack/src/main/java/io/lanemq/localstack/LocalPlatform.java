@@ -5,11 +5,13 @@ import io.lanemq.api.MessagingClient;
 import io.lanemq.api.MessagingException;
 import io.lanemq.core.config.ClusterConfig;
 import io.lanemq.core.config.ConsumerSettings;
+import io.lanemq.core.config.ConsumptionMode;
 import io.lanemq.core.config.DelaySettings;
 import io.lanemq.core.config.LogicTopicConfig;
 import io.lanemq.core.config.PlatformConfig;
 import io.lanemq.core.config.PlatformConfigWriter;
 import io.lanemq.core.config.ProducerSettings;
+import io.lanemq.core.config.ProxySettings;
 import io.lanemq.core.config.StartPosition;
 import io.lanemq.core.config.TopicRoute;
 import io.lanemq.testkit.Idc;
@@ -57,6 +59,7 @@ public final class LocalPlatform implements AutoCloseable {
     private int maxBodyBytes = ProducerSettings.DEFAULTS.maxBodyBytes();
     private ConsumerSettings groupSettings = new ConsumerSettings(4, 5, StartPosition.EARLIEST);
     private DelaySettings delay = DelaySettings.DEFAULTS;
+    private ProxySettings proxy = ProxySettings.NONE;
 
     private LocalPlatform(RocketMqStack stack, boolean ownsStack) {
         this.stack = stack;
@@ -121,6 +124,25 @@ public final class LocalPlatform implements AutoCloseable {
         return delay;
     }
 
+    /** Names the consumer proxy (call {@link #writeConfig()} to publish the change). */
+    public synchronized LocalPlatform proxy(ProxySettings proxySettings) {
+        this.proxy = proxySettings;
+        return this;
+    }
+
+    /** Sets how one consumer group of a logic topic consumes (call {@link #writeConfig()} to publish the change). */
+    public synchronized LocalPlatform consumerMode(String logicTopic, String group, ConsumptionMode mode) {
+        LogicTopicConfig topic = topic(logicTopic);
+        ConsumerSettings settings = topic.consumerGroups().get(group);
+        if (settings == null) {
+            throw new IllegalArgumentException("no consumer group '" + group + "' on logic topic '" + logicTopic + "'");
+        }
+        Map<String, ConsumerSettings> groups = new LinkedHashMap<>(topic.consumerGroups());
+        groups.put(group, settings.withMode(mode));
+        topics.put(logicTopic, new LogicTopicConfig(logicTopic, topic.routes(), groups, topic.rateLimitPerSecond()));
+        return this;
+    }
+
     /** Changes a logic topic's send weights (call {@link #writeConfig()} to publish the change). */
     public synchronized LocalPlatform reweight(String logicTopic, int weightA, int weightB) {
         LogicTopicConfig topic = topic(logicTopic);
@@ -176,7 +198,8 @@ public final class LocalPlatform implements AutoCloseable {
         PlatformConfig.Builder builder = PlatformConfig.builder()
                 .producer(new ProducerSettings(Duration.ofSeconds(5), maxBodyBytes))
                 .consumerDefaults(groupSettings)
-                .delay(delay);
+                .delay(delay)
+                .proxy(proxy);
         for (Idc idc : stack.idcs()) {
             builder.cluster(new ClusterConfig(idc.clusterName(), idc.name(), idc.nameServerAddress(), CLIENT_TUNING));
         }

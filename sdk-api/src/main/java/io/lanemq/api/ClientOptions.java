@@ -3,6 +3,7 @@ package io.lanemq.api;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What a {@link MessagingClient} needs to start: who the application is and where the platform
@@ -10,16 +11,30 @@ import java.util.Map;
  *
  * <p>{@code configLocation} is a URI: {@code file:/path/platform.yaml} (a watched local file) or a
  * config-centre URI understood by the SDK core. A plain path is read as a file.
+ *
+ * <p>{@code proxyToken} is the application's secret for the consumer proxy: consumer groups that the
+ * platform puts in PROXY mode authenticate with the application name and this token. It is a
+ * secret, so it comes from the application's own secret store, never from the platform
+ * configuration, and {@link #toString()} does not show it.
+ *
+ * <pre>{@code
+ * ClientOptions options = ClientOptions.builder("billing")
+ *         .configLocation("file:/etc/lanemq/platform.yaml")
+ *         .proxyToken(System.getenv("LANEMQ_PROXY_TOKEN"))
+ *         .build();
+ * }</pre>
  */
 public final class ClientOptions {
     private final String applicationName;
     private final String configLocation;
     private final Map<String, String> properties;
+    private final String proxyToken;
 
     private ClientOptions(Builder builder) {
         this.applicationName = builder.applicationName;
         this.configLocation = builder.configLocation;
         this.properties = Collections.unmodifiableMap(new LinkedHashMap<>(builder.properties));
+        this.proxyToken = builder.proxyToken;
     }
 
     public static Builder builder(String applicationName) {
@@ -39,11 +54,23 @@ public final class ClientOptions {
         return properties;
     }
 
+    /** The application's token for the consumer proxy; empty when none was given (PROXY-mode groups then cannot consume). */
+    public Optional<String> proxyToken() {
+        return Optional.ofNullable(proxyToken);
+    }
+
+    @Override
+    public String toString() {
+        return "ClientOptions[applicationName=" + applicationName + ", configLocation=" + configLocation
+                + ", proxyToken=" + (proxyToken == null ? "none" : "(set)") + "]";
+    }
+
     /** Builds {@link ClientOptions}; not thread-safe. */
     public static final class Builder {
         private final String applicationName;
         private String configLocation;
         private final Map<String, String> properties = new LinkedHashMap<>();
+        private String proxyToken;
 
         private Builder(String applicationName) {
             this.applicationName = Names.requireName("applicationName", applicationName);
@@ -57,6 +84,17 @@ public final class ClientOptions {
         public Builder property(String name, String value) {
             Names.requireText("property name", name);
             properties.put(name, Names.requireText("property '" + name + "'", value));
+            return this;
+        }
+
+        /** The application's secret token for the consumer proxy (used only by consumer groups in PROXY mode). */
+        public Builder proxyToken(String token) {
+            // Sent as an HTTP/2 header: visible ASCII only. The message never quotes the token, which is a secret.
+            if (token == null || token.isEmpty() || !token.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+                throw new IllegalArgumentException("proxyToken must be non-empty visible ASCII without spaces [applicationName="
+                        + applicationName + "]");
+            }
+            this.proxyToken = token;
             return this;
         }
 

@@ -15,6 +15,7 @@ import io.lanemq.core.config.ConfigSources;
 import io.lanemq.core.config.ConfigSubscriber;
 import io.lanemq.core.config.PlatformConfigRef;
 import io.lanemq.core.consume.DualClusterConsumer;
+import io.lanemq.core.consume.proxy.ProxyIdentity;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.produce.ClusterProducers;
 import io.lanemq.core.produce.RoutingProducer;
@@ -115,7 +116,7 @@ public final class CoreMessagingClient implements MessagingClient {
         ensureOpen();
         Objects.requireNonNull(listener, "listener");
         DualClusterConsumer consumer = DualClusterConsumer.start(subscription, listener, config.current(), binding, metrics,
-                open::remove);
+                new ProxyIdentity(options.applicationName(), options.proxyToken()), open::remove);
         open.add(consumer);
         return consumer;
     }

@@ -22,4 +22,8 @@ public record ConsumerSettings(int threads, int maxDeliveryAttempts, StartPositi
     public ConsumerSettings withThreads(int newThreads) {
         return new ConsumerSettings(newThreads, maxDeliveryAttempts, startPosition, batchSize, mode);
     }
+
+    public ConsumerSettings withMode(ConsumptionMode newMode) {
+        return new ConsumerSettings(threads, maxDeliveryAttempts, startPosition, batchSize, newMode);
+    }
 }

@@ -4,6 +4,6 @@ package io.lanemq.core.config;
 public enum ConsumptionMode {
     /** The SDK consumes from the brokers of every cluster of the logic topic itself. */
     DIRECT,
-    /** Messages are pushed to the SDK by the consumer proxy over gRPC (not available in this version yet). */
+    /** Messages are pushed to the SDK by the consumer proxy over gRPC; the platform's {@code proxy} section says where. */
     PROXY
 }

@@ -19,6 +19,7 @@ public final class PlatformConfig {
     private final ProducerSettings producer;
     private final ConsumerSettings consumerDefaults;
     private final DelaySettings delay;
+    private final ProxySettings proxy;
 
     private PlatformConfig(Builder builder) {
         this.binding = Optional.ofNullable(builder.binding);
@@ -27,6 +28,7 @@ public final class PlatformConfig {
         this.producer = builder.producer;
         this.consumerDefaults = builder.consumerDefaults;
         this.delay = builder.delay;
+        this.proxy = builder.proxy;
     }
 
     public static Builder builder() {
@@ -78,6 +80,11 @@ public final class PlatformConfig {
         return delay;
     }
 
+    /** How consumer groups in PROXY mode reach the consumer proxy ({@link ProxySettings#NONE} when none is configured). */
+    public ProxySettings proxy() {
+        return proxy;
+    }
+
     /** Collects a snapshot; {@link #build()} validates it as a whole. Not thread-safe. */
     public static final class Builder {
         private String binding;
@@ -86,6 +93,7 @@ public final class PlatformConfig {
         private ProducerSettings producer = ProducerSettings.DEFAULTS;
         private ConsumerSettings consumerDefaults = ConsumerSettings.DEFAULTS;
         private DelaySettings delay = DelaySettings.DEFAULTS;
+        private ProxySettings proxy = ProxySettings.NONE;
 
         private Builder() {
         }
@@ -117,6 +125,11 @@ public final class PlatformConfig {
 
         public Builder delay(DelaySettings delay) {
             this.delay = delay;
+            return this;
+        }
+
+        public Builder proxy(ProxySettings proxy) {
+            this.proxy = proxy;
             return this;
         }
 
@@ -160,6 +173,10 @@ public final class PlatformConfig {
 
         DelaySettings delay() {
             return delay;
+        }
+
+        ProxySettings proxy() {
+            return proxy;
         }
     }
 }

@@ -19,6 +19,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.nio.file.Path;
 import java.util.stream.Collectors;
 
 /**
@@ -30,6 +32,9 @@ import java.util.stream.Collectors;
  * clusters:
  *   cluster-a: { idc: idc-a, nameServer: "10.0.0.1:9876" }
  *   cluster-b: { idc: idc-b, nameServer: "10.1.0.1:9876" }
+ * proxy:                          # only for groups in PROXY mode; TLS is mandatory
+ *   endpoints: ["proxy-1:7443", "proxy-2:7443"]
+ *   caCertificate: /etc/lanemq/proxy-ca.pem
  * topics:
  *   order-paid:
  *     routes:
@@ -135,7 +140,7 @@ public final class PlatformConfigParser {
                     raw.producer.retries == null ? producer.retries() : raw.producer.retries);
         }
         ConsumerSettings consumerDefaults = merge(ConsumerSettings.DEFAULTS, raw.consumer);
-        builder.producer(producer).consumerDefaults(consumerDefaults).delay(toDelay(raw.delay));
+        builder.producer(producer).consumerDefaults(consumerDefaults).delay(toDelay(raw.delay)).proxy(toProxy(raw.proxy));
         if (raw.topics != null) {
             raw.topics.forEach((name, t) -> builder.topic(toTopic(name, t == null ? new RawTopic() : t, consumerDefaults)));
         }
@@ -151,6 +156,16 @@ public final class PlatformConfigParser {
                 raw.serverGroup == null ? defaults.serverGroup() : raw.serverGroup,
                 raw.maxDelayMs == null ? defaults.maxDelay() : Duration.ofMillis(raw.maxDelayMs),
                 raw.cancelTimeoutMs == null ? defaults.cancelTimeout() : Duration.ofMillis(raw.cancelTimeoutMs));
+    }
+
+    private static ProxySettings toProxy(RawPlatformConfig.RawProxy raw) {
+        if (raw == null) {
+            return ProxySettings.NONE;
+        }
+        // A null or blank entry is kept (as given) so the validator names it; Path.of would throw on some inputs.
+        List<String> endpoints = raw.endpoints == null ? List.of() : raw.endpoints.stream().map(e -> e == null ? "" : e).toList();
+        return new ProxySettings(endpoints, raw.caCertificate == null || raw.caCertificate.isBlank()
+                ? Optional.empty() : Optional.of(Path.of(raw.caCertificate)));
     }
 
     private static LogicTopicConfig toTopic(String name, RawTopic raw, ConsumerSettings consumerDefaults) {

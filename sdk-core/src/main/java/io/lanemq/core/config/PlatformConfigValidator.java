@@ -13,6 +13,7 @@ final class PlatformConfigValidator {
     /** What RocketMQ accepts as a topic or group name; also used for cluster and logic topic names. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,127}");
     private static final Pattern ADDRESSES = Pattern.compile("[^;:\\s]+:\\d{1,5}(;[^;:\\s]+:\\d{1,5})*");
+    private static final Pattern ENDPOINT = Pattern.compile("[^;:\\s/]+:\\d{1,5}");
     /** Well above any broker's default maximum; a larger body belongs in object storage. */
     static final int MAX_BODY_BYTES_LIMIT = 64 * 1024 * 1024;
     static final int MAX_CONSUMER_THREADS = 1024;
@@ -35,6 +36,7 @@ final class PlatformConfigValidator {
         checkConsumer("/consumer", draft.consumerDefaults());
         checkDelay("/delay", draft.delay());
         checkTopics();
+        checkProxy("/proxy", draft.proxy());
         return problems;
     }
 
@@ -87,6 +89,44 @@ final class PlatformConfigValidator {
         if (delay.cancelTimeout() == null || delay.cancelTimeout().isNegative() || delay.cancelTimeout().isZero()) {
             problems.add(new ConfigProblem(at + "/cancelTimeoutMs", "must be > 0, was " + millis(delay.cancelTimeout())));
         }
+    }
+
+    private void checkProxy(String at, ProxySettings proxy) {
+        if (proxy == null) {
+            problems.add(new ConfigProblem(at, "must not be null"));
+            return;
+        }
+        for (int i = 0; i < proxy.endpoints().size(); i++) {
+            String endpoint = proxy.endpoints().get(i);
+            if (endpoint == null || !ENDPOINT.matcher(endpoint).matches()) {
+                problems.add(new ConfigProblem(at + "/endpoints/" + i, "must be host:port, was " + quoted(endpoint)));
+            }
+        }
+        List<String> proxied = proxiedGroups();
+        if (proxied.isEmpty()) {
+            return;
+        }
+        if (!proxy.configured()) {
+            problems.add(new ConfigProblem(at + "/endpoints", "at least one proxy endpoint is required: consumer groups "
+                    + proxied + " use PROXY mode"));
+        }
+        if (proxy.caCertificate().isEmpty()) {
+            problems.add(new ConfigProblem(at + "/caCertificate", "a PEM CA certificate is required (TLS is mandatory): "
+                    + "consumer groups " + proxied + " use PROXY mode"));
+        }
+    }
+
+    /** {@code group@topic} of every group in PROXY mode. */
+    private List<String> proxiedGroups() {
+        List<String> proxied = new ArrayList<>();
+        for (LogicTopicConfig topic : draft.topics().values()) {
+            topic.consumerGroups().forEach((group, settings) -> {
+                if (settings.mode() == ConsumptionMode.PROXY) {
+                    proxied.add(group + "@" + topic.name());
+                }
+            });
+        }
+        return proxied;
     }
 
     private static String millis(Duration duration) {

@@ -39,6 +39,12 @@ public final class PlatformConfigWriter {
         delay.put("maxDelayMs", config.delay().maxDelay().toMillis());
         delay.put("cancelTimeoutMs", config.delay().cancelTimeout().toMillis());
         document.put("delay", delay);
+        if (config.proxy().configured() || config.proxy().caCertificate().isPresent()) {
+            Map<String, Object> proxy = new LinkedHashMap<>();
+            proxy.put("endpoints", config.proxy().endpoints());
+            config.proxy().caCertificate().ifPresent(ca -> proxy.put("caCertificate", ca.toString()));
+            document.put("proxy", proxy);
+        }
         Map<String, Object> topics = new LinkedHashMap<>();
         config.topics().values().forEach(t -> topics.put(t.name(), topic(t)));
         document.put("topics", topics);

@@ -14,6 +14,7 @@ final class RawPlatformConfig {
     public RawProducer producer;
     public RawConsumer consumer;
     public RawDelay delay;
+    public RawProxy proxy;
     public Map<String, RawTopic> topics = new LinkedHashMap<>();
 
     static final class RawCluster {
@@ -33,6 +34,11 @@ final class RawPlatformConfig {
         public String serverGroup;
         public Long maxDelayMs;
         public Long cancelTimeoutMs;
+    }
+
+    static final class RawProxy {
+        public List<String> endpoints;
+        public String caCertificate;
     }
 
     static final class RawConsumer {

@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * Hands one cluster's messages to the application's listener under the logic topic. A listener
  * that throws or answers null has not processed the message, so it is retried, never dropped.
  */
-final class ListenerAdapter implements BoundListener {
+public final class ListenerAdapter implements BoundListener {
     private static final Logger log = LoggerFactory.getLogger(ListenerAdapter.class);
 
     private final String logicTopic;
@@ -21,7 +21,7 @@ final class ListenerAdapter implements BoundListener {
     private final MessageListener listener;
     private final SdkMetrics metrics;
 
-    ListenerAdapter(String logicTopic, String group, String cluster, MessageListener listener, SdkMetrics metrics) {
+    public ListenerAdapter(String logicTopic, String group, String cluster, MessageListener listener, SdkMetrics metrics) {
         this.logicTopic = logicTopic;
         this.group = group;
         this.cluster = cluster;

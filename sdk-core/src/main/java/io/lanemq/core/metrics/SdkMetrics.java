@@ -38,11 +38,20 @@ public final class SdkMetrics {
     /** Time a listener took per message; timer. */
     public static final String CONSUME_LATENCY = "lanemq.consumer.process.latency";
 
+    /** PROXY mode: 1 while a consumer's stream to the consumer proxy is subscribed, else 0; gauge. */
+    public static final String PROXY_CONNECTED = "lanemq.consumer.proxy.connected";
+    /** PROXY mode: streams to the consumer proxy that ended or were refused, by gRPC {@code status}; counter. */
+    public static final String PROXY_STREAM_ENDS = "lanemq.consumer.proxy.stream.ends";
+
     public static final String TAG_LOGIC_TOPIC = "logic_topic";
     public static final String TAG_CLUSTER = "cluster";
     public static final String TAG_GROUP = "group";
     public static final String TAG_OUTCOME = "outcome";
     public static final String TAG_REASON = "reason";
+    /** One PROXY-mode consumer's id, as the proxy knows it. */
+    public static final String TAG_CONSUMER = "consumer";
+    /** A gRPC status code ({@code UNAUTHENTICATED}, {@code UNAVAILABLE}...). */
+    public static final String TAG_STATUS = "status";
     /** On every meter: which application's client it belongs to. */
     public static final String TAG_APPLICATION = "application";
 
@@ -111,6 +120,29 @@ public final class SdkMetrics {
                         TAG_CLUSTER, key.cluster, TAG_OUTCOME, "retry").register(registry),
                 Timer.builder(CONSUME_LATENCY).tags(common).tags(TAG_LOGIC_TOPIC, key.logicTopic, TAG_GROUP, key.group,
                         TAG_CLUSTER, key.cluster).register(registry));
+    }
+
+    /**
+     * Registers the connected gauge of one PROXY-mode consumer, tagged with its {@code consumer} id: while
+     * a switch replaces it, the old and the new consumer of a group each report their own. The caller
+     * removes it with {@link #remove(Meter)} when that consumer stops.
+     */
+    public Meter proxyConnectedGauge(String logicTopic, String group, String consumer, DoubleSupplier connected) {
+        Meter gauge = Gauge.builder(PROXY_CONNECTED, connected, DoubleSupplier::getAsDouble).tags(common)
+                .tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_CONSUMER, consumer).strongReference(true).register(registry);
+        gauges.add(gauge);
+        return gauge;
+    }
+
+    public void proxyStreamEnded(String logicTopic, String group, String status) {
+        Counter.builder(PROXY_STREAM_ENDS).tags(common).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_STATUS, status)
+                .register(registry).increment();
+    }
+
+    /** Removes one gauge this class registered. */
+    public void remove(Meter gauge) {
+        gauges.remove(gauge);
+        registry.remove(gauge);
     }
 
     public MeterRegistry registry() {

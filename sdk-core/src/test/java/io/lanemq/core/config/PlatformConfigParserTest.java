@@ -3,7 +3,9 @@ package io.lanemq.core.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class PlatformConfigParserTest {
@@ -29,6 +31,12 @@ class PlatformConfigParserTest {
                   audit: { threads: 2, maxDeliveryAttempts: 3, startFrom: EARLIEST }
             """;
 
+    private static final String PROXY_SECTION = """
+            proxy:
+              endpoints: ["proxy-1:7443", "10.0.0.7:7443"]
+              caCertificate: /etc/lanemq/proxy-ca.pem
+            """;
+
     private final PlatformConfigParser parser = new PlatformConfigParser();
 
     @Test
@@ -52,7 +60,8 @@ class PlatformConfigParserTest {
     void readsModeBatchSizeAndRetries() throws Exception {
         String text = VALID.replace("sendTimeoutMs: 1500", "sendTimeoutMs: 1500\n  retries: 0")
                 .replace("audit: { threads: 2, maxDeliveryAttempts: 3, startFrom: EARLIEST }",
-                        "audit: { threads: 2, maxDeliveryAttempts: 3, startFrom: EARLIEST, batchSize: 64, mode: PROXY }");
+                        "audit: { threads: 2, maxDeliveryAttempts: 3, startFrom: EARLIEST, batchSize: 64, mode: PROXY }")
+                + PROXY_SECTION;
 
         PlatformConfig config = parser.parse(text, "test.yaml");
 
@@ -99,6 +108,39 @@ class PlatformConfigParserTest {
                         .extracting(ConfigProblem::key)
                         .containsExactlyInAnyOrder("delay.internalTopic", "delay.maxDelayMs", "delay.cancelTimeoutMs"))
                 .hasMessageContaining("delay.maxDelayMs (line 22): must be > 0, was 0");
+    }
+
+    @Test
+    void readsTheProxySectionAndDefaultsToNoProxy() throws Exception {
+        assertThat(parser.parse(VALID, "test.yaml").proxy()).isEqualTo(ProxySettings.NONE);
+
+        PlatformConfig config = parser.parse(VALID + PROXY_SECTION, "test.yaml");
+
+        assertThat(config.proxy()).isEqualTo(new ProxySettings(List.of("proxy-1:7443", "10.0.0.7:7443"),
+                Path.of("/etc/lanemq/proxy-ca.pem")));
+    }
+
+    @Test
+    void aGroupInProxyModeNeedsProxyEndpointsAndACaCertificate() {
+        String proxied = VALID.replace("billing: {}", "billing: { mode: PROXY }");
+
+        assertThatThrownBy(() -> parser.parse(proxied, "test.yaml"))
+                .isInstanceOfSatisfying(InvalidPlatformConfigException.class, e -> assertThat(e.problems())
+                        .extracting(ConfigProblem::key)
+                        .containsExactlyInAnyOrder("proxy.endpoints", "proxy.caCertificate"))
+                .hasMessageContaining("TLS is mandatory")
+                .hasMessageContaining("[billing@order-paid]");
+    }
+
+    @Test
+    void badProxyEndpointsAreNamedWithKeyAndLine() {
+        String text = VALID + "proxy:\n  endpoints: [\"proxy-1:7443\", \"no-port\", \"a:1;b:2\"]\n  caCertificate: /ca.pem\n";
+
+        assertThatThrownBy(() -> parser.parse(text, "test.yaml"))
+                .isInstanceOfSatisfying(InvalidPlatformConfigException.class, e -> assertThat(e.problems())
+                        .extracting(ConfigProblem::key)
+                        .containsExactlyInAnyOrder("proxy.endpoints[1]", "proxy.endpoints[2]"))
+                .hasMessageContaining("proxy.endpoints[1] (line 21): must be host:port, was 'no-port'");
     }
 
     @Test

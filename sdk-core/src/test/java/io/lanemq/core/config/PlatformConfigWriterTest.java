@@ -18,7 +18,8 @@ class PlatformConfigWriterTest {
                 .consumerDefaults(new ConsumerSettings(3, 7, StartPosition.EARLIEST))
                 .topic(new LogicTopicConfig("order-paid",
                         List.of(new TopicRoute("cluster-a", "order_paid", 60), new TopicRoute("cluster-b", "order_paid", 40)),
-                        Map.of("billing", new ConsumerSettings(2, 3, StartPosition.LATEST))))
+                        Map.of("billing", new ConsumerSettings(2, 3, StartPosition.LATEST).withMode(ConsumptionMode.PROXY))))
+                .proxy(new ProxySettings(List.of("127.0.0.1:7443"), java.nio.file.Path.of("/etc/lanemq/proxy-ca.pem")))
                 .build();
 
         String yaml = new PlatformConfigWriter().toYaml(original);
@@ -29,5 +30,6 @@ class PlatformConfigWriterTest {
         assertThat(parsed.topics()).isEqualTo(original.topics());
         assertThat(parsed.producer()).isEqualTo(original.producer());
         assertThat(parsed.consumerDefaults()).isEqualTo(original.consumerDefaults());
+        assertThat(parsed.proxy()).isEqualTo(original.proxy());
     }
 }

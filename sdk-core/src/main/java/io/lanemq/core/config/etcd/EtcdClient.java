@@ -1,5 +1,6 @@
 package io.lanemq.core.config.etcd;
 
+import io.lanemq.core.reconnect.Backoff;
 import com.google.protobuf.ByteString;
 import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;

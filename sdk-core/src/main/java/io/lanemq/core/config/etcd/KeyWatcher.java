@@ -1,5 +1,6 @@
 package io.lanemq.core.config.etcd;
 
+import io.lanemq.core.reconnect.Backoff;
 import io.lanemq.core.config.etcd.EtcdClient.WatchCall;
 import io.lanemq.core.config.etcd.internal.Event;
 import io.lanemq.core.config.etcd.internal.WatchResponse;

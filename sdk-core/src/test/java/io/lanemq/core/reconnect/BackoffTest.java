@@ -1,4 +1,4 @@
-package io.lanemq.core.config.etcd;
+package io.lanemq.core.reconnect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

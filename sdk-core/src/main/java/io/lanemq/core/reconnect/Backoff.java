@@ -1,18 +1,18 @@
-package io.lanemq.core.config.etcd;
+package io.lanemq.core.reconnect;
 
 import java.time.Duration;
 import java.util.function.DoubleSupplier;
 
 /**
  * Delays between reconnection attempts: doubling from {@code initial} up to {@code max}, each drawn from the
- * upper half of its step so that many clients that lost the same etcd do not come back in lockstep.
+ * upper half of its step so that many clients that lost the same server (etcd, the consumer proxy) do not come back in lockstep.
  */
-final class Backoff {
+public final class Backoff {
     private final long initialNanos;
     private final long maxNanos;
     private final DoubleSupplier random;
 
-    Backoff(Duration initial, Duration max, DoubleSupplier random) {
+    public Backoff(Duration initial, Duration max, DoubleSupplier random) {
         if (initial.isNegative() || initial.isZero()) {
             throw new IllegalArgumentException("reconnect backoff initial delay must be positive, was " + initial);
         }
@@ -25,7 +25,7 @@ final class Backoff {
     }
 
     /** The delay before attempt {@code failures + 1}, after {@code failures} consecutive failures (at least 1). */
-    Duration delay(int failures) {
+    public Duration delay(int failures) {
         long step = initialNanos;
         for (int i = 1; i < failures && step < maxNanos; i++) {
             step = step > maxNanos / 2 ? maxNanos : step * 2;

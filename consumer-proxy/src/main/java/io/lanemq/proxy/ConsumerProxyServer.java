@@ -1,0 +1,223 @@
+package io.lanemq.proxy;
+
+import io.grpc.Server;
+import io.grpc.ServerCredentials;
+import io.grpc.ServerInterceptors;
+import io.grpc.Status;
+import io.grpc.TlsServerCredentials;
+import io.grpc.InsecureServerCredentials;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.core.config.ConfigListener;
+import io.lanemq.core.config.ConfigSource;
+import io.lanemq.core.config.ConfigSources;
+import io.lanemq.core.config.PlatformConfig;
+import io.lanemq.core.config.PlatformConfigRef;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import javax.net.ssl.KeyManagerFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The consumer proxy: reads and watches the platform configuration, serves the
+ * {@code ConsumerProxy} gRPC service (TLS, per-application tokens) on the configured address only,
+ * and {@code /metrics} + {@code /health} over HTTP.
+ *
+ * <p>{@link #close()} is the graceful shutdown: stop fetching, tell every stream DRAINING, wait up
+ * to the drain timeout for outstanding deliveries to be acked, commit the offsets that are safe,
+ * end the streams with UNAVAILABLE, then stop the server and the RocketMQ clients.
+ *
+ * <pre>{@code
+ * try (ConsumerProxyServer proxy = ConsumerProxyServer.start(config)) {
+ *     proxy.awaitTermination();
+ * }
+ * }</pre>
+ */
+public final class ConsumerProxyServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ConsumerProxyServer.class);
+
+    private final ProxyConfig config;
+    private final ConfigSource source;
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final ProxyMetrics metrics = new ProxyMetrics(registry);
+    private final ScheduledExecutorService ticker;
+    private final ScheduledExecutorService idleCheck;
+    private final GroupRegistry groups;
+    private final ConsumerProxyService service;
+    private final Server server;
+    private final HttpEndpoints http;
+    private volatile boolean serving = true;
+    private boolean closed;
+
+    private ConsumerProxyServer(ProxyConfig config, ConfigSource source, PlatformConfig initial) throws IOException {
+        this.config = config;
+        this.source = source;
+        PlatformConfigRef platform = new PlatformConfigRef(initial);
+        this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "lanemq-proxy-ticker");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.groups = new GroupRegistry(platform, config, ticker, metrics);
+        this.idleCheck = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "lanemq-proxy-idle-groups");
+            thread.setDaemon(true);
+            return thread;
+        });
+        idleCheck.scheduleWithFixedDelay(groups::stopIdleGroups, 1, 1, TimeUnit.SECONDS);
+        this.service = new ConsumerProxyService(groups, config, metrics);
+        this.server = NettyServerBuilder.forAddress(config.grpcAddress(), credentials(config))
+                .addService(ServerInterceptors.intercept(ServerInterceptors.useInputStreamMessages(service.bindService()),
+                        new MalformedFrameGuard(metrics), new TokenAuthInterceptor(config.tokens(), metrics)))
+                .permitKeepAliveTime(10, TimeUnit.SECONDS)
+                .build()
+                .start();
+        this.http = config.httpAddress().map(address -> HttpEndpoints.start(address, registry, () -> serving)).orElse(null);
+        source.watch(new ConfigListener() {
+            @Override
+            public void onChange(PlatformConfig next) {
+                platform.swap(next);
+                List<GroupRuntime> changed = groups.detachChanged(next);
+                log.info("platform configuration from {} changed; {} running groups restart with it", source.describe(),
+                        changed.size());
+                changed.forEach(ConsumerProxyServer.this::restart);
+            }
+
+            @Override
+            public void onRejected(InvalidConfigurationException reason) {
+                log.warn("{}; the last good configuration stays in force", reason.getMessage());
+            }
+        });
+    }
+
+    /** Reads the platform configuration, binds the gRPC (and HTTP) address and starts serving. */
+    public static ConsumerProxyServer start(ProxyConfig config) throws InvalidConfigurationException, IOException {
+        ConfigSource source = ConfigSources.open(config.configLocation());
+        try {
+            ConsumerProxyServer proxy = new ConsumerProxyServer(config, source, source.load());
+            log.info("consumer proxy {} serving on {} ({}), platform configuration from {}", config.proxyId(),
+                    proxy.grpcAddress(), config.keyStore().isPresent() ? "TLS" : "PLAINTEXT", source.describe());
+            return proxy;
+        } catch (IOException | InvalidConfigurationException | RuntimeException e) {
+            source.close();
+            throw e;
+        }
+    }
+
+    private static ServerCredentials credentials(ProxyConfig config) {
+        if (config.keyStore().isEmpty()) {
+            return InsecureServerCredentials.create();
+        }
+        char[] password = config.keyStorePassword();
+        try (InputStream in = Files.newInputStream(config.keyStore().get())) {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(in, password);
+            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            keys.init(store, password);
+            return TlsServerCredentials.newBuilder().keyManager(keys.getKeyManagers()).build();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the TLS key store " + config.keyStore().get(), e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalArgumentException("the TLS key store " + config.keyStore().get() + " is unusable: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Stops a group whose configuration changed as a shutdown would (stop fetching, DRAINING, wait for
+     * acks, move the unacked to the retry topic, commit), then ends its streams with UNAVAILABLE: their
+     * clients reconnect and join the group built from the new configuration.
+     */
+    private void restart(GroupRuntime group) {
+        Predicate<StreamSession> ofGroup = stream -> stream.group() == group;
+        try {
+            group.stopFetching();
+            service.drain(ofGroup);
+            group.awaitAcksAndCommit(config.drainTimeout().toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            service.end(ofGroup, Status.UNAVAILABLE.withDescription("the configuration of " + group.key()
+                    + " changed; reconnect"));
+            group.close();
+        }
+    }
+
+    /** The bound gRPC address (the real port when port 0 was configured). */
+    public InetSocketAddress grpcAddress() {
+        return (InetSocketAddress) server.getListenSockets().get(0);
+    }
+
+    public Optional<InetSocketAddress> httpAddress() {
+        return Optional.ofNullable(http).map(HttpEndpoints::address);
+    }
+
+    /** The proxy's meters (also served on {@code /metrics}). */
+    public PrometheusMeterRegistry meters() {
+        return registry;
+    }
+
+    public void awaitTermination() throws InterruptedException {
+        server.awaitTermination();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        serving = false;
+        idleCheck.shutdown();
+        List<GroupRuntime> running = groups.closeForNewGroups();
+        try {
+            for (GroupRuntime group : running) {
+                group.stopFetching();
+            }
+            service.drainAll();
+            long deadline = System.nanoTime() + config.drainTimeout().toNanos();
+            for (GroupRuntime group : running) {
+                long left = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+                int unacked = group.awaitAcksAndCommit(left);
+                if (unacked > 0) {
+                    log.warn("{}: {} deliveries still unacked after the drain timeout; they will be delivered again",
+                            group.key(), unacked);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        service.endAll(Status.UNAVAILABLE.withDescription("proxy " + config.proxyId() + " stopped; reconnect"));
+        server.shutdown();
+        try {
+            if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+                server.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            server.shutdownNow();
+        }
+        running.forEach(GroupRuntime::close);
+        ticker.shutdownNow();
+        idleCheck.shutdownNow();
+        if (http != null) {
+            http.close();
+        }
+        source.close();
+        registry.close();
+        log.info("consumer proxy {} stopped", config.proxyId());
+    }
+}

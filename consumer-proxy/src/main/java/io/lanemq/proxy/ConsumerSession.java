@@ -1,0 +1,43 @@
+package io.lanemq.proxy;
+
+import io.lanemq.proxy.protocol.Delivery;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * One connected consumer as the dispatcher sees it: its credits, the deliveries it holds and
+ * where to push. Mutated only under the owning {@link Dispatcher}'s lock.
+ */
+final class ConsumerSession {
+    /** Where deliveries go: the gRPC stream. Called under the dispatcher's lock, so one call at a time. */
+    interface DeliverySink {
+        void push(Delivery delivery);
+    }
+
+    static final long MAX_CREDITS = Integer.MAX_VALUE;
+
+    private final String consumerId;
+    private final DeliverySink sink;
+    final Set<Long> outstanding = new HashSet<>();
+    long credits;
+    boolean connected = true;
+
+    ConsumerSession(String consumerId, long credits, DeliverySink sink) {
+        this.consumerId = consumerId;
+        this.credits = credits;
+        this.sink = sink;
+    }
+
+    String consumerId() {
+        return consumerId;
+    }
+
+    DeliverySink sink() {
+        return sink;
+    }
+
+    @Override
+    public String toString() {
+        return "consumer " + consumerId;
+    }
+}

@@ -1,0 +1,23 @@
+package io.lanemq.proxy;
+
+/**
+ * What a {@link Dispatcher} reports; called under its lock, so implementations must not block
+ * (a dead-letter send is handed to another thread).
+ */
+interface DispatchListener {
+    enum FailedBy { NACK, TIMEOUT, DISCONNECT }
+
+    void delivered(ConsumerSession session, HeldMessage message);
+
+    /** Acked: the message's offset is already released. */
+    void acked(HeldMessage message);
+
+    /** The delivery failed and the message will be delivered again. */
+    void willRedeliver(HeldMessage message, FailedBy reason);
+
+    /**
+     * The message failed its last allowed attempt: it must go to the dead-letter topic, and only
+     * then be finished ({@link HeldMessage#finish()}), so a crash before that redelivers it.
+     */
+    void deadLetter(HeldMessage message, FailedBy reason);
+}

@@ -1,0 +1,428 @@
+package io.lanemq.proxy;
+
+import io.lanemq.proxy.protocol.Delivery;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hands one group's fetched messages to its connected consumers and follows each delivery to its
+ * end: ack, nack (redelivery after a delay), ack timeout or disconnect (redelivery at once), or the
+ * dead-letter topic after the last allowed attempt.
+ *
+ * <p>Fair spread: a message goes to the next consumer, round-robin, that has a credit; a consumer
+ * without credits is skipped. Ordered messages (those with a sharding key) wait in a lane per
+ * (cluster, key): one in flight per lane, in fetch order, to the lane's consumer while it stays
+ * connected (a consumer without credits holds its lanes back rather than lose them).
+ *
+ * <p>Time comes from an injected nanosecond clock and advances only through {@link #tick()}, so
+ * tests drive timeouts and retry delays without sleeping. Every method takes the one lock; pushes to
+ * gRPC streams happen under it (they only enqueue), which also keeps each stream's pushes serial.
+ */
+final class Dispatcher {
+    private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+
+    private record Outstanding(long deliveryId, HeldMessage message, ConsumerSession session, long deadlineNanos) {
+    }
+
+    private record Retry(long dueNanos, long sequence, HeldMessage message) {
+    }
+
+    /** One sharding key's messages, in order; {@code pending} is its head while out or waiting to be retried. */
+    private static final class Lane {
+        final ArrayDeque<HeldMessage> waiting = new ArrayDeque<>();
+        HeldMessage pending;
+        ConsumerSession consumer;
+
+        boolean idle() {
+            return waiting.isEmpty() && pending == null;
+        }
+    }
+
+    /** The result of an ack or nack. */
+    enum Settled { DONE, UNKNOWN_DELIVERY }
+
+    private final String name;
+    private final DispatchSettings settings;
+    private final LongSupplier nanoClock;
+    private final LongSupplier deliveryIds;
+    private final DispatchListener listener;
+
+    private final List<ConsumerSession> sessions = new ArrayList<>();
+    private int cursor;
+    private final ArrayDeque<HeldMessage> ready = new ArrayDeque<>();
+    private final Map<String, Lane> lanes = new HashMap<>();
+    private final LinkedHashSet<Lane> readyLanes = new LinkedHashSet<>();
+    /** In delivery order, which is deadline order since the ack timeout is one value. */
+    private final LinkedHashMap<Long, Outstanding> outstanding = new LinkedHashMap<>();
+    private final PriorityQueue<Retry> retries = new PriorityQueue<>(
+            (a, b) -> a.dueNanos != b.dueNanos ? Long.compare(a.dueNanos, b.dueNanos) : Long.compare(a.sequence, b.sequence));
+    private long retrySequence;
+    private int held;
+    private boolean draining;
+
+    /**
+     * @param name        names the group in logs ({@code group@logicTopic})
+     * @param deliveryIds unique delivery ids (shared by every dispatcher of the proxy)
+     */
+    Dispatcher(String name, DispatchSettings settings, LongSupplier nanoClock, LongSupplier deliveryIds,
+               DispatchListener listener) {
+        this.name = name;
+        this.settings = settings;
+        this.nanoClock = nanoClock;
+        this.deliveryIds = deliveryIds;
+        this.listener = listener;
+    }
+
+    DispatchSettings settings() {
+        return settings;
+    }
+
+    synchronized ConsumerSession connect(String consumerId, long credits, ConsumerSession.DeliverySink sink) {
+        ConsumerSession session = new ConsumerSession(consumerId, Math.min(credits, ConsumerSession.MAX_CREDITS), sink);
+        sessions.add(session);
+        pump();
+        return session;
+    }
+
+    /** The consumer is gone: everything it holds is delivered again to others. */
+    synchronized void disconnect(ConsumerSession session) {
+        if (!session.connected) {
+            return;
+        }
+        session.connected = false;
+        int index = sessions.indexOf(session);
+        sessions.remove(index);
+        if (index < cursor) {
+            cursor--;
+        }
+        if (cursor >= sessions.size()) {
+            cursor = 0;
+        }
+        for (Long id : session.outstanding) {
+            Outstanding out = outstanding.remove(id);
+            if (out != null) {
+                fail(out.message, DispatchListener.FailedBy.DISCONNECT, 0);
+            }
+        }
+        session.outstanding.clear();
+        notifyAll();
+        lanes.values().removeIf(lane -> {
+            if (lane.consumer == session) {
+                lane.consumer = null;
+            }
+            return lane.idle();
+        });
+        pump();
+    }
+
+    synchronized void grant(ConsumerSession session, long credits) {
+        session.credits = Math.min(ConsumerSession.MAX_CREDITS, session.credits + credits);
+        pump();
+    }
+
+    synchronized Settled ack(ConsumerSession session, long deliveryId) {
+        Outstanding out = take(session, deliveryId);
+        if (out == null) {
+            return Settled.UNKNOWN_DELIVERY;
+        }
+        out.message.finish();
+        release(out.message);
+        listener.acked(out.message);
+        pump();
+        return Settled.DONE;
+    }
+
+    /** @param delayMillis empty: the backoff for the message's attempt number */
+    synchronized Settled nack(ConsumerSession session, long deliveryId, OptionalLong delayMillis) {
+        Outstanding out = take(session, deliveryId);
+        if (out == null) {
+            return Settled.UNKNOWN_DELIVERY;
+        }
+        long delay = delayMillis.isPresent()
+                ? TimeUnit.MILLISECONDS.toNanos(delayMillis.getAsLong())
+                : settings.backoffNanos(out.message.attempts());
+        fail(out.message, DispatchListener.FailedBy.NACK, delay);
+        pump();
+        return Settled.DONE;
+    }
+
+    /** Newly fetched messages, in queue order. */
+    synchronized void offer(List<HeldMessage> messages) {
+        for (HeldMessage message : messages) {
+            held++;
+            if (message.orderKey() == null) {
+                ready.addLast(message);
+            } else {
+                Lane lane = lanes.computeIfAbsent(message.orderKey(), key -> new Lane());
+                lane.waiting.addLast(message);
+                if (lane.pending == null) {
+                    readyLanes.add(lane);
+                }
+            }
+        }
+        pump();
+    }
+
+    /** Expires overdue deliveries and releases due retries; called periodically. */
+    synchronized void tick() {
+        long now = nanoClock.getAsLong();
+        Iterator<Outstanding> overdue = outstanding.values().iterator();
+        List<Outstanding> expired = new ArrayList<>();
+        while (overdue.hasNext()) {
+            Outstanding out = overdue.next();
+            if (out.deadlineNanos - now > 0) {
+                break;
+            }
+            overdue.remove();
+            out.session.outstanding.remove(out.deliveryId);
+            expired.add(out);
+        }
+        if (!expired.isEmpty()) {
+            notifyAll();
+        }
+        for (Outstanding out : expired) {
+            log.debug("{}: delivery {} of {} to {} timed out", name, out.deliveryId, out.message, out.session);
+            fail(out.message, DispatchListener.FailedBy.TIMEOUT, 0);
+        }
+        while (!retries.isEmpty() && retries.peek().dueNanos - now <= 0) {
+            requeue(retries.poll().message);
+        }
+        pump();
+    }
+
+    /** Messages fetched and not finished: waiting, out with a consumer, or waiting for a retry. */
+    synchronized int held() {
+        return held;
+    }
+
+    synchronized int outstanding() {
+        return outstanding.size();
+    }
+
+    synchronized int consumers() {
+        return sessions.size();
+    }
+
+    /** Waits until fewer than {@code limit} messages are held, at most {@code timeoutMillis}. */
+    synchronized boolean awaitHeldBelow(int limit, long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (held >= limit) {
+            long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (remaining <= 0) {
+                return false;
+            }
+            wait(remaining);
+        }
+        return true;
+    }
+
+    /** Waits until no delivery is out with a consumer, at most {@code timeoutMillis}; true when none is. */
+    synchronized boolean awaitNoneOutstanding(long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (!outstanding.isEmpty()) {
+            long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (remaining <= 0) {
+                return false;
+            }
+            wait(remaining);
+        }
+        return true;
+    }
+
+    /**
+     * Forgets every delivery still out with a consumer (after the drain timeout on shutdown) and returns
+     * their messages, unfinished: the caller moves them elsewhere or leaves their offsets uncommitted.
+     */
+    synchronized List<HeldMessage> abandonOutstanding() {
+        List<HeldMessage> abandoned = new ArrayList<>();
+        outstanding.values().forEach(out -> abandoned.add(out.message));
+        outstanding.clear();
+        sessions.forEach(session -> session.outstanding.clear());
+        held -= abandoned.size();
+        notifyAll();
+        return abandoned;
+    }
+
+    /**
+     * Stops delivering: messages not out with a consumer are dropped (their offsets stay
+     * uncommitted, so the group's next owner delivers them), outstanding ones may still be acked.
+     */
+    synchronized void drain() {
+        draining = true;
+        dropWaiting(message -> true);
+    }
+
+    /** A rebalance took a queue away: its messages not out with a consumer are dropped. */
+    synchronized void dropQueue(QueueOffsetTracker tracker) {
+        dropWaiting(message -> message.tracker() == tracker);
+    }
+
+    private void dropWaiting(Predicate<HeldMessage> which) {
+        int before = held;
+        ready.removeIf(message -> which.test(message) && dropped());
+        Set<HeldMessage> droppedRetries = new HashSet<>();
+        retries.removeIf(retry -> which.test(retry.message) && dropped() && droppedRetries.add(retry.message));
+        for (Iterator<Lane> it = lanes.values().iterator(); it.hasNext(); ) {
+            Lane lane = it.next();
+            lane.waiting.removeIf(message -> which.test(message) && dropped());
+            if (lane.pending != null && droppedRetries.contains(lane.pending)) {
+                lane.pending = null;
+            }
+            if (lane.waiting.isEmpty()) {
+                readyLanes.remove(lane);
+            } else if (lane.pending == null) {
+                readyLanes.add(lane);
+            }
+            if (lane.idle() && lane.consumer == null) {
+                it.remove();
+            }
+        }
+        if (held != before) {
+            log.info("{}: dropped {} messages not out with a consumer", name, before - held);
+            notifyAll();
+        }
+        pump();
+    }
+
+    private boolean dropped() {
+        held--;
+        return true;
+    }
+
+    private Outstanding take(ConsumerSession session, long deliveryId) {
+        Outstanding out = outstanding.get(deliveryId);
+        if (out == null || out.session != session) {
+            return null;
+        }
+        outstanding.remove(deliveryId);
+        session.outstanding.remove(deliveryId);
+        notifyAll();
+        return out;
+    }
+
+    /** A delivery ended without an ack: retry after {@code delayNanos}, or dead-letter after the last attempt. */
+    private void fail(HeldMessage message, DispatchListener.FailedBy reason, long delayNanos) {
+        if (message.attempts() >= settings.maxDeliveryAttempts()) {
+            release(message);
+            listener.deadLetter(message, reason);
+            return;
+        }
+        listener.willRedeliver(message, reason);
+        if (draining) {
+            dropped();
+            notifyAll();
+            Lane lane = message.orderKey() == null ? null : lanes.get(message.orderKey());
+            if (lane != null) {
+                lane.pending = null;
+            }
+            return;
+        }
+        if (delayNanos <= 0) {
+            requeue(message);
+        } else {
+            retries.add(new Retry(nanoClock.getAsLong() + delayNanos, retrySequence++, message));
+        }
+    }
+
+    /** Back at the front of its line: redeliveries go before new messages, and first in their key. */
+    private void requeue(HeldMessage message) {
+        if (message.orderKey() == null) {
+            ready.addFirst(message);
+            return;
+        }
+        Lane lane = lanes.computeIfAbsent(message.orderKey(), key -> new Lane());
+        lane.pending = null;
+        lane.waiting.addFirst(message);
+        readyLanes.add(lane);
+    }
+
+    /** The message is finished here (acked or dead-lettered): its lane may move on. */
+    private void release(HeldMessage message) {
+        held--;
+        notifyAll();
+        if (message.orderKey() == null) {
+            return;
+        }
+        Lane lane = lanes.get(message.orderKey());
+        if (lane == null) {
+            return;
+        }
+        lane.pending = null;
+        if (!lane.waiting.isEmpty()) {
+            readyLanes.add(lane);
+        } else if (lane.consumer == null) {
+            lanes.remove(message.orderKey());
+        }
+    }
+
+    private void pump() {
+        if (draining || sessions.isEmpty()) {
+            return;
+        }
+        for (Iterator<Lane> it = readyLanes.iterator(); it.hasNext(); ) {
+            Lane lane = it.next();
+            ConsumerSession target = lane.consumer != null ? (lane.consumer.credits > 0 ? lane.consumer : null) : nextWithCredits();
+            if (target == null) {
+                if (lane.consumer == null) {
+                    break; // nobody has credits; lanes bound to a consumer are checked next time
+                }
+                continue;
+            }
+            it.remove();
+            lane.pending = lane.waiting.pollFirst();
+            lane.consumer = target;
+            deliver(lane.pending, target);
+        }
+        while (!ready.isEmpty()) {
+            ConsumerSession target = nextWithCredits();
+            if (target == null) {
+                return;
+            }
+            deliver(ready.pollFirst(), target);
+        }
+    }
+
+    private ConsumerSession nextWithCredits() {
+        int n = sessions.size();
+        for (int i = 0; i < n; i++) {
+            ConsumerSession session = sessions.get((cursor + i) % n);
+            if (session.credits > 0) {
+                cursor = (cursor + i + 1) % n;
+                return session;
+            }
+        }
+        return null;
+    }
+
+    private void deliver(HeldMessage message, ConsumerSession session) {
+        long id = deliveryIds.getAsLong();
+        int attempt = message.nextAttempt();
+        session.credits--;
+        session.outstanding.add(id);
+        outstanding.put(id, new Outstanding(id, message, session,
+                nanoClock.getAsLong() + settings.ackTimeout().toNanos()));
+        Delivery delivery = message.template().toBuilder().setDeliveryId(id).setAttempt(attempt).build();
+        listener.delivered(session, message);
+        try {
+            session.sink().push(delivery);
+        } catch (RuntimeException e) {
+            // The stream is closing; its disconnect hands this delivery to another consumer.
+            log.debug("{}: push of delivery {} to {} failed: {}", name, id, session, e.toString());
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package io.lanemq.proxy;
+
+/**
+ * Per-group flow control.
+ *
+ * @param maxInFlight  the most messages the proxy holds for the group (fetched, not yet acked or dead-lettered)
+ * @param maxPerSecond the most messages per second fetched for the group; 0 is unlimited
+ */
+public record GroupLimits(int maxInFlight, int maxPerSecond) {
+    public static final GroupLimits DEFAULTS = new GroupLimits(2_000, 0);
+
+    public GroupLimits {
+        if (maxInFlight < 1) {
+            throw new IllegalArgumentException("maxInFlight must be at least 1, was " + maxInFlight);
+        }
+        if (maxPerSecond < 0) {
+            throw new IllegalArgumentException("maxPerSecond must be 0 (unlimited) or positive, was " + maxPerSecond);
+        }
+    }
+}

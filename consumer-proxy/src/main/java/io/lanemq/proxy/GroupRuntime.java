@@ -1,0 +1,182 @@
+package io.lanemq.proxy;
+
+import com.google.common.util.concurrent.RateLimiter;
+import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.core.config.ClusterConfig;
+import io.lanemq.core.config.ConsumerSettings;
+import io.lanemq.core.config.LogicTopicConfig;
+import io.lanemq.core.config.PlatformConfig;
+import io.lanemq.core.config.TopicRoute;
+import io.micrometer.core.instrument.Meter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.common.MixAll;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Everything that serves one consumer group of one logic topic: a fetcher per cluster route, the
+ * dispatcher its consumers connect to, and the publisher to the group's retry and dead-letter topics. Built from the platform
+ * configuration snapshot current when the group's first consumer subscribed.
+ */
+final class GroupRuntime implements AutoCloseable, DispatchListener {
+    private static final Logger log = LoggerFactory.getLogger(GroupRuntime.class);
+    private static final long TICK_MS = 20;
+
+    private final GroupKey key;
+    private final GroupSpec spec;
+    private final ProxyMetrics metrics;
+    private final Dispatcher dispatcher;
+    private final List<ClusterFetcher> fetchers = new ArrayList<>();
+    private final ScheduledExecutorService publisherThread;
+    private final GroupTopicsPublisher topics;
+    private final ScheduledFuture<?> ticks;
+    private final List<Meter> gauges;
+
+    private GroupRuntime(GroupKey key, LogicTopicConfig topic, ConsumerSettings settings, PlatformConfig platform,
+                         ProxyConfig config, ScheduledExecutorService ticker, LongSupplier deliveryIds, ProxyMetrics metrics)
+            throws InvalidConfigurationException {
+        this.key = key;
+        this.spec = GroupSpec.of(platform, key).orElseThrow();
+        this.metrics = metrics;
+        this.dispatcher = new Dispatcher(key.toString(), new DispatchSettings(config.ackTimeout(),
+                settings.maxDeliveryAttempts(), config.initialBackoff(), config.maxBackoff()), System::nanoTime, deliveryIds, this);
+        GroupLimits limits = config.limits(key.consumerGroup());
+        RateLimiter rate = limits.maxPerSecond() > 0 ? RateLimiter.create(limits.maxPerSecond()) : null;
+        Map<String, ClusterConfig> clusters = new HashMap<>();
+        for (TopicRoute route : topic.routes()) {
+            ClusterConfig cluster = platform.cluster(route.cluster());
+            clusters.put(cluster.name(), cluster);
+            fetchers.add(new ClusterFetcher(key, cluster, route.physicalTopic(), MixAll.getRetryTopic(key.consumerGroup()),
+                    settings, dispatcher, limits, rate,
+                    config.commitInterval().toNanos(), metrics));
+        }
+        this.publisherThread = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "lanemq-proxy-publish-" + key.consumerGroup());
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.topics = new GroupTopicsPublisher(key, clusters, publisherThread);
+        this.gauges = metrics.groupGauges(key, dispatcher, () -> fetchers.stream().mapToInt(ClusterFetcher::uncommitted).sum());
+        this.ticks = ticker.scheduleWithFixedDelay(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Starts consuming every route of the group's logic topic. */
+    static GroupRuntime start(GroupKey key, LogicTopicConfig topic, ConsumerSettings settings, PlatformConfig platform,
+                              ProxyConfig config, ScheduledExecutorService ticker, LongSupplier deliveryIds,
+                              ProxyMetrics metrics) throws InvalidConfigurationException, MQClientException {
+        GroupRuntime runtime = new GroupRuntime(key, topic, settings, platform, config, ticker, deliveryIds, metrics);
+        try {
+            runtime.topics.createTopics();
+            for (ClusterFetcher fetcher : runtime.fetchers) {
+                fetcher.start();
+            }
+        } catch (MQClientException | RuntimeException e) {
+            runtime.close();
+            throw e;
+        }
+        log.info("{}: consuming {} routes for the proxy's consumers", key, runtime.fetchers.size());
+        return runtime;
+    }
+
+    GroupKey key() {
+        return key;
+    }
+
+    /** What the group was built from. */
+    GroupSpec spec() {
+        return spec;
+    }
+
+    Dispatcher dispatcher() {
+        return dispatcher;
+    }
+
+    String deadLetterTopic() {
+        return topics.deadLetterTopic();
+    }
+
+    private void tick() {
+        try {
+            dispatcher.tick();
+        } catch (RuntimeException e) {
+            log.error("{}: dispatcher tick failed", key, e);
+        }
+    }
+
+    /** First step of a graceful shutdown: nothing new is fetched (the fetchers commit on their way out). */
+    void stopFetching() throws InterruptedException {
+        for (ClusterFetcher fetcher : fetchers) {
+            fetcher.stopFetching();
+        }
+        dispatcher.drain();
+    }
+
+    /**
+     * Waits for outstanding deliveries to be acked, at most {@code timeoutMillis}; moves the unordered
+     * ones still unacked to the group's retry topic (so committing past them loses nothing, and acked
+     * messages above them are not delivered again); then commits what is safe. Ordered messages still
+     * unacked keep their queue's offset where it is, since a retry topic would break their order.
+     *
+     * @return how many deliveries were still unacked at the timeout
+     */
+    int awaitAcksAndCommit(long timeoutMillis) throws InterruptedException {
+        dispatcher.awaitNoneOutstanding(timeoutMillis);
+        List<HeldMessage> unacked = dispatcher.abandonOutstanding();
+        for (HeldMessage message : unacked) {
+            if (message.orderKey() == null && topics.requeue(message, 5_000)) {
+                message.finish();
+            }
+        }
+        fetchers.forEach(ClusterFetcher::commitNow);
+        return unacked.size();
+    }
+
+    @Override
+    public void close() {
+        ticks.cancel(false);
+        metrics.remove(gauges);
+        fetchers.forEach(ClusterFetcher::close);
+        publisherThread.execute(topics::close);
+        publisherThread.shutdown();
+        try {
+            publisherThread.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        publisherThread.shutdownNow();
+    }
+
+    @Override
+    public void delivered(ConsumerSession session, HeldMessage message) {
+        metrics.deliveries(key, session.consumerId()).increment();
+    }
+
+    @Override
+    public void acked(HeldMessage message) {
+        metrics.acks(key).increment();
+    }
+
+    @Override
+    public void willRedeliver(HeldMessage message, FailedBy reason) {
+        metrics.redeliveries(key, reason).increment();
+    }
+
+    @Override
+    public void deadLetter(HeldMessage message, FailedBy reason) {
+        log.info("{}: {} failed its last allowed attempt ({}, {}); sending it to {}", key, message, message.attempts(),
+                reason, topics.deadLetterTopic());
+        topics.deadLetter(message, dead -> {
+            dead.finish();
+            metrics.deadLetters(key).increment();
+        }, () -> metrics.deadLetterFailures(key).increment());
+    }
+}

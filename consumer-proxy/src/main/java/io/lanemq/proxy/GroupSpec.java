@@ -1,0 +1,33 @@
+package io.lanemq.proxy;
+
+import io.lanemq.core.config.ClusterConfig;
+import io.lanemq.core.config.ConsumerSettings;
+import io.lanemq.core.config.LogicTopicConfig;
+import io.lanemq.core.config.PlatformConfig;
+import io.lanemq.core.config.StartPosition;
+import io.lanemq.core.config.TopicRoute;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What a running group was built from, and nothing else: the clusters and physical topics it
+ * consumes and the settings the proxy uses. Two snapshots that give equal specs need no restart of
+ * the group (a change of send weights or listener threads, for example, does not concern the proxy).
+ */
+record GroupSpec(List<Route> routes, int maxDeliveryAttempts, StartPosition startPosition, int batchSize) {
+    record Route(ClusterConfig cluster, String physicalTopic) {
+    }
+
+    /** Empty when the snapshot has no such logic topic or no such group on it. */
+    static Optional<GroupSpec> of(PlatformConfig platform, GroupKey key) {
+        Optional<LogicTopicConfig> topic = platform.topic(key.logicTopic());
+        ConsumerSettings settings = topic.map(t -> t.consumerGroups().get(key.consumerGroup())).orElse(null);
+        if (settings == null) {
+            return Optional.empty();
+        }
+        List<Route> routes = topic.get().routes().stream()
+                .map((TopicRoute route) -> new Route(platform.cluster(route.cluster()), route.physicalTopic()))
+                .toList();
+        return Optional.of(new GroupSpec(routes, settings.maxDeliveryAttempts(), settings.startPosition(), settings.batchSize()));
+    }
+}

@@ -1,0 +1,89 @@
+package io.lanemq.proxy;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.util.List;
+import java.util.function.Supplier;
+
+/** The proxy's meters; every name is here. Tags: {@code topic} (logic topic), {@code group}, and where said, more. */
+final class ProxyMetrics {
+    static final String DELIVERIES = "lanemq.proxy.deliveries";
+    static final String ACKS = "lanemq.proxy.acks";
+    static final String REDELIVERIES = "lanemq.proxy.redeliveries";
+    static final String DEAD_LETTERS = "lanemq.proxy.dead.letters";
+    static final String DEAD_LETTER_FAILURES = "lanemq.proxy.dead.letter.send.failures";
+    static final String IN_FLIGHT = "lanemq.proxy.in.flight";
+    static final String HELD = "lanemq.proxy.held";
+    static final String CONSUMERS = "lanemq.proxy.consumers";
+    static final String UNCOMMITTED = "lanemq.proxy.uncommitted";
+    static final String COMMIT_FAILURES = "lanemq.proxy.commit.failures";
+    static final String DROPPED_FRAMES = "lanemq.proxy.dropped.frames";
+    static final String REFUSED_CALLS = "lanemq.proxy.refused.calls";
+
+    private final MeterRegistry registry;
+
+    ProxyMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    MeterRegistry registry() {
+        return registry;
+    }
+
+    /** Per consumer, so the spread over consumers (and each one's rate) shows. */
+    Counter deliveries(GroupKey group, String consumerId) {
+        return registry.counter(DELIVERIES, tags(group).and("consumer", consumerId));
+    }
+
+    Counter acks(GroupKey group) {
+        return registry.counter(ACKS, tags(group));
+    }
+
+    Counter redeliveries(GroupKey group, DispatchListener.FailedBy reason) {
+        return registry.counter(REDELIVERIES, tags(group).and("reason", reason.name().toLowerCase()));
+    }
+
+    Counter deadLetters(GroupKey group) {
+        return registry.counter(DEAD_LETTERS, tags(group));
+    }
+
+    Counter deadLetterFailures(GroupKey group) {
+        return registry.counter(DEAD_LETTER_FAILURES, tags(group));
+    }
+
+    Counter commitFailures(GroupKey group) {
+        return registry.counter(COMMIT_FAILURES, tags(group));
+    }
+
+    /** A frame dropped with a Status answer; {@code reason} is the Status code. */
+    Counter droppedFrames(String reason) {
+        return registry.counter(DROPPED_FRAMES, "reason", reason);
+    }
+
+    /** A call ended with a terminal status before it was served; {@code code} is the gRPC code. */
+    Counter refusedCalls(String code) {
+        return registry.counter(REFUSED_CALLS, "code", code);
+    }
+
+    /** Registers the group's gauges; returns them, so a stopped group can remove them (a restarted one registers anew). */
+    List<Meter> groupGauges(GroupKey group, Dispatcher dispatcher, Supplier<Number> uncommitted) {
+        return List.of(Gauge.builder(IN_FLIGHT, dispatcher, Dispatcher::outstanding).tags(tags(group))
+                .description("deliveries out with consumers, not yet acked").register(registry),
+                Gauge.builder(HELD, dispatcher, Dispatcher::held).tags(tags(group))
+                .description("messages fetched and not finished (waiting, in flight or waiting for a retry)").register(registry),
+                Gauge.builder(CONSUMERS, dispatcher, Dispatcher::consumers).tags(tags(group)).register(registry),
+                Gauge.builder(UNCOMMITTED, uncommitted).tags(tags(group))
+                .description("fetched messages whose offsets cannot be committed yet").register(registry));
+    }
+
+    void remove(List<Meter> meters) {
+        meters.forEach(registry::remove);
+    }
+
+    private static Tags tags(GroupKey group) {
+        return Tags.of("topic", group.logicTopic(), "group", group.consumerGroup());
+    }
+}

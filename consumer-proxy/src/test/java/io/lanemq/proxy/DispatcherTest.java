@@ -1,0 +1,278 @@
+package io.lanemq.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lanemq.proxy.protocol.Delivery;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/** The dispatcher's rules on a fake clock, without brokers or gRPC. */
+class DispatcherTest {
+    private final AtomicLong clock = new AtomicLong(1_000_000_000L);
+    private final AtomicLong ids = new AtomicLong();
+    private final QueueOffsetTracker tracker = new QueueOffsetTracker();
+    private final Recorder recorder = new Recorder();
+    private final Dispatcher dispatcher = new Dispatcher("test", new DispatchSettings(Duration.ofSeconds(10), 3,
+            Duration.ofMillis(100), Duration.ofSeconds(1)), clock::get, ids::incrementAndGet, recorder);
+
+    @Test
+    void spreadsRoundRobinOverConsumersWithCreditsAndSkipsThoseWithout() {
+        Sink a = new Sink();
+        Sink b = new Sink();
+        Sink c = new Sink();
+        dispatcher.connect("a", 100, a);
+        dispatcher.connect("b", 100, b);
+        dispatcher.connect("c", 0, c);
+        dispatcher.offer(messages(0, 10, null));
+
+        assertThat(a.received).hasSize(5);
+        assertThat(b.received).hasSize(5);
+        assertThat(c.received).as("no credits, nothing pushed").isEmpty();
+        assertThat(dispatcher.outstanding()).isEqualTo(10);
+    }
+
+    @Test
+    void creditsBoundWhatIsPushedAndGrantsReleaseMore() {
+        Sink a = new Sink();
+        ConsumerSession session = dispatcher.connect("a", 2, a);
+        dispatcher.offer(messages(0, 5, null));
+        assertThat(a.received).hasSize(2);
+        assertThat(dispatcher.held()).isEqualTo(5);
+
+        dispatcher.grant(session, 2);
+        assertThat(a.received).hasSize(4);
+        assertThat(a.received).extracting(Delivery::getMessageId).containsExactly("m0", "m1", "m2", "m3");
+    }
+
+    @Test
+    void anAckFinishesTheMessageOnlyForTheSessionThatHoldsIt() {
+        Sink a = new Sink();
+        Sink b = new Sink();
+        ConsumerSession sa = dispatcher.connect("a", 1, a);
+        ConsumerSession sb = dispatcher.connect("b", 0, b);
+        dispatcher.offer(messages(0, 1, null));
+        long id = a.received.get(0).getDeliveryId();
+
+        assertThat(dispatcher.ack(sb, id)).isEqualTo(Dispatcher.Settled.UNKNOWN_DELIVERY);
+        assertThat(dispatcher.ack(sa, 999)).isEqualTo(Dispatcher.Settled.UNKNOWN_DELIVERY);
+        assertThat(dispatcher.ack(sa, id)).isEqualTo(Dispatcher.Settled.DONE);
+        assertThat(dispatcher.ack(sa, id)).as("twice").isEqualTo(Dispatcher.Settled.UNKNOWN_DELIVERY);
+        assertThat(dispatcher.held()).isZero();
+        assertThat(tracker.committableOffset()).hasValue(1);
+        assertThat(recorder.acked).hasSize(1);
+    }
+
+    @Test
+    void anOverdueDeliveryIsRedeliveredWithTheNextAttemptAndItsOldIdIsVoid() {
+        Sink a = new Sink();
+        Sink b = new Sink();
+        ConsumerSession sa = dispatcher.connect("a", 1, a);
+        dispatcher.offer(messages(0, 1, null));
+        dispatcher.connect("b", 1, b);
+        long first = a.received.get(0).getDeliveryId();
+
+        clock.addAndGet(TimeUnit.SECONDS.toNanos(9));
+        dispatcher.tick();
+        assertThat(b.received).isEmpty();
+
+        clock.addAndGet(TimeUnit.SECONDS.toNanos(1));
+        dispatcher.tick();
+        assertThat(b.received).hasSize(1);
+        assertThat(b.received.get(0).getAttempt()).isEqualTo(2);
+        assertThat(b.received.get(0).getMessageId()).isEqualTo("m0");
+        assertThat(dispatcher.ack(sa, first)).isEqualTo(Dispatcher.Settled.UNKNOWN_DELIVERY);
+        assertThat(recorder.redelivered).containsExactly(DispatchListener.FailedBy.TIMEOUT);
+    }
+
+    @Test
+    void whatADisconnectedConsumerHeldGoesToTheOthers() {
+        Sink a = new Sink();
+        Sink b = new Sink();
+        ConsumerSession sa = dispatcher.connect("a", 5, a);
+        dispatcher.offer(messages(0, 5, null));
+        ConsumerSession sb = dispatcher.connect("b", 10, b);
+        assertThat(a.received).hasSize(5);
+
+        dispatcher.disconnect(sa);
+        assertThat(b.received).extracting(Delivery::getMessageId).containsExactlyInAnyOrder("m0", "m1", "m2", "m3", "m4");
+        b.received.forEach(d -> dispatcher.ack(sb, d.getDeliveryId()));
+        assertThat(tracker.committableOffset()).hasValue(5);
+        assertThat(dispatcher.consumers()).isEqualTo(1);
+    }
+
+    @Test
+    void aNackIsRedeliveredAfterItsDelayAndWithoutOneAfterTheBackoff() {
+        Sink a = new Sink();
+        ConsumerSession sa = dispatcher.connect("a", 10, a);
+        dispatcher.offer(messages(0, 2, null));
+
+        dispatcher.nack(sa, a.received.get(0).getDeliveryId(), OptionalLong.of(500));
+        dispatcher.nack(sa, a.received.get(1).getDeliveryId(), OptionalLong.empty());
+        clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(99));
+        dispatcher.tick();
+        assertThat(a.received).hasSize(2);
+
+        clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(1));
+        dispatcher.tick();
+        assertThat(a.received).hasSize(3);
+        assertThat(a.received.get(2).getMessageId()).as("backoff of attempt 1: 100 ms").isEqualTo("m1");
+
+        clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(400));
+        dispatcher.tick();
+        assertThat(a.received).hasSize(4);
+        assertThat(a.received.get(3).getMessageId()).isEqualTo("m0");
+        assertThat(a.received.get(3).getAttempt()).isEqualTo(2);
+        assertThat(tracker.committableOffset()).as("nothing acked").hasValue(0);
+    }
+
+    @Test
+    void theLastFailedAttemptSendsTheMessageToTheDeadLetterTopic() {
+        Sink a = new Sink();
+        ConsumerSession sa = dispatcher.connect("a", 10, a);
+        dispatcher.offer(messages(0, 1, null));
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            Delivery delivery = a.received.get(attempt - 1);
+            assertThat(delivery.getAttempt()).isEqualTo(attempt);
+            dispatcher.nack(sa, delivery.getDeliveryId(), OptionalLong.of(0));
+            dispatcher.tick();
+        }
+        assertThat(a.received).hasSize(3);
+        assertThat(recorder.deadLettered).extracting(m -> m.template().getMessageId()).containsExactly("m0");
+        assertThat(dispatcher.held()).isZero();
+        assertThat(tracker.committableOffset()).as("released only once the DLQ send succeeded").hasValue(0);
+    }
+
+    @Test
+    void orderedMessagesGoOneAtATimePerKeyInOrderAndStickToTheirConsumer() {
+        Sink a = new Sink();
+        Sink b = new Sink();
+        ConsumerSession sa = dispatcher.connect("a", 100, a);
+        ConsumerSession sb = dispatcher.connect("b", 100, b);
+        List<HeldMessage> batch = new ArrayList<>(messages(0, 3, "k1"));
+        batch.addAll(messages(3, 6, "k2"));
+        dispatcher.offer(batch);
+
+        assertThat(a.received).extracting(Delivery::getMessageId).containsExactly("m0");
+        assertThat(b.received).extracting(Delivery::getMessageId).containsExactly("m3");
+
+        dispatcher.ack(sa, a.received.get(0).getDeliveryId());
+        assertThat(a.received).extracting(Delivery::getMessageId).as("k1 stays with a").containsExactly("m0", "m1");
+        assertThat(b.received).hasSize(1);
+
+        // b dies holding m3: k2 moves to a, still in order.
+        dispatcher.disconnect(sb);
+        assertThat(a.received).extracting(Delivery::getMessageId).containsExactly("m0", "m1", "m3");
+        dispatcher.ack(sa, a.received.get(2).getDeliveryId());
+        dispatcher.ack(sa, a.received.get(1).getDeliveryId());
+        assertThat(a.received).extracting(Delivery::getMessageId).containsExactly("m0", "m1", "m3", "m4", "m2");
+    }
+
+    @Test
+    void aStickyConsumerWithoutCreditsHoldsItsKeyBack() {
+        Sink a = new Sink();
+        Sink b = new Sink();
+        ConsumerSession sa = dispatcher.connect("a", 1, a);
+        dispatcher.offer(messages(0, 2, "k"));
+        dispatcher.connect("b", 10, b);
+        dispatcher.ack(sa, a.received.get(0).getDeliveryId());
+        assertThat(b.received).as("k belongs to a while a lives").isEmpty();
+        dispatcher.grant(sa, 1);
+        assertThat(a.received).extracting(Delivery::getMessageId).containsExactly("m0", "m1");
+    }
+
+    @Test
+    void drainingStopsDeliveriesDropsWaitingMessagesAndStillTakesAcks() {
+        Sink a = new Sink();
+        ConsumerSession sa = dispatcher.connect("a", 2, a);
+        dispatcher.offer(messages(0, 5, null));
+        dispatcher.drain();
+        dispatcher.grant(sa, 10);
+        assertThat(a.received).hasSize(2);
+        assertThat(dispatcher.held()).isEqualTo(2);
+
+        dispatcher.ack(sa, a.received.get(1).getDeliveryId());
+        assertThat(tracker.committableOffset()).as("m0 is unacked").hasValue(0);
+        dispatcher.ack(sa, a.received.get(0).getDeliveryId());
+        assertThat(tracker.committableOffset()).as("m2..m4 were never delivered and stay uncommitted")
+                .hasValue(2);
+        assertThat(dispatcher.held()).isZero();
+    }
+
+    @Test
+    void manyConsumersGetEqualSharesWhenTheyAckAtTheSamePace() {
+        List<Sink> sinks = new ArrayList<>();
+        Map<Sink, ConsumerSession> sessions = new HashMap<>();
+        for (int i = 0; i < 32; i++) {
+            Sink sink = new Sink();
+            sinks.add(sink);
+            sessions.put(sink, dispatcher.connect("c" + i, 4, sink));
+        }
+        for (int round = 0; round < 100; round++) {
+            dispatcher.offer(messages(round * 40, round * 40 + 40, null));
+            for (Sink sink : sinks) {
+                for (Delivery d : List.copyOf(sink.pending)) {
+                    dispatcher.ack(sessions.get(sink), d.getDeliveryId());
+                    dispatcher.grant(sessions.get(sink), 1);
+                    sink.pending.remove(d);
+                }
+            }
+        }
+        IntStream counts = sinks.stream().mapToInt(s -> s.received.size());
+        assertThat(counts.max().getAsInt() - sinks.stream().mapToInt(s -> s.received.size()).min().getAsInt())
+                .isLessThanOrEqualTo(1);
+    }
+
+    private List<HeldMessage> messages(int from, int to, String key) {
+        List<HeldMessage> list = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            tracker.fetched(i);
+            list.add(new HeldMessage(Delivery.newBuilder().setMessageId("m" + i).build(), tracker, i, key, null, 0));
+        }
+        return list;
+    }
+
+    private static final class Sink implements ConsumerSession.DeliverySink {
+        final List<Delivery> received = new ArrayList<>();
+        final List<Delivery> pending = new ArrayList<>();
+
+        @Override
+        public void push(Delivery delivery) {
+            received.add(delivery);
+            pending.add(delivery);
+        }
+    }
+
+    /** Records outcomes; a dead-lettered message stays unfinished, as it would until its DLQ send succeeds. */
+    private static final class Recorder implements DispatchListener {
+        final List<HeldMessage> acked = new ArrayList<>();
+        final List<FailedBy> redelivered = new ArrayList<>();
+        final List<HeldMessage> deadLettered = new ArrayList<>();
+
+        @Override
+        public void delivered(ConsumerSession session, HeldMessage message) {
+        }
+
+        @Override
+        public void acked(HeldMessage message) {
+            acked.add(message);
+        }
+
+        @Override
+        public void willRedeliver(HeldMessage message, FailedBy reason) {
+            redelivered.add(reason);
+        }
+
+        @Override
+        public void deadLetter(HeldMessage message, FailedBy reason) {
+            deadLettered.add(message);
+        }
+    }
+}

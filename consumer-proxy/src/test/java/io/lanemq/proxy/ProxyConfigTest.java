@@ -1,0 +1,55 @@
+package io.lanemq.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class ProxyConfigTest {
+
+    @Test
+    void refusesToServeWithoutTlsOrTokensUnlessPlaintextIsExplicit() {
+        assertThatThrownBy(() -> ProxyConfig.builder("file:/p.yaml").token("app", "12345678").build())
+                .hasMessageContaining("needs a TLS key store");
+        assertThatThrownBy(() -> ProxyConfig.builder("file:/p.yaml").allowPlaintext().build())
+                .hasMessageContaining("no application tokens");
+        assertThat(ProxyConfig.builder("file:/p.yaml").allowPlaintext().token("app", "12345678").build().keyStore()).isEmpty();
+    }
+
+    @Test
+    void eachSettingIsCheckedWhenGivenAndTheMessageNamesIt() {
+        ProxyConfig.Builder builder = ProxyConfig.builder("file:/p.yaml");
+        assertThatThrownBy(() -> builder.token("app", "short")).hasMessageContaining("token of application 'app'");
+        assertThatThrownBy(() -> builder.ackTimeout(Duration.ZERO)).hasMessageContaining("ackTimeout must be positive");
+        assertThatThrownBy(() -> builder.backoff(Duration.ofSeconds(2), Duration.ofSeconds(1))).hasMessageContaining("backoff");
+        assertThatThrownBy(() -> new GroupLimits(0, 0)).hasMessageContaining("maxInFlight");
+        assertThatThrownBy(() -> new GroupLimits(1, -1)).hasMessageContaining("maxPerSecond");
+        assertThatThrownBy(() -> ProxyConfig.builder(" ")).hasMessageContaining("configLocation");
+    }
+
+    @Test
+    void groupLimitsOverrideTheDefaults() {
+        ProxyConfig config = ProxyConfig.builder("file:/p.yaml").allowPlaintext().token("app", "12345678")
+                .defaultLimits(new GroupLimits(100, 0)).groupLimits("billing", new GroupLimits(5, 50)).build();
+        assertThat(config.limits("billing")).isEqualTo(new GroupLimits(5, 50));
+        assertThat(config.limits("other")).isEqualTo(new GroupLimits(100, 0));
+    }
+
+    @Test
+    void theMainTurnsItsOptionsIntoAConfig(@TempDir Path dir) throws Exception {
+        Path tokens = Files.writeString(dir.resolve("tokens.properties"), "billing-app = secret-token-1\n");
+        ConsumerProxyMain main = new ConsumerProxyMain();
+        new CommandLine(main).parseArgs("--config", "file:/etc/p.yaml", "--listen", "127.0.0.1:0", "--plaintext",
+                "--tokens", tokens.toString(), "--ack-timeout-ms", "5000", "--group-limits", "billing=10:20");
+        ProxyConfig config = main.config();
+        assertThat(config.ackTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(config.tokens()).containsEntry("billing-app", "secret-token-1");
+        assertThat(config.limits("billing")).isEqualTo(new GroupLimits(10, 20));
+        assertThat(config.grpcAddress().getHostString()).isEqualTo("127.0.0.1");
+    }
+}

@@ -1,0 +1,67 @@
+package io.lanemq.proxy;
+
+import io.lanemq.api.Message;
+import io.lanemq.api.MessagingClient;
+import io.lanemq.api.Producer;
+import io.lanemq.api.ProducerOptions;
+import io.lanemq.localstack.LocalPlatform;
+import io.lanemq.proxy.protocol.Delivery;
+import io.lanemq.testkit.RocketMqStack;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
+
+/** A proxy over a local platform on the shared test stack, with TLS, one application and its token. */
+final class ProxyHarness {
+    static final String APPLICATION = "proxy-it-app";
+    static final String TOKEN = "proxy-it-token-0123456789";
+
+    private ProxyHarness() {
+    }
+
+    static LocalPlatform platform() {
+        return LocalPlatform.on(RocketMqStack.shared());
+    }
+
+    /** The proxy's settings for the platform's current configuration file; {@code tweak} adjusts them. */
+    static ProxyConfig config(LocalPlatform platform, UnaryOperator<ProxyConfig.Builder> tweak) {
+        ProxyConfig.Builder builder = ProxyConfig.builder(platform.writeConfig().toString())
+                .grpcAddress(new InetSocketAddress("127.0.0.1", 0))
+                .httpAddress(new InetSocketAddress("127.0.0.1", 0))
+                .tls(TestTls.keyStore(), TestTls.PASSWORD)
+                .token(APPLICATION, TOKEN)
+                .commitInterval(Duration.ofMillis(200))
+                .drainTimeout(Duration.ofSeconds(2));
+        return tweak.apply(builder).build();
+    }
+
+    static TestConsumer consumer(ConsumerProxyServer proxy, String name, Predicate<Delivery> autoAck) {
+        return TestConsumer.open(name, proxy.grpcAddress(), APPLICATION, TOKEN, autoAck);
+    }
+
+    /**
+     * Sends {@code count} messages (bodies {@code message-<i>}) synchronously through the SDK; returns their ids
+     * in send order. {@code shardingKey} gives message i's key, or null for none.
+     */
+    static List<String> send(LocalPlatform platform, String logicTopic, int count, IntFunction<String> shardingKey) throws Exception {
+        List<String> ids = new ArrayList<>();
+        try (MessagingClient client = platform.client("proxy-it-sender");
+             Producer producer = client.createProducer(ProducerOptions.defaults())) {
+            for (int i = 0; i < count; i++) {
+                Message.Builder message = Message.builder(logicTopic).keys("n" + i)
+                        .body(("message-" + i).getBytes(StandardCharsets.UTF_8));
+                String key = shardingKey.apply(i);
+                if (key != null) {
+                    message.shardingKey(key);
+                }
+                ids.add(producer.send(message.build()).messageId());
+            }
+        }
+        return ids;
+    }
+}

@@ -1,0 +1,185 @@
+package io.lanemq.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.lanemq.localstack.LocalPlatform;
+import io.lanemq.proxy.protocol.Ack;
+import io.lanemq.proxy.protocol.ConsumeRequest;
+import io.lanemq.proxy.protocol.ConsumerProxyGrpc;
+import io.lanemq.proxy.protocol.ProxyHeaders;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Calls without valid credentials get UNAUTHENTICATED and nothing else; malformed and misdirected
+ * frames get a clear status; meanwhile a well-behaved consumer keeps receiving.
+ */
+class SecurityAndBadInputIT {
+    private String group;
+    private LocalPlatform platform;
+    private ConsumerProxyServer proxy;
+    private TestConsumer healthy;
+
+    @BeforeEach
+    void start() throws Exception {
+        group = LocalPlatform.unique("proxy-security");
+        platform = ProxyHarness.platform().addTopic("proxy-security", 2, 50, 50, group);
+        proxy = ConsumerProxyServer.start(ProxyHarness.config(platform, b -> b));
+        healthy = ProxyHarness.consumer(proxy, "healthy", d -> true).subscribe(ProxyHarness.APPLICATION, group, "proxy-security", 32);
+        ProxyHarness.send(platform, "proxy-security", 5, i -> null);
+        await().atMost(Duration.ofSeconds(60)).until(() -> healthy.acked.size() == 5);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        healthy.close();
+        proxy.close();
+        platform.close();
+    }
+
+    @Test
+    void callsWithoutValidCredentialsAreRefusedWithUnauthenticatedAndNothingElse() throws Exception {
+        Metadata wrongToken = ProxyHeaders.credentials(ProxyHarness.APPLICATION, "not-the-token-at-all");
+        Metadata unknownApplication = ProxyHeaders.credentials("someone-else", ProxyHarness.TOKEN);
+        Metadata noToken = new Metadata();
+        noToken.put(ProxyHeaders.APPLICATION, ProxyHarness.APPLICATION);
+        for (Metadata headers : new Metadata[] {new Metadata(), noToken, wrongToken, unknownApplication}) {
+            try (TestConsumer intruder = TestConsumer.withHeaders("intruder", proxy.grpcAddress(), headers)
+                    .subscribe(ProxyHarness.APPLICATION, group, "proxy-security", 100)) {
+                await().atMost(Duration.ofSeconds(10)).until(() -> intruder.ended.get() != null);
+                assertThat(intruder.ended.get().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+                assertThat(intruder.subscribed.get()).isNull();
+                assertThat(intruder.deliveries).isEmpty();
+                assertThat(intruder.statuses).isEmpty();
+            }
+        }
+        assertThat(proxy.meters().counter(ProxyMetrics.REFUSED_CALLS, "code", "UNAUTHENTICATED").count()).isEqualTo(4);
+        assertStillServing(5);
+    }
+
+    @Test
+    void malformedAndMisdirectedFramesGetAClearStatusAndTheProxyKeepsServing() throws Exception {
+        // Bytes that are not a protobuf message at all.
+        Status garbage = rawCall(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, 0x01, 0x02});
+        assertThat(garbage.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(garbage.getDescription()).startsWith("malformed frame, not a ConsumeRequest");
+
+        assertThat(terminalStatusOf(c -> c.subscribe(ProxyHarness.APPLICATION, group, "no-such-topic", 1)))
+                .satisfies(s -> assertThat(s.getCode()).isEqualTo(Status.Code.NOT_FOUND))
+                .satisfies(s -> assertThat(s.getDescription()).contains("unknown logic topic 'no-such-topic'"));
+        assertThat(terminalStatusOf(c -> c.subscribe(ProxyHarness.APPLICATION, "no-such-group", "proxy-security", 1)))
+                .satisfies(s -> assertThat(s.getCode()).isEqualTo(Status.Code.NOT_FOUND))
+                .satisfies(s -> assertThat(s.getDescription()).contains("consumer group 'no-such-group' is not declared"));
+        assertThat(terminalStatusOf(c -> c.subscribe("another-app", group, "proxy-security", 1)).getCode())
+                .isEqualTo(Status.Code.PERMISSION_DENIED);
+        assertThat(terminalStatusOf(c -> c.send(ConsumeRequest.newBuilder().setAck(Ack.newBuilder().addDeliveryIds(1)).build())))
+                .satisfies(s -> assertThat(s.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT))
+                .satisfies(s -> assertThat(s.getDescription()).contains("the first frame must be a Subscribe"));
+
+        // Non-terminal: an empty frame, an ack for an unknown delivery, a second Subscribe; the stream goes on.
+        try (TestConsumer sloppy = ProxyHarness.consumer(proxy, "sloppy", d -> true)
+                .subscribe(ProxyHarness.APPLICATION, group, "proxy-security", 0)) {
+            sloppy.send(ConsumeRequest.getDefaultInstance());
+            sloppy.send(ConsumeRequest.newBuilder().setAck(Ack.newBuilder().addDeliveryIds(987_654_321L)).build());
+            sloppy.subscribe(ProxyHarness.APPLICATION, group, "proxy-security", 1);
+            await().atMost(Duration.ofSeconds(10)).until(() -> sloppy.statuses.size() == 3);
+            assertThat(sloppy.statuses).extracting(io.lanemq.proxy.protocol.Status::getCode).containsExactly(
+                    io.lanemq.proxy.protocol.Status.Code.MALFORMED_FRAME,
+                    io.lanemq.proxy.protocol.Status.Code.UNKNOWN_DELIVERY,
+                    io.lanemq.proxy.protocol.Status.Code.ALREADY_SUBSCRIBED);
+            assertThat(sloppy.statuses.get(1).getDeliveryId()).isEqualTo(987_654_321L);
+            assertThat(sloppy.ended.get()).isNull();
+            sloppy.grant(1000);
+            int before = healthy.acked.size() + sloppy.acked.size();
+            ProxyHarness.send(platform, "proxy-security", 20, i -> null);
+            await().atMost(Duration.ofSeconds(30)).until(() -> healthy.acked.size() + sloppy.acked.size() == before + 20);
+            assertThat(sloppy.acked).as("the sloppy stream still gets its share").isNotEmpty();
+        }
+        assertThat(proxy.meters().counter(ProxyMetrics.DROPPED_FRAMES, "reason", "UNKNOWN_DELIVERY").count()).isEqualTo(1);
+        assertStillServing(5);
+        assertHealthAndMetricsServed();
+    }
+
+    private Status terminalStatusOf(java.util.function.Consumer<TestConsumer> action) throws Exception {
+        try (TestConsumer consumer = ProxyHarness.consumer(proxy, "bad", d -> true)) {
+            action.accept(consumer);
+            await().atMost(Duration.ofSeconds(30)).until(() -> consumer.ended.get() != null);
+            assertThat(consumer.deliveries).isEmpty();
+            return consumer.ended.get();
+        }
+    }
+
+    private void assertStillServing(int count) throws Exception {
+        int before = healthy.acked.size();
+        ProxyHarness.send(platform, "proxy-security", count, i -> null);
+        await().atMost(Duration.ofSeconds(30)).until(() -> healthy.acked.size() >= before + count);
+    }
+
+    private void assertHealthAndMetricsServed() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        String base = "http://127.0.0.1:" + proxy.httpAddress().orElseThrow().getPort();
+        HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(base + "/health")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(health.statusCode()).isEqualTo(200);
+        HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(metrics.body()).contains("lanemq_proxy_deliveries_total").contains("consumer=\"healthy\"")
+                .contains("lanemq_proxy_in_flight").contains("lanemq_proxy_dropped_frames_total");
+    }
+
+    /** One Consume call sending raw bytes (valid credentials, invalid message); returns how it ended. */
+    private Status rawCall(byte[] bytes) throws Exception {
+        MethodDescriptor<byte[], byte[]> method = ConsumerProxyGrpc.getConsumeMethod().toBuilder(new RawBytes(), new RawBytes()).build();
+        ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", proxy.grpcAddress().getPort(), TestTls.clientCredentials())
+                .overrideAuthority("127.0.0.1").build();
+        try {
+            CompletableFuture<Status> ended = new CompletableFuture<>();
+            ClientCall<byte[], byte[]> call = channel.newCall(method, CallOptions.DEFAULT);
+            call.start(new ClientCall.Listener<>() {
+                @Override
+                public void onClose(Status status, Metadata trailers) {
+                    ended.complete(status);
+                }
+            }, ProxyHeaders.credentials(ProxyHarness.APPLICATION, ProxyHarness.TOKEN));
+            call.request(10);
+            call.sendMessage(bytes);
+            return ended.get(30, TimeUnit.SECONDS);
+        } finally {
+            channel.shutdownNow();
+            channel.awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private static final class RawBytes implements MethodDescriptor.Marshaller<byte[]> {
+        @Override
+        public InputStream stream(byte[] value) {
+            return new ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+            try {
+                return stream.readAllBytes();
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.lanemq.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.lanemq.api.Consumer;
+import io.lanemq.api.MessagingClient;
+import io.lanemq.api.Producer;
+import io.lanemq.api.ProducerOptions;
+import io.lanemq.api.Subscription;
+import io.lanemq.core.config.ConsumptionMode;
+import io.lanemq.core.config.ProxySettings;
+import io.lanemq.core.consume.DualClusterConsumer;
+import io.lanemq.core.consume.proxy.ProxyConsumer;
+import io.lanemq.localstack.LocalPlatform;
+import io.lanemq.testkit.RocketMqStack;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A PROXY-mode consumer whose proxy instance stops: its stream ends, it reconnects to the next
+ * configured endpoint after a backoff and goes on consuming; every message sent before and after is
+ * consumed.
+ */
+class ProxyReconnectIT {
+
+    @Test
+    void whenItsProxyStopsTheConsumerReconnectsToTheOtherEndpointAndLosesNothing() throws Exception {
+        String group = LocalPlatform.unique("proxy-reconnect");
+        LocalPlatform platform = LocalPlatform.on(RocketMqStack.shared()).addTopic("coupon", 4, 50, 50, group);
+        Received received = new Received();
+        try (ProxyFixture first = ProxyFixture.start(platform);
+             ProxyFixture second = ProxyFixture.start(platform)) {
+            platform.proxy(new ProxySettings(List.of(first.endpoint(), second.endpoint()), TestCertificate.caPem()))
+                    .consumerMode("coupon", group, ConsumptionMode.PROXY);
+            try (MessagingClient client = first.client(ProxyFixture.TOKEN);
+                 Producer producer = client.createProducer(ProducerOptions.defaults());
+                 Consumer consumer = client.subscribe(Subscription.builder("coupon", group).build(), received)) {
+                ProxyConsumer proxied = ((DualClusterConsumer) consumer).proxyConsumer().orElseThrow();
+                Set<String> before = ProxyModeIT.sendAll(producer, "coupon", 500);
+                await().atMost(Duration.ofSeconds(60)).until(() -> received.deliveriesById.keySet().containsAll(before));
+                assertThat(first.deliveries()).as("the first endpoint is tried first").isPositive();
+
+                long stopped = System.nanoTime();
+                first.close();
+                await().atMost(Duration.ofSeconds(30)).until(() -> second.consumers() > 0 && proxied.connected());
+                long reconnectMs = (System.nanoTime() - stopped) / 1_000_000;
+                Set<String> after = ProxyModeIT.sendAll(producer, "coupon", 500);
+                await().atMost(Duration.ofSeconds(60)).until(() -> received.deliveriesById.keySet().containsAll(after));
+                System.out.printf("ProxyReconnectIT: reconnected to the second proxy %d ms after the first stopped;"
+                        + " 1,000 messages consumed, %d duplicates%n", reconnectMs, received.duplicates());
+                assertThat(received.deliveriesById.keySet()).containsAll(before);
+            }
+        } finally {
+            platform.close();
+        }
+    }
+}

@@ -1,0 +1,184 @@
+package io.lanemq.core.consume;
+
+import io.lanemq.api.MessageListener;
+import io.lanemq.api.MessagingException;
+import io.lanemq.api.Subscription;
+import io.lanemq.api.spi.BoundConsumer;
+import io.lanemq.api.spi.BoundConsumerSpec;
+import io.lanemq.api.spi.MessagingBinding;
+import io.lanemq.core.config.ConsumerSettings;
+import io.lanemq.core.config.LogicTopicConfig;
+import io.lanemq.core.config.PlatformConfig;
+import io.lanemq.core.config.TopicRoute;
+import io.lanemq.core.metrics.SdkMetrics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * DIRECT consumption: one consumer per route of the logic topic, so every cluster (IDC) of the
+ * topic is consumed at all times, whatever its send weight. Losing one IDC leaves the others
+ * consuming; the lost one's consumer resumes by itself when its brokers return.
+ *
+ * <p>On a configuration change, only the per-cluster consumers whose spec changed are rebuilt.
+ * Same physical topic (thread count, delivery attempts...): the old one is closed first, which
+ * finishes its in-flight messages and commits their offsets, then the new one starts from the
+ * committed offsets of the same group. New physical topic: the new consumer subscribes to the new
+ * topic AND the old one (every member of a RocketMQ-style group must subscribe alike, so a
+ * separate old-topic consumer in the same group would be refused its pulls), and once the group's
+ * backlog on the old topic is zero after a grace period (sends in flight at the switch land
+ * there) it restarts on the new topic alone. Nothing is lost; a message whose offset was not yet
+ * committed may be delivered again (at least once).
+ */
+final class DirectConsumption implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(DirectConsumption.class);
+    private static final Executor DRAIN_CHECKS = CompletableFuture.delayedExecutor(1, TimeUnit.SECONDS);
+
+    private final Subscription subscription;
+    private final MessageListener listener;
+    private final MessagingBinding binding;
+    private final SdkMetrics metrics;
+    private boolean closed;
+    /** Per cluster: the spec it runs with (drained topics included) and the running consumer. Guarded by {@code this}. */
+    private final Map<String, Running> perCluster = new LinkedHashMap<>();
+
+    private DirectConsumption(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics) {
+        this.subscription = subscription;
+        this.listener = listener;
+        this.binding = binding;
+        this.metrics = metrics;
+    }
+
+    /** The bound consumer specs of a DIRECT group, by cluster. */
+    static Map<String, BoundConsumerSpec> plan(Subscription subscription, LogicTopicConfig topic, ConsumerSettings settings,
+                                               PlatformConfig config) {
+        Map<String, BoundConsumerSpec> plan = new LinkedHashMap<>();
+        for (TopicRoute route : topic.routes()) {
+            plan.put(route.cluster(), new BoundConsumerSpec(config.cluster(route.cluster()).endpoint(),
+                    subscription.consumerGroup(), route.physicalTopic(), subscription.tagFilter(), subscription.ordered(),
+                    settings.threads(), settings.maxDeliveryAttempts(),
+                    BoundConsumerSpec.StartPosition.valueOf(settings.startPosition().name()), settings.batchSize()));
+        }
+        return plan;
+    }
+
+    /** Subscribes on every cluster of the plan; on failure nothing is left running. */
+    static DirectConsumption start(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics,
+                                   Map<String, BoundConsumerSpec> plan) throws MessagingException {
+        DirectConsumption direct = new DirectConsumption(subscription, listener, binding, metrics);
+        synchronized (direct) {
+            try {
+                for (BoundConsumerSpec spec : plan.values()) {
+                    direct.startOne(spec);
+                }
+            } catch (MessagingException | RuntimeException e) {
+                direct.perCluster.values().forEach(r -> r.consumer.close());
+                throw e;
+            }
+        }
+        return direct;
+    }
+
+    private void startOne(BoundConsumerSpec spec) throws MessagingException {
+        String cluster = spec.cluster().clusterName();
+        BoundConsumer started = binding.createConsumer(spec,
+                new ListenerAdapter(subscription.logicTopic(), subscription.consumerGroup(), cluster, listener, metrics));
+        perCluster.put(cluster, new Running(spec, started));
+    }
+
+    /** Rebuilds the clusters whose spec changed; {@code grace} is how long sends in flight at a topic move may take to land. */
+    synchronized void apply(Map<String, BoundConsumerSpec> plan, Duration grace) {
+        if (closed) {
+            return;
+        }
+        for (String cluster : new ArrayList<>(perCluster.keySet())) {
+            Running running = perCluster.get(cluster);
+            BoundConsumerSpec wanted = plan.get(cluster);
+            if (running.spec.draining(List.of()).equals(wanted)) {
+                continue;
+            }
+            running.consumer.close();
+            perCluster.remove(cluster);
+            if (wanted != null) {
+                // The topic it leaves still holds messages, and sends in flight at the switch land there too.
+                List<String> drain = new ArrayList<>(running.spec.drainTopics());
+                drain.add(running.spec.topic());
+                drain.remove(wanted.topic());
+                restart(wanted.draining(drain.stream().distinct().toList()), grace);
+            }
+        }
+        for (BoundConsumerSpec spec : plan.values()) {
+            if (!perCluster.containsKey(spec.cluster().clusterName())) {
+                restart(spec, grace);
+            }
+        }
+    }
+
+    private void restart(BoundConsumerSpec spec, Duration grace) {
+        try {
+            startOne(spec);
+            if (!spec.drainTopics().isEmpty()) {
+                checkDrained(spec.cluster().clusterName(), System.nanoTime() + grace.toNanos());
+            }
+        } catch (MessagingException | RuntimeException e) {
+            // Its messages wait in the broker; the next change (or a restart) starts it.
+            log.error("could not start the consumer of {} on {} after a configuration change", subscription,
+                    spec.cluster().clusterName(), e);
+        }
+    }
+
+    /**
+     * Once the grace has passed and the group's backlog on every drained topic is zero, restarts
+     * the cluster's consumer on its current topic alone; until then checks again every second.
+     * An unknown backlog keeps it draining.
+     */
+    private void checkDrained(String cluster, long notBefore) {
+        DRAIN_CHECKS.execute(() -> {
+            synchronized (this) {
+                Running running = perCluster.get(cluster);
+                if (closed || running == null || running.spec.drainTopics().isEmpty()) {
+                    return;
+                }
+                boolean drained = System.nanoTime() >= notBefore && running.spec.drainTopics().stream()
+                        .allMatch(topic -> running.consumer.backlog(topic).orElse(-1) == 0);
+                if (!drained) {
+                    checkDrained(cluster, notBefore);
+                    return;
+                }
+                running.consumer.close();
+                perCluster.remove(cluster);
+                restart(running.spec.draining(List.of()), Duration.ZERO);
+                log.info("consumer of {} on {} drained {}; consuming {} alone", subscription, cluster,
+                        running.spec.drainTopics(), running.spec.topic());
+            }
+        });
+    }
+
+    synchronized boolean isDraining() {
+        return perCluster.values().stream().anyMatch(running -> !running.spec.drainTopics().isEmpty());
+    }
+
+    synchronized Map<String, BoundConsumerSpec> runningSpecs() {
+        Map<String, BoundConsumerSpec> specs = new LinkedHashMap<>();
+        perCluster.forEach((cluster, running) -> specs.put(cluster, running.spec));
+        return specs;
+    }
+
+    /** Closes every cluster's consumer: each finishes its in-flight messages and commits their offsets. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        perCluster.values().forEach(r -> r.consumer.close());
+        perCluster.clear();
+    }
+
+    private record Running(BoundConsumerSpec spec, BoundConsumer consumer) {
+    }
+}

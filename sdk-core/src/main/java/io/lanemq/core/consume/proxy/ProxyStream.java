@@ -1,0 +1,147 @@
+package io.lanemq.core.consume.proxy;
+
+import io.grpc.Status;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
+import io.lanemq.proxy.protocol.Ack;
+import io.lanemq.proxy.protocol.ConsumeRequest;
+import io.lanemq.proxy.protocol.ConsumeResponse;
+import io.lanemq.proxy.protocol.ConsumerProxyGrpc;
+import io.lanemq.proxy.protocol.CreditGrant;
+import io.lanemq.proxy.protocol.Delivery;
+import io.lanemq.proxy.protocol.Nack;
+import io.lanemq.proxy.protocol.Subscribe;
+import io.lanemq.proxy.protocol.Subscribed;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One {@code Consume} call to the proxy: sends Subscribe first, then acks, nacks and credit grants;
+ * hands what the proxy sends to a {@link Handler}. Every outgoing frame goes through one lock (a gRPC
+ * request stream takes one writer at a time); frames for a stream that has ended are dropped, since the
+ * proxy redelivers whatever that stream held.
+ */
+final class ProxyStream implements ClientResponseObserver<ConsumeRequest, ConsumeResponse> {
+    private static final Logger log = LoggerFactory.getLogger(ProxyStream.class);
+
+    /** What the consumer does with the stream's events; called on gRPC threads, one event at a time. */
+    interface Handler {
+        void subscribed(ProxyStream stream, Subscribed subscribed);
+
+        void delivered(ProxyStream stream, Delivery delivery);
+
+        void ended(ProxyStream stream, Status status);
+    }
+
+    private final String endpoint;
+    private final Subscribe subscribe;
+    private final Handler handler;
+    private ClientCallStreamObserver<ConsumeRequest> requests;
+    private boolean ended;
+
+    private ProxyStream(String endpoint, Subscribe subscribe, Handler handler) {
+        this.endpoint = endpoint;
+        this.subscribe = subscribe;
+        this.handler = handler;
+    }
+
+    /** Opens the call and sends Subscribe; the outcome arrives through {@code handler}. */
+    static ProxyStream open(ProxyChannels.Target target, Subscribe subscribe, Handler handler) {
+        ProxyStream stream = new ProxyStream(target.endpoint(), subscribe, handler);
+        ConsumerProxyGrpc.newStub(target.channel()).consume(stream);
+        stream.send(ConsumeRequest.newBuilder().setSubscribe(subscribe).build());
+        return stream;
+    }
+
+    String endpoint() {
+        return endpoint;
+    }
+
+    @Override
+    public synchronized void beforeStart(ClientCallStreamObserver<ConsumeRequest> requestStream) {
+        this.requests = requestStream;
+    }
+
+    void ack(long deliveryId) {
+        send(ConsumeRequest.newBuilder().setAck(Ack.newBuilder().addDeliveryIds(deliveryId)).build());
+    }
+
+    /** A failed attempt: the proxy redelivers after its backoff for the attempt number. */
+    void nack(long deliveryId) {
+        send(ConsumeRequest.newBuilder().setNack(Nack.newBuilder().setDeliveryId(deliveryId)).build());
+    }
+
+    void grant(int credits) {
+        send(ConsumeRequest.newBuilder().setCredit(CreditGrant.newBuilder().setCredits(credits)).build());
+    }
+
+    /** Ends the stream from this side; deliveries not acked by now are redelivered by the proxy. */
+    void finish() {
+        synchronized (this) {
+            if (ended) {
+                return;
+            }
+            ended = true;
+            try {
+                requests.onCompleted();
+            } catch (RuntimeException e) {
+                log.debug("stream to {} already closed: {}", endpoint, e.toString());
+            }
+        }
+    }
+
+    /** Cancels the call at once (nothing more will be acked on it). */
+    void cancel(String why) {
+        synchronized (this) {
+            if (ended) {
+                return;
+            }
+            ended = true;
+            requests.cancel(why, null);
+        }
+    }
+
+    synchronized boolean isOpen() {
+        return !ended;
+    }
+
+    private synchronized void send(ConsumeRequest request) {
+        if (ended) {
+            return;
+        }
+        try {
+            requests.onNext(request);
+        } catch (RuntimeException e) {
+            // The call already failed; onError reports it.
+            log.debug("dropped a {} frame for the ended stream to {}: {}", request.getFrameCase(), endpoint, e.toString());
+        }
+    }
+
+    @Override
+    public void onNext(ConsumeResponse response) {
+        switch (response.getFrameCase()) {
+            case SUBSCRIBED -> handler.subscribed(this, response.getSubscribed());
+            case DELIVERY -> handler.delivered(this, response.getDelivery());
+            case STATUS -> log.info("consumer proxy {} on {}@{}: {} {} (delivery {})", endpoint, subscribe.getConsumerGroup(),
+                    subscribe.getLogicTopic(), response.getStatus().getCode(), response.getStatus().getMessage(),
+                    response.getStatus().getDeliveryId());
+            case FRAME_NOT_SET -> log.debug("consumer proxy {} sent an empty frame (newer protocol?); ignored", endpoint);
+        }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+        synchronized (this) {
+            ended = true;
+        }
+        handler.ended(this, Status.fromThrowable(t));
+    }
+
+    @Override
+    public void onCompleted() {
+        synchronized (this) {
+            ended = true;
+        }
+        handler.ended(this, Status.UNAVAILABLE.withDescription("the proxy ended the stream"));
+    }
+}

@@ -1,0 +1,30 @@
+package io.lanemq.rocketmq;
+
+import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.api.spi.BoundMessage;
+import io.lanemq.api.spi.ClusterEndpoint;
+import org.apache.rocketmq.client.ClientConfig;
+import org.apache.rocketmq.common.message.MessageExt;
+
+/**
+ * For services that run raw RocketMQ clients below the SDK's routing (the consumer proxy): they
+ * connect to a cluster and read messages exactly as the binding's own clients do, so the same
+ * endpoint tuning applies and a message looks the same (id, sharding key, keys, user properties
+ * without RocketMQ's system properties) whichever way it was consumed.
+ */
+public final class RawClientSupport {
+    private RawClientSupport() {
+    }
+
+    /** Points {@code client} at the endpoint's name server with its own instance name and the endpoint's tuning. */
+    public static void connect(ClientConfig client, ClusterEndpoint endpoint) throws InvalidConfigurationException {
+        EndpointSettings settings = EndpointSettings.of(endpoint);
+        client.setNamesrvAddr(endpoint.nameServerAddress());
+        client.setInstanceName(RocketMqClients.instanceName(endpoint.clusterName()));
+        settings.applyTo(client);
+    }
+
+    public static BoundMessage toBoundMessage(MessageExt message) {
+        return MessageMapping.toBoundMessage(message);
+    }
+}
