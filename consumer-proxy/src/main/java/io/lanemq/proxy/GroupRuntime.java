@@ -59,11 +59,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
                     settings, dispatcher, limits, rate,
                     config.commitInterval().toNanos(), metrics));
         }
-        this.publisherThread = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "lanemq-proxy-publish-" + key.consumerGroup());
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.publisherThread = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lanemq-proxy-publish-" + key.consumerGroup()));
         this.topics = new GroupTopicsPublisher(key, clusters, publisherThread);
         this.gauges = metrics.groupGauges(key, dispatcher, () -> fetchers.stream().mapToInt(ClusterFetcher::uncommitted).sum());
         this.ticks = ticker.scheduleWithFixedDelay(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
