@@ -67,17 +67,9 @@ public final class ConsumerProxyServer implements AutoCloseable {
         this.config = config;
         this.source = source;
         PlatformConfigRef platform = new PlatformConfigRef(initial);
-        this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "lanemq-proxy-ticker");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.ticker = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lanemq-proxy-ticker"));
         this.groups = new GroupRegistry(platform, config, ticker, metrics);
-        this.idleCheck = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "lanemq-proxy-idle-groups");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.idleCheck = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lanemq-proxy-idle-groups"));
         idleCheck.scheduleWithFixedDelay(groups::stopIdleGroups, 1, 1, TimeUnit.SECONDS);
         this.service = new ConsumerProxyService(groups, config, metrics);
         this.server = NettyServerBuilder.forAddress(config.grpcAddress(), credentials(config))

@@ -9,9 +9,7 @@ import io.lanemq.core.config.PlatformConfig;
 import io.lanemq.core.config.TopicRoute;
 import io.micrometer.core.instrument.Meter;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -51,20 +49,14 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
                 settings.maxDeliveryAttempts(), config.initialBackoff(), config.maxBackoff()), System::nanoTime, deliveryIds, this);
         GroupLimits limits = config.limits(key.consumerGroup());
         RateLimiter rate = limits.maxPerSecond() > 0 ? RateLimiter.create(limits.maxPerSecond()) : null;
-        Map<String, ClusterConfig> clusters = new HashMap<>();
         for (TopicRoute route : topic.routes()) {
             ClusterConfig cluster = platform.cluster(route.cluster());
-            clusters.put(cluster.name(), cluster);
             fetchers.add(new ClusterFetcher(key, cluster, route.physicalTopic(), MixAll.getRetryTopic(key.consumerGroup()),
                     settings, dispatcher, limits, rate,
                     config.commitInterval().toNanos(), metrics));
         }
-        this.publisherThread = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "lanemq-proxy-publish-" + key.consumerGroup());
-            thread.setDaemon(true);
-            return thread;
-        });
-        this.topics = new GroupTopicsPublisher(key, clusters, publisherThread);
+        this.publisherThread = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lanemq-proxy-publish-" + key.consumerGroup()));
+        this.topics = new GroupTopicsPublisher(key, spec.routes(), publisherThread);
         this.gauges = metrics.groupGauges(key, dispatcher, () -> fetchers.stream().mapToInt(ClusterFetcher::uncommitted).sum());
         this.ticks = ticker.scheduleWithFixedDelay(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
     }

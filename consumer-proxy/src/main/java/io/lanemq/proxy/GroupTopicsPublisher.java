@@ -4,6 +4,7 @@ import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.core.config.ClusterConfig;
 import io.lanemq.rocketmq.RawClientSupport;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,7 +21,6 @@ import org.apache.rocketmq.common.constant.PermName;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageAccessor;
 import org.apache.rocketmq.common.message.MessageConst;
-import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.slf4j.Logger;
@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * Sends a group's messages to the group's own topics on the cluster each came from, RocketMQ's
  * {@code %DLQ%<group>} and {@code %RETRY%<group>}: the topics the broker uses for DIRECT consumers
  * of the same group, so dead and retried messages are in one place whichever mode the group runs in.
- * Both are created readable and writable on every broker of the cluster (the broker's own DLQ
- * topics are write-only).
+ * Both are created readable and writable on every broker hosting the group's physical topic (the
+ * broker's own DLQ topics are write-only).
  *
  * <p>A dead-letter send is retried every second until it succeeds; the message's offset stays
  * uncommitted meanwhile, so a crash delivers it again instead of losing it. All sends run on one
@@ -43,16 +43,18 @@ final class GroupTopicsPublisher implements AutoCloseable {
     private final GroupKey group;
     private final String deadLetterTopic;
     private final String retryTopic;
-    private final Map<String, ClusterConfig> clusters;
+    private final List<GroupSpec.Route> routes;
+    private final Map<String, ClusterConfig> clusters = new HashMap<>();
     private final ScheduledExecutorService executor;
     private final Map<String, DefaultMQProducer> producers = new HashMap<>();
 
     /** @param executor one thread: sends are serial, in the order they were asked for */
-    GroupTopicsPublisher(GroupKey group, Map<String, ClusterConfig> clusters, ScheduledExecutorService executor) {
+    GroupTopicsPublisher(GroupKey group, List<GroupSpec.Route> routes, ScheduledExecutorService executor) {
         this.group = group;
         this.deadLetterTopic = MixAll.getDLQTopic(group.consumerGroup());
         this.retryTopic = MixAll.getRetryTopic(group.consumerGroup());
-        this.clusters = Map.copyOf(clusters);
+        this.routes = List.copyOf(routes);
+        routes.forEach(route -> clusters.put(route.cluster().name(), route.cluster()));
         this.executor = executor;
     }
 
@@ -64,10 +66,13 @@ final class GroupTopicsPublisher implements AutoCloseable {
         return retryTopic;
     }
 
-    /** Creates both topics on every cluster, so the fetchers can subscribe to the retry topic. */
+    /**
+     * Creates both topics on every broker that hosts one of the group's physical topics, so the
+     * fetchers can subscribe to the retry topic and dead letters stay next to their topic.
+     */
     void createTopics() throws MQClientException, InvalidConfigurationException {
-        for (ClusterConfig cluster : clusters.values()) {
-            createTopics(cluster);
+        for (GroupSpec.Route route : routes) {
+            createTopics(route);
         }
     }
 
@@ -122,13 +127,12 @@ final class GroupTopicsPublisher implements AutoCloseable {
         return producer;
     }
 
-    private void createTopics(ClusterConfig cluster) throws InvalidConfigurationException, MQClientException {
+    private void createTopics(GroupSpec.Route route) throws InvalidConfigurationException, MQClientException {
         DefaultMQAdminExt admin = new DefaultMQAdminExt();
-        RawClientSupport.connect(admin, cluster.endpoint());
+        RawClientSupport.connect(admin, route.cluster().endpoint());
         admin.start();
         try {
-            ClusterInfo info = admin.examineBrokerClusterInfo();
-            for (BrokerData broker : info.getBrokerAddrTable().values()) {
+            for (BrokerData broker : admin.examineTopicRouteInfo(route.physicalTopic()).getBrokerDatas()) {
                 String master = broker.getBrokerAddrs().get(MixAll.MASTER_ID);
                 if (master != null) {
                     for (String topic : new String[] {retryTopic, deadLetterTopic}) {
@@ -137,7 +141,8 @@ final class GroupTopicsPublisher implements AutoCloseable {
                 }
             }
         } catch (Exception e) {
-            throw new MQClientException("cannot create " + retryTopic + " and " + deadLetterTopic + " on cluster " + cluster.name(), e);
+            throw new MQClientException("cannot create " + retryTopic + " and " + deadLetterTopic + " next to "
+                    + route.physicalTopic() + " on cluster " + route.cluster().name(), e);
         } finally {
             admin.shutdown();
         }

@@ -35,11 +35,7 @@ final class HttpEndpoints implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot serve metrics and health on " + address + ": " + e.getMessage(), e);
         }
-        ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
-            Thread thread = new Thread(r, "lanemq-proxy-http");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ExecutorService executor = Executors.newSingleThreadExecutor(DaemonThreads.named("lanemq-proxy-http"));
         server.setExecutor(executor);
         server.createContext("/metrics", exchange -> answer(exchange, 200, PROMETHEUS_TYPE, registry.scrape()));
         server.createContext("/health", exchange -> {
