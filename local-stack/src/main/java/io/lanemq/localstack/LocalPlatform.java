@@ -5,6 +5,7 @@ import io.lanemq.api.MessagingClient;
 import io.lanemq.api.MessagingException;
 import io.lanemq.core.config.ClusterConfig;
 import io.lanemq.core.config.ConsumerSettings;
+import io.lanemq.core.config.DelaySettings;
 import io.lanemq.core.config.LogicTopicConfig;
 import io.lanemq.core.config.PlatformConfig;
 import io.lanemq.core.config.PlatformConfigWriter;
@@ -55,6 +56,7 @@ public final class LocalPlatform implements AutoCloseable {
     private final Path configFile;
     private int maxBodyBytes = ProducerSettings.DEFAULTS.maxBodyBytes();
     private ConsumerSettings groupSettings = new ConsumerSettings(4, 5, StartPosition.EARLIEST);
+    private DelaySettings delay = DelaySettings.DEFAULTS;
 
     private LocalPlatform(RocketMqStack stack, boolean ownsStack) {
         this.stack = stack;
@@ -97,6 +99,26 @@ public final class LocalPlatform implements AutoCloseable {
                 new TopicRoute(idcA().clusterName(), physical, weightA),
                 new TopicRoute(idcB().clusterName(), physical, weightB)), declared));
         return this;
+    }
+
+    /**
+     * Creates this platform's own internal delay topic (4 queues) on both clusters and names it,
+     * with its own delay-server group, in the configuration: several platforms share one stack in
+     * tests, and their delay servers must not read each other's records. Idempotent.
+     */
+    public synchronized LocalPlatform enableDelay() {
+        if (delay == DelaySettings.DEFAULTS) {
+            String topic = DelaySettings.DEFAULTS.internalTopic() + "-" + suffix;
+            stack.createTopic(topic, 4);
+            delay = new DelaySettings(topic, DelaySettings.DEFAULTS.serverGroup() + "-" + suffix,
+                    DelaySettings.DEFAULTS.maxDelay(), DelaySettings.DEFAULTS.cancelTimeout());
+        }
+        return this;
+    }
+
+    /** The delay section of this platform's configuration (the defaults until {@link #enableDelay()}). */
+    public synchronized DelaySettings delaySettings() {
+        return delay;
     }
 
     /** Changes a logic topic's send weights (call {@link #writeConfig()} to publish the change). */
@@ -153,7 +175,8 @@ public final class LocalPlatform implements AutoCloseable {
     public synchronized String yaml() {
         PlatformConfig.Builder builder = PlatformConfig.builder()
                 .producer(new ProducerSettings(Duration.ofSeconds(5), maxBodyBytes))
-                .consumerDefaults(groupSettings);
+                .consumerDefaults(groupSettings)
+                .delay(delay);
         for (Idc idc : stack.idcs()) {
             builder.cluster(new ClusterConfig(idc.clusterName(), idc.name(), idc.nameServerAddress(), CLIENT_TUNING));
         }

@@ -1,5 +1,7 @@
 package io.lanemq.api;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -25,7 +27,16 @@ import java.util.Optional;
  *     .property("source", "checkout")
  *     .shardingKey("customer-7")   // same key: same queue, consumed in order
  *     .build();
+ *
+ * Message reminder = Message.builder("payment-reminder").body(bytes)
+ *     .deliverAfter(Duration.ofMinutes(30))   // or .deliverAt(instant): any millisecond
+ *     .build();
  * }</pre>
+ *
+ * <p><b>Delayed messages.</b> A message with a {@linkplain #deliverAt() due time} goes through
+ * the platform's delay server and reaches the logic topic's consumers at that millisecond; a
+ * due time already past is delivered at once. Its {@link SendResult#delayId()} cancels it
+ * before it is due ({@link Producer#cancelDelayed(String)}).
  */
 public final class Message {
     /** Longest sharding key accepted; keys are hashed to pick a queue, so long ones only cost. */
@@ -37,6 +48,7 @@ public final class Message {
     private final String tag;
     private final Map<String, String> properties;
     private final String shardingKey;
+    private final Instant deliverAt;
 
     private Message(Builder builder) {
         this.logicTopic = builder.logicTopic;
@@ -45,6 +57,7 @@ public final class Message {
         this.tag = builder.tag;
         this.properties = Collections.unmodifiableMap(new LinkedHashMap<>(builder.properties));
         this.shardingKey = builder.shardingKey;
+        this.deliverAt = builder.deliverAt;
     }
 
     /** Starts a message for the given logic topic. */
@@ -89,10 +102,16 @@ public final class Message {
         return Optional.ofNullable(shardingKey);
     }
 
+    /** When the message is due to its consumers; empty for an ordinary (immediate) message. */
+    public Optional<Instant> deliverAt() {
+        return Optional.ofNullable(deliverAt);
+    }
+
     @Override
     public String toString() {
         return "Message[logicTopic=" + logicTopic + ", bodyLength=" + body.length + ", keys=" + keys
-                + ", tag=" + tag + ", shardingKey=" + shardingKey + "]";
+                + ", tag=" + tag + ", shardingKey=" + shardingKey
+                + (deliverAt == null ? "" : ", deliverAt=" + deliverAt) + "]";
     }
 
     /** Builds a {@link Message}; not thread-safe, each setter validates its argument at once. */
@@ -103,6 +122,7 @@ public final class Message {
         private String tag;
         private final Map<String, String> properties = new LinkedHashMap<>();
         private String shardingKey;
+        private Instant deliverAt;
 
         private Builder(String logicTopic) {
             this.logicTopic = Names.requireName("logicTopic", logicTopic);
@@ -153,6 +173,26 @@ public final class Message {
                         + " characters, over the maximum of " + MAX_SHARDING_KEY_LENGTH);
             }
             this.shardingKey = shardingKey;
+            return this;
+        }
+
+        /**
+         * Delivers the message at {@code dueAt}, to the millisecond; an instant already past is
+         * delivered at once. How far ahead is allowed is a platform limit, checked by the send.
+         */
+        public Builder deliverAt(Instant dueAt) {
+            this.deliverAt = Objects.requireNonNull(dueAt, "deliverAt must not be null");
+            return this;
+        }
+
+        /** Delivers the message {@code delay} after now (the time of this call); zero means at once. */
+        public Builder deliverAfter(Duration delay) {
+            Objects.requireNonNull(delay, "deliverAfter must not be null");
+            if (delay.isNegative()) {
+                throw new IllegalArgumentException("deliverAfter must not be negative: " + delay
+                        + " (use deliverAt with a past instant to mean 'at once')");
+            }
+            this.deliverAt = Instant.now().plus(delay);
             return this;
         }
 

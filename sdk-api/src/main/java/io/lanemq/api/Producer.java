@@ -44,6 +44,18 @@ public interface Producer extends AutoCloseable {
      */
     SendResult sendInTransaction(Message message, LocalTransaction localTransaction) throws MessagingException;
 
+    /**
+     * Cancels a delayed message before it is due, and says whether that worked. The answer comes
+     * from the delay server that holds the message, through the cluster that stored it.
+     *
+     * @param delayId {@link SendResult#delayId()} of the delayed send
+     * @throws InvalidMessageException {@code delayId} is not a delay id, or names a cluster the
+     *                                 platform configuration does not have; nothing was sent
+     * @throws SendFailedException     no delay server answered within the platform's cancel timeout;
+     *                                 the cancel request stays queued and takes effect when a server reads it
+     */
+    CancelOutcome cancelDelayed(String delayId) throws MessagingException;
+
     /** Waits for in-flight sends, then releases the connections. Closing twice is harmless. */
     @Override
     void close();

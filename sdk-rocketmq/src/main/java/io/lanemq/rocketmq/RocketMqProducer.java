@@ -8,6 +8,7 @@ import io.lanemq.api.spi.BoundProducer;
 import io.lanemq.api.spi.BoundProducerSpec;
 import io.lanemq.api.spi.BoundSendResult;
 import io.lanemq.api.spi.PhysicalMessage;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -16,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.exception.RequestTimeoutException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
@@ -162,6 +164,34 @@ final class RocketMqProducer implements BoundProducer {
                     null, cluster, null);
         }
         return MessageMapping.toBoundSendResult(result, message.topic());
+    }
+
+    /**
+     * RocketMQ's request-reply: the broker stores the request like any message, and the consuming
+     * side's reply travels back through the broker to this client instance. A message with a
+     * sharding key goes to the key's queue, as {@link #send} does.
+     */
+    @Override
+    public byte[] request(PhysicalMessage message, Duration timeout) throws MessagingException {
+        requireOpen(message);
+        Message target = MessageMapping.toRocketMq(message);
+        long millis = Math.max(1, timeout.toMillis());
+        Message reply;
+        try {
+            reply = message.shardingKey().isPresent()
+                    ? producer.request(target, ShardingKeySelector.INSTANCE, message.shardingKey().get(), millis)
+                    : producer.request(target, millis);
+        } catch (RequestTimeoutException e) {
+            throw new SendFailedException("no reply to the request on topic " + message.topic() + " within " + millis
+                    + " ms", null, cluster, e);
+        } catch (Exception e) {
+            throw RocketMqErrors.sendFailed(e, cluster, message.topic());
+        }
+        if (reply == null || reply.getBody() == null) {
+            throw new SendFailedException("the reply to the request on topic " + message.topic() + " had no body",
+                    null, cluster, null);
+        }
+        return reply.getBody();
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.lanemq.api.spi;
 
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.SendFailedException;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -18,6 +19,14 @@ public interface BoundProducer extends AutoCloseable {
 
     /** Sends prepared, runs {@code transaction}, ends the transaction by its answer. */
     BoundSendResult sendInTransaction(PhysicalMessage message, BoundLocalTransaction transaction) throws MessagingException;
+
+    /**
+     * Sends {@code message} as a request and waits for the consumer's reply through the broker
+     * (request-reply), returning the reply's body.
+     *
+     * @throws SendFailedException no reply within {@code timeout}, or the request was not stored
+     */
+    byte[] request(PhysicalMessage message, Duration timeout) throws MessagingException;
 
     @Override
     void close();

@@ -18,6 +18,7 @@ public final class PlatformConfig {
     private final Map<String, LogicTopicConfig> topics;
     private final ProducerSettings producer;
     private final ConsumerSettings consumerDefaults;
+    private final DelaySettings delay;
 
     private PlatformConfig(Builder builder) {
         this.binding = Optional.ofNullable(builder.binding);
@@ -25,6 +26,7 @@ public final class PlatformConfig {
         this.topics = Map.copyOf(builder.topics);
         this.producer = builder.producer;
         this.consumerDefaults = builder.consumerDefaults;
+        this.delay = builder.delay;
     }
 
     public static Builder builder() {
@@ -71,6 +73,11 @@ public final class PlatformConfig {
         return consumerDefaults;
     }
 
+    /** Where delayed messages go and how far ahead they may be due. */
+    public DelaySettings delay() {
+        return delay;
+    }
+
     /** Collects a snapshot; {@link #build()} validates it as a whole. Not thread-safe. */
     public static final class Builder {
         private String binding;
@@ -78,6 +85,7 @@ public final class PlatformConfig {
         private final Map<String, LogicTopicConfig> topics = new LinkedHashMap<>();
         private ProducerSettings producer = ProducerSettings.DEFAULTS;
         private ConsumerSettings consumerDefaults = ConsumerSettings.DEFAULTS;
+        private DelaySettings delay = DelaySettings.DEFAULTS;
 
         private Builder() {
         }
@@ -104,6 +112,11 @@ public final class PlatformConfig {
 
         public Builder consumerDefaults(ConsumerSettings consumerDefaults) {
             this.consumerDefaults = consumerDefaults;
+            return this;
+        }
+
+        public Builder delay(DelaySettings delay) {
+            this.delay = delay;
             return this;
         }
 
@@ -143,6 +156,10 @@ public final class PlatformConfig {
 
         String binding() {
             return binding;
+        }
+
+        DelaySettings delay() {
+            return delay;
         }
     }
 }

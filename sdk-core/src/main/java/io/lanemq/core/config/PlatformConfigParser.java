@@ -135,11 +135,22 @@ public final class PlatformConfigParser {
                     raw.producer.retries == null ? producer.retries() : raw.producer.retries);
         }
         ConsumerSettings consumerDefaults = merge(ConsumerSettings.DEFAULTS, raw.consumer);
-        builder.producer(producer).consumerDefaults(consumerDefaults);
+        builder.producer(producer).consumerDefaults(consumerDefaults).delay(toDelay(raw.delay));
         if (raw.topics != null) {
             raw.topics.forEach((name, t) -> builder.topic(toTopic(name, t == null ? new RawTopic() : t, consumerDefaults)));
         }
         return builder;
+    }
+
+    private static DelaySettings toDelay(RawPlatformConfig.RawDelay raw) {
+        DelaySettings defaults = DelaySettings.DEFAULTS;
+        if (raw == null) {
+            return defaults;
+        }
+        return new DelaySettings(raw.internalTopic == null ? defaults.internalTopic() : raw.internalTopic,
+                raw.serverGroup == null ? defaults.serverGroup() : raw.serverGroup,
+                raw.maxDelayMs == null ? defaults.maxDelay() : Duration.ofMillis(raw.maxDelayMs),
+                raw.cancelTimeoutMs == null ? defaults.cancelTimeout() : Duration.ofMillis(raw.cancelTimeoutMs));
     }
 
     private static LogicTopicConfig toTopic(String name, RawTopic raw, ConsumerSettings consumerDefaults) {

@@ -1,5 +1,6 @@
 package io.lanemq.core.config;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -32,6 +33,7 @@ final class PlatformConfigValidator {
         checkClusters();
         checkProducer("/producer", draft.producer());
         checkConsumer("/consumer", draft.consumerDefaults());
+        checkDelay("/delay", draft.delay());
         checkTopics();
         return problems;
     }
@@ -70,6 +72,25 @@ final class PlatformConfigValidator {
         if (producer.retries() < 0 || producer.retries() > MAX_RETRIES) {
             problems.add(new ConfigProblem(at + "/retries", "must be between 0 and " + MAX_RETRIES + ", was " + producer.retries()));
         }
+    }
+
+    private void checkDelay(String at, DelaySettings delay) {
+        if (delay == null) {
+            problems.add(new ConfigProblem(at, "must not be null"));
+            return;
+        }
+        checkName(at + "/internalTopic", delay.internalTopic(), "topic name");
+        checkName(at + "/serverGroup", delay.serverGroup(), "group name");
+        if (delay.maxDelay() == null || delay.maxDelay().isNegative() || delay.maxDelay().isZero()) {
+            problems.add(new ConfigProblem(at + "/maxDelayMs", "must be > 0, was " + millis(delay.maxDelay())));
+        }
+        if (delay.cancelTimeout() == null || delay.cancelTimeout().isNegative() || delay.cancelTimeout().isZero()) {
+            problems.add(new ConfigProblem(at + "/cancelTimeoutMs", "must be > 0, was " + millis(delay.cancelTimeout())));
+        }
+    }
+
+    private static String millis(Duration duration) {
+        return duration == null ? "null" : String.valueOf(duration.toMillis());
     }
 
     private void checkConsumer(String at, ConsumerSettings consumer) {

@@ -33,6 +33,12 @@ public final class PlatformConfigWriter {
         producer.put("retries", config.producer().retries());
         document.put("producer", producer);
         document.put("consumer", consumer(config.consumerDefaults()));
+        Map<String, Object> delay = new LinkedHashMap<>();
+        delay.put("internalTopic", config.delay().internalTopic());
+        delay.put("serverGroup", config.delay().serverGroup());
+        delay.put("maxDelayMs", config.delay().maxDelay().toMillis());
+        delay.put("cancelTimeoutMs", config.delay().cancelTimeout().toMillis());
+        document.put("delay", delay);
         Map<String, Object> topics = new LinkedHashMap<>();
         config.topics().values().forEach(t -> topics.put(t.name(), topic(t)));
         document.put("topics", topics);

@@ -13,6 +13,7 @@ final class RawPlatformConfig {
     public Map<String, RawCluster> clusters = new LinkedHashMap<>();
     public RawProducer producer;
     public RawConsumer consumer;
+    public RawDelay delay;
     public Map<String, RawTopic> topics = new LinkedHashMap<>();
 
     static final class RawCluster {
@@ -25,6 +26,13 @@ final class RawPlatformConfig {
         public Long sendTimeoutMs;
         public Integer maxBodyBytes;
         public Integer retries;
+    }
+
+    static final class RawDelay {
+        public String internalTopic;
+        public String serverGroup;
+        public Long maxDelayMs;
+        public Long cancelTimeoutMs;
     }
 
     static final class RawConsumer {

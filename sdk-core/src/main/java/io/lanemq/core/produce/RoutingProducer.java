@@ -1,5 +1,6 @@
 package io.lanemq.core.produce;
 
+import io.lanemq.api.CancelOutcome;
 import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.InvalidMessageException;
 import io.lanemq.api.LocalTransaction;
@@ -17,6 +18,8 @@ import io.lanemq.core.config.LogicTopicConfig;
 import io.lanemq.core.config.PlatformConfig;
 import io.lanemq.core.config.PlatformConfigRef;
 import io.lanemq.core.config.TopicRoute;
+import io.lanemq.core.delay.DelayProtocol;
+import io.lanemq.core.delay.DelayTicket;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.routing.ClusterChooser;
 import io.lanemq.core.routing.RouteLease;
@@ -79,7 +82,7 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
         SendAttempts attempts;
         long wait;
         try {
-            attempts = new SendAttempts(validate(message), message, config.current().producer().retries());
+            attempts = newAttempts(message);
             wait = permit(attempts.topic);
         } catch (MessagingException e) {
             return CompletableFuture.failedFuture(e);
@@ -128,6 +131,11 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
             throw new InvalidConfigurationException("producer group '" + producerGroup
                     + "' has no transaction checker; set ProducerOptions.transactionChecker to send in transactions");
         }
+        if (message.deliverAt().isPresent()) {
+            throw new InvalidMessageException("a delayed message cannot be sent in a transaction: the delay server, not "
+                    + "this producer, sends it to the topic; send it with send() once the local transaction committed",
+                    message.logicTopic());
+        }
         // Once the local transaction has run, its outcome belongs to that cluster's prepared
         // message: sending it to another cluster could commit the business change twice.
         AtomicBoolean localRan = new AtomicBoolean();
@@ -143,7 +151,7 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
      */
     private SendResult sendWithFailover(Message message, AttemptSender sender, BooleanSupplier retryAllowed)
             throws MessagingException {
-        SendAttempts attempts = new SendAttempts(validate(message), message, config.current().producer().retries());
+        SendAttempts attempts = newAttempts(message);
         long wait = permit(attempts.topic);
         if (wait > 0) {
             LockSupport.parkNanos(wait); // throttling the caller to the topic's configured rate
@@ -183,12 +191,22 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
         return wait;
     }
 
-    private LogicTopicConfig validate(Message message) throws MessagingException {
+    @Override
+    public CancelOutcome cancelDelayed(String delayId) throws MessagingException {
+        if (closed.get()) {
+            throw new SendFailedException("producer is closed; cannot cancel delayed message " + delayId, null, null, null);
+        }
+        return DelayCancels.cancel(delayId, config.current(), clusters);
+    }
+
+    /** Validates {@code message} against one snapshot, which then governs every attempt of the send. */
+    private SendAttempts newAttempts(Message message) throws MessagingException {
         if (closed.get()) {
             throw new SendFailedException("producer is closed", message.logicTopic(), null, null);
         }
+        PlatformConfig snapshot = config.current();
         try {
-            return SendValidator.check(config.current(), message);
+            return new SendAttempts(SendValidator.check(snapshot, message), message, snapshot);
         } catch (MessagingException e) {
             metrics.sendRejected(message.logicTopic(), e.getClass().getSimpleName());
             throw e;
@@ -218,14 +236,20 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
         }
     }
 
-    /** One attempt of one send, on one route. */
-    private record Attempt(String logicTopic, RouteLease lease, PhysicalMessage physical, long startNanos) {
+    /**
+     * One attempt of one send, on one route.
+     *
+     * @param delayId for a delayed message, the id of its record at the delay server; null otherwise
+     */
+    private record Attempt(String logicTopic, RouteLease lease, PhysicalMessage physical, String delayId, long startNanos) {
         String cluster() {
             return lease.route().cluster();
         }
 
         SendResult result(BoundSendResult sent) {
-            return new SendResult(sent.messageId(), logicTopic, cluster(), sent.topic(), sent.queueId(), sent.queueOffset());
+            Optional<String> ticket = Optional.ofNullable(delayId).map(id -> new DelayTicket(id, cluster()).toString());
+            return new SendResult(sent.messageId(), logicTopic, cluster(), sent.topic(), sent.queueId(), sent.queueOffset(),
+                    ticket);
         }
     }
 
@@ -241,11 +265,16 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
         private final Set<String> tried = new HashSet<>(4);
         /** From the snapshot the send was validated against, like everything else about it. */
         private final int retries;
+        private final String delayTopic;
+        /** One id for every attempt, so whichever cluster stores the record, the id is the one reported. */
+        private final String delayId;
 
-        SendAttempts(LogicTopicConfig topic, Message message, int retries) {
+        SendAttempts(LogicTopicConfig topic, Message message, PlatformConfig snapshot) {
             this.topic = topic;
             this.message = message;
-            this.retries = retries;
+            this.retries = snapshot.producer().retries();
+            this.delayTopic = snapshot.delay().internalTopic();
+            this.delayId = message.deliverAt().map(at -> DelayProtocol.newId(at.toEpochMilli())).orElse(null);
         }
 
         Attempt next() throws MessagingException {
@@ -254,9 +283,10 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
                             : "every cluster of this logic topic failed: " + tried, message.logicTopic(), null, null));
             TopicRoute route = lease.route();
             tried.add(route.cluster());
-            PhysicalMessage physical = new PhysicalMessage(route.physicalTopic(), message.body(), message.keys(), message.tag(),
-                    message.properties(), message.shardingKey());
-            return new Attempt(message.logicTopic(), lease, physical, System.nanoTime());
+            PhysicalMessage physical = delayId != null ? DelayProtocol.schedule(message, delayTopic, delayId)
+                    : new PhysicalMessage(route.physicalTopic(), message.body(), message.keys(), message.tag(),
+                            message.properties(), message.shardingKey());
+            return new Attempt(message.logicTopic(), lease, physical, delayId, System.nanoTime());
         }
 
         SendResult succeeded(Attempt attempt, BoundSendResult sent) {

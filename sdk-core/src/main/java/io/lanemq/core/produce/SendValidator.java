@@ -5,6 +5,8 @@ import io.lanemq.api.Message;
 import io.lanemq.api.UnknownTopicException;
 import io.lanemq.core.config.LogicTopicConfig;
 import io.lanemq.core.config.PlatformConfig;
+import java.time.Duration;
+import java.time.Instant;
 
 /**
  * The checks a send passes before any network call. The message builder already checked each
@@ -21,6 +23,15 @@ final class SendValidator {
         if (message.bodyLength() > max) {
             throw new InvalidMessageException("body is " + message.bodyLength() + " bytes, over the maximum of " + max
                     + " (producer.maxBodyBytes)", message.logicTopic());
+        }
+        if (message.deliverAt().isPresent()) {
+            Duration ahead = Duration.between(Instant.now(), message.deliverAt().get());
+            Duration maxDelay = config.delay().maxDelay();
+            if (ahead.compareTo(maxDelay) > 0) {
+                throw new InvalidMessageException("deliverAt " + message.deliverAt().get() + " is " + ahead.toMillis()
+                        + " ms ahead, over the maximum delay of " + maxDelay.toMillis() + " ms (delay.maxDelayMs)",
+                        message.logicTopic());
+            }
         }
         return topic;
     }

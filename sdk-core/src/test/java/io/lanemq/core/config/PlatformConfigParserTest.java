@@ -81,6 +81,27 @@ class PlatformConfigParserTest {
     }
 
     @Test
+    void readsTheDelaySectionAndDefaultsWhatIsLeftOut() throws Exception {
+        assertThat(parser.parse(VALID, "test.yaml").delay()).isEqualTo(DelaySettings.DEFAULTS);
+
+        PlatformConfig config = parser.parse(VALID + "delay: { internalTopic: DELAY_X, maxDelayMs: 60000 }\n", "test.yaml");
+
+        assertThat(config.delay()).isEqualTo(new DelaySettings("DELAY_X", DelaySettings.DEFAULTS.serverGroup(),
+                Duration.ofMinutes(1), DelaySettings.DEFAULTS.cancelTimeout()));
+    }
+
+    @Test
+    void badDelaySettingsAreNamedWithKeyAndLine() {
+        String text = VALID + "delay:\n  internalTopic: 'no spaces'\n  maxDelayMs: 0\n  cancelTimeoutMs: -1\n";
+
+        assertThatThrownBy(() -> parser.parse(text, "test.yaml"))
+                .isInstanceOfSatisfying(InvalidPlatformConfigException.class, e -> assertThat(e.problems())
+                        .extracting(ConfigProblem::key)
+                        .containsExactlyInAnyOrder("delay.internalTopic", "delay.maxDelayMs", "delay.cancelTimeoutMs"))
+                .hasMessageContaining("delay.maxDelayMs (line 22): must be > 0, was 0");
+    }
+
+    @Test
     void readsJson() throws Exception {
         String json = """
                 {"clusters": {"c1": {"idc": "idc-a", "nameServer": "127.0.0.1:9876"}},
