@@ -10,15 +10,18 @@ import io.lanemq.api.spi.BoundSendResult;
 import io.lanemq.api.spi.PhysicalMessage;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.exception.RequestTimeoutException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.RequestCallback;
 import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
@@ -170,20 +173,48 @@ final class RocketMqProducer implements BoundProducer {
      * RocketMQ's request-reply: the broker stores the request like any message, and the consuming
      * side's reply travels back through the broker to this client instance. A message with a
      * sharding key goes to the key's queue, as {@link #send} does.
+     *
+     * <p>Uses the callback form and waits here: the blocking {@code request(...)} of rocketmq-client
+     * 5.3.1 to 5.3.3 counts its latch down when the request is <em>sent</em>, so it fails with a
+     * timeout within milliseconds, before any reply can arrive (apache/rocketmq#9319).
      */
     @Override
     public byte[] request(PhysicalMessage message, Duration timeout) throws MessagingException {
         requireOpen(message);
         Message target = MessageMapping.toRocketMq(message);
         long millis = Math.max(1, timeout.toMillis());
+        CompletableFuture<Message> replied = new CompletableFuture<>();
+        RequestCallback callback = new RequestCallback() {
+            @Override
+            public void onSuccess(Message reply) {
+                replied.complete(reply);
+            }
+
+            @Override
+            public void onException(Throwable e) {
+                replied.completeExceptionally(e);
+            }
+        };
         Message reply;
         try {
-            reply = message.shardingKey().isPresent()
-                    ? producer.request(target, ShardingKeySelector.INSTANCE, message.shardingKey().get(), millis)
-                    : producer.request(target, millis);
-        } catch (RequestTimeoutException e) {
+            if (message.shardingKey().isPresent()) {
+                producer.request(target, ShardingKeySelector.INSTANCE, message.shardingKey().get(), callback, millis);
+            } else {
+                producer.request(target, callback, millis);
+            }
+            reply = replied.get(millis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
             throw new SendFailedException("no reply to the request on topic " + message.topic() + " within " + millis
                     + " ms", null, cluster, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RequestTimeoutException) {
+                throw new SendFailedException("no reply to the request on topic " + message.topic() + " within "
+                        + millis + " ms", null, cluster, e.getCause());
+            }
+            throw RocketMqErrors.sendFailed(e.getCause(), cluster, message.topic());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw RocketMqErrors.sendFailed(e, cluster, message.topic());
         } catch (Exception e) {
             throw RocketMqErrors.sendFailed(e, cluster, message.topic());
         }
