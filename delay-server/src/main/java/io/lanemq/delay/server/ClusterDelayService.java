@@ -211,6 +211,8 @@ final class ClusterDelayService implements AutoCloseable {
         CancelResult result = untilStored(() -> engine.cancel(id));
         ledger.read(m.getQueueOffset());
         metrics.cancelled(result.name());
+        log.debug("Cancel of {} on cluster {}: {} [queue={}, offset={}, replyTo={}]", id, cluster.name(), result,
+                m.getQueueId(), m.getQueueOffset(), MessageUtil.getReplyToClient(m));
         if (MessageUtil.getReplyToClient(m) == null) {
             return; // not sent as a request (or by an old client): nobody waits for an answer
         }
@@ -424,6 +426,7 @@ final class ClusterDelayService implements AutoCloseable {
 
         @Override
         public void onSuccess(SendResult result) {
+            log.debug("Cluster {}: {} sent: {}", cluster.name(), what, result);
         }
 
         @Override

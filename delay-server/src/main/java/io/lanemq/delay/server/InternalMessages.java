@@ -4,6 +4,7 @@ import io.lanemq.api.Message;
 import io.lanemq.core.delay.DelayProtocol;
 import io.lanemq.delay.DelayId;
 import io.lanemq.delay.DelayedRecord;
+import io.lanemq.rocketmq.ReservedProperties;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +29,7 @@ final class InternalMessages {
         DelayId id = DelayId.parse(require(m, DelayProtocol.PROPERTY_ID));
         Map<String, String> properties = new LinkedHashMap<>();
         m.getProperties().forEach((name, value) -> {
-            if (!MessageConst.STRING_HASH_SET.contains(name) && !name.equals(DelayProtocol.PROPERTY_KIND)
+            if (!ReservedProperties.isReserved(name) && !name.equals(DelayProtocol.PROPERTY_KIND)
                     && !name.equals(DelayProtocol.PROPERTY_ID) && !name.equals(DelayProtocol.PROPERTY_LOGIC_TOPIC)) {
                 properties.put(name, value);
             }
