@@ -61,6 +61,8 @@ final class ClusterDelayService implements AutoCloseable {
     private static final long POLL_MILLIS = 100;
     private static final long STORE_RETRY_MILLIS = 1_000;
     private static final int REENQUEUE_BATCH = 10_000;
+    /** RocketMQ's default of 10 per pull cannot keep up with a burst of thousands of sends a second. */
+    private static final int PULL_BATCH = 128;
 
     private final ClusterConfig cluster;
     private final DelayServerSettings settings;
@@ -114,6 +116,7 @@ final class ClusterDelayService implements AutoCloseable {
         consumer.setAutoCommit(false);
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         consumer.setPollTimeoutMillis(POLL_MILLIS);
+        consumer.setPullBatchSize(PULL_BATCH);
         consumer.subscribe(settings.internalTopic(), "*", new RebalanceListener());
         consumer.start();
 

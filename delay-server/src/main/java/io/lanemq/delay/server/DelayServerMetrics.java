@@ -42,7 +42,7 @@ final class DelayServerMetrics {
         this.registry = registry;
         this.cluster = cluster;
         this.dueLag = Timer.builder(DUE_LAG).description("Delivery time (send to the broker acknowledged) minus due time")
-                .tag(TAG_CLUSTER, cluster).publishPercentileHistogram()
+                .tag(TAG_CLUSTER, cluster).publishPercentileHistogram().publishPercentiles(0.5, 0.99)
                 .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofMinutes(10))
                 .register(registry);
         this.delivered = Counter.builder(DELIVERIES).tag(TAG_CLUSTER, cluster).tag(TAG_OUTCOME, "delivered")

@@ -15,8 +15,9 @@ import org.HdrHistogram.Histogram;
 final class Arrivals implements MessageListener {
 
     static final String DUE_AT = "due-at";
+    static final String SENT_AT = "sent-at";
 
-    record Arrival(String key, long dueAt, long at) {
+    record Arrival(String key, long dueAt, long at, long bornAt) {
         long lateBy() {
             return at - dueAt;
         }
@@ -38,7 +39,8 @@ final class Arrivals implements MessageListener {
         if (key.startsWith(ignored)) {
             return ConsumeResult.SUCCESS;
         }
-        all.add(new Arrival(key, Long.parseLong(message.properties().get(DUE_AT)), now));
+        all.add(new Arrival(key, Long.parseLong(message.properties().get(DUE_AT)), now,
+                Long.parseLong(message.properties().get(SENT_AT))));
         countByKey.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
         return ConsumeResult.SUCCESS;
     }
@@ -64,9 +66,16 @@ final class Arrivals implements MessageListener {
 
     /** p50 / p99 / max of arrival minus due time, in ms, as one line. */
     String lateness() {
+        return latenessOfDelaysOver(Long.MIN_VALUE);
+    }
+
+    /** The same for messages sent at least {@code delayMillis} before they were due (so no ingest backlog counts). */
+    String latenessOfDelaysOver(long delayMillis) {
         Histogram h = new Histogram(3_600_000L, 3);
         for (Arrival a : all) {
-            h.recordValue(Math.max(0, a.lateBy()));
+            if (a.dueAt() - a.bornAt() >= delayMillis) {
+                h.recordValue(Math.max(0, a.lateBy()));
+            }
         }
         return String.format("n=%d p50=%d ms p99=%d ms max=%d ms", h.getTotalCount(), h.getValueAtPercentile(50),
                 h.getValueAtPercentile(99), h.getMaxValue());

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,12 +29,16 @@ class DelayServerIT {
     void tenThousandRandomDelaysArriveOnceAndNeverBeforeTheirDueTime() throws Exception {
         try (DelayPlatform p = new DelayPlatform(); DelayServer server = p.startServer(store, b -> b)) {
             p.warmUp();
+            long began = System.nanoTime();
             List<DelayedSender.Sent> sent = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "m", 10_000, 100, 10_000);
+            long sendMillis = (System.nanoTime() - began) / 1_000_000;
 
             await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
                     .until(() -> p.arrivals.distinct() >= sent.size());
-            System.out.println("[DelayServerIT] 10,000 delays of 0.1-10 s, arrival minus due: " + p.arrivals.lateness()
-                    + ", duplicates " + p.arrivals.duplicates());
+            System.out.println("[DelayServerIT] 10,000 delays of 0.1-10 s, sent in " + (sendMillis / 1000.0)
+                    + " s; arrival at the consumer minus due: " + p.arrivals.lateness() + "; of those with delays of 5 s or"
+                    + " more: " + p.arrivals.latenessOfDelaysOver(5_000) + "; broker ack of the server's send minus due: "
+                    + serverLag(server) + "; duplicates " + p.arrivals.duplicates());
             assertThat(p.arrivals.countByKey.keySet()).containsExactlyInAnyOrderElementsOf(
                     sent.stream().map(DelayedSender.Sent::key).toList());
             assertThat(p.arrivals.duplicates()).isZero();
@@ -106,6 +111,18 @@ class DelayServerIT {
                 assertThat(p.arrivals.early()).isEmpty();
             }
         }
+    }
+
+    private static String serverLag(DelayServer server) {
+        StringBuilder out = new StringBuilder();
+        server.registry().find(DelayServerMetrics.DUE_LAG).timers().forEach(t -> {
+            out.append(t.getId().getTag(DelayServerMetrics.TAG_CLUSTER)).append(": n=").append(t.count());
+            for (var p : t.takeSnapshot().percentileValues()) {
+                out.append(String.format(" p%.0f=%.0f ms", p.percentile() * 100, p.value(TimeUnit.MILLISECONDS)));
+            }
+            out.append(String.format(" max=%.0f ms; ", t.max(TimeUnit.MILLISECONDS)));
+        });
+        return out.toString();
     }
 
     private static long pending(DelayServer server) {

@@ -26,10 +26,11 @@ final class DelayedSender {
         Semaphore inFlight = new Semaphore(256);
         List<CompletableFuture<Sent>> futures = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            long due = System.currentTimeMillis() + ThreadLocalRandom.current().nextLong(minDelayMs, maxDelayMs + 1);
+            long now = System.currentTimeMillis();
+            long due = now + ThreadLocalRandom.current().nextLong(minDelayMs, maxDelayMs + 1);
             String key = prefix + "-" + i;
             Message message = Message.builder(logicTopic).keys(key).tag("t" + (i % 3)).property(Arrivals.DUE_AT,
-                    Long.toString(due)).body(("body of " + key).getBytes(StandardCharsets.UTF_8))
+                    Long.toString(due)).property(Arrivals.SENT_AT, Long.toString(now)).body(("body of " + key).getBytes(StandardCharsets.UTF_8))
                     .deliverAt(Instant.ofEpochMilli(due)).build();
             inFlight.acquire();
             futures.add(producer.sendAsync(message).whenComplete((r, e) -> inFlight.release())
