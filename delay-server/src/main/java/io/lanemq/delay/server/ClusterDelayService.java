@@ -245,6 +245,10 @@ final class ClusterDelayService implements AutoCloseable {
             } catch (DelayRejectedException e) {
                 throw e;
             } catch (DelayEngineException e) {
+                if (!running) {
+                    // Shutting down: the message stays uncommitted and is read again after restart.
+                    throw new IllegalStateException("stopped while the store refused writes: " + e.getMessage(), e);
+                }
                 log.error("Delay store of cluster {} refused a write; retrying in {} ms: {}", cluster.name(),
                         STORE_RETRY_MILLIS, e.getMessage());
                 try {
