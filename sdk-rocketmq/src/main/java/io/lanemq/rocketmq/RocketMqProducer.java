@@ -9,7 +9,9 @@ import io.lanemq.api.spi.BoundProducerSpec;
 import io.lanemq.api.spi.BoundSendResult;
 import io.lanemq.api.spi.PhysicalMessage;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -62,6 +64,8 @@ final class RocketMqProducer implements BoundProducer {
     private final String producerGroup;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicLong storedNotOk = new AtomicLong();
+    /** Topics this producer has made itself known for to every broker, see {@link #registerForReplies}. */
+    private final Set<String> heartbeatTopics = ConcurrentHashMap.newKeySet();
 
     private RocketMqProducer(DefaultMQProducer producer, ExecutorService checkExecutor, BoundProducerSpec spec) {
         this.producer = producer;
@@ -174,55 +178,69 @@ final class RocketMqProducer implements BoundProducer {
      * side's reply travels back through the broker to this client instance. A message with a
      * sharding key goes to the key's queue, as {@link #send} does.
      *
-     * <p>Uses the callback form and waits here: the blocking {@code request(...)} of rocketmq-client
-     * 5.3.1 to 5.3.3 counts its latch down when the request is <em>sent</em>, so it fails with a
-     * timeout within milliseconds, before any reply can arrive (apache/rocketmq#9319).
+     * <p>Uses the callback form and waits here: since 5.3.1 the blocking {@code request} returns
+     * as soon as the request is stored, before any reply (apache/rocketmq#9319).
      */
     @Override
     public byte[] request(PhysicalMessage message, Duration timeout) throws MessagingException {
         requireOpen(message);
         Message target = MessageMapping.toRocketMq(message);
         long millis = Math.max(1, timeout.toMillis());
-        CompletableFuture<Message> replied = new CompletableFuture<>();
+        CompletableFuture<Message> reply = new CompletableFuture<>();
         RequestCallback callback = new RequestCallback() {
             @Override
-            public void onSuccess(Message reply) {
-                replied.complete(reply);
+            public void onSuccess(Message answer) {
+                reply.complete(answer);
             }
 
             @Override
-            public void onException(Throwable e) {
-                replied.completeExceptionally(e);
+            public void onException(Throwable error) {
+                reply.completeExceptionally(error);
             }
         };
-        Message reply;
         try {
+            registerForReplies(message.topic());
             if (message.shardingKey().isPresent()) {
                 producer.request(target, ShardingKeySelector.INSTANCE, message.shardingKey().get(), callback, millis);
             } else {
                 producer.request(target, callback, millis);
             }
-            reply = replied.get(millis, TimeUnit.MILLISECONDS);
+            return bodyOf(reply.get(millis, TimeUnit.MILLISECONDS), message.topic());
         } catch (TimeoutException e) {
-            throw new SendFailedException("no reply to the request on topic " + message.topic() + " within " + millis
-                    + " ms", null, cluster, e);
+            throw noReply(message.topic(), millis, e);
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof RequestTimeoutException) {
-                throw new SendFailedException("no reply to the request on topic " + message.topic() + " within "
-                        + millis + " ms", null, cluster, e.getCause());
+            if (e.getCause() instanceof RequestTimeoutException timedOut) {
+                throw noReply(message.topic(), millis, timedOut);
             }
             throw RocketMqErrors.sendFailed(e.getCause(), cluster, message.topic());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw RocketMqErrors.sendFailed(e, cluster, message.topic());
         } catch (Exception e) {
             throw RocketMqErrors.sendFailed(e, cluster, message.topic());
         }
+    }
+
+    private SendFailedException noReply(String topic, long millis, Exception cause) {
+        return new SendFailedException("no reply to the request on topic " + topic + " within " + millis + " ms",
+                null, cluster, cause);
+    }
+
+    private byte[] bodyOf(Message reply, String topic) throws SendFailedException {
         if (reply == null || reply.getBody() == null) {
-            throw new SendFailedException("the reply to the request on topic " + message.topic() + " had no body",
-                    null, cluster, null);
+            throw new SendFailedException("the reply to the request on topic " + topic + " had no body", null, cluster, null);
         }
         return reply.getBody();
+    }
+
+    /**
+     * A broker pushes a reply only to a client it holds a heartbeat channel for. RocketMQ sends
+     * one before a request only when the topic's route is new to the client, so a producer that
+     * already sent to the topic (a delayed send, then its cancel) would wait for the periodic
+     * heartbeat and miss the reply. One forced heartbeat per topic closes that gap; later ones
+     * are kept alive by the periodic heartbeat.
+     */
+    private void registerForReplies(String topic) {
+        if (heartbeatTopics.add(topic)) {
+            producer.getDefaultMQProducerImpl().getMqClientFactory().sendHeartbeatToAllBrokerWithLock();
+        }
     }
 
     @Override

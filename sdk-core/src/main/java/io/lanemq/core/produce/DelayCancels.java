@@ -30,8 +30,8 @@ final class DelayCancels {
             reply = clusters.get(ticket.cluster()).request(DelayProtocol.cancel(snapshot.delay().internalTopic(), ticket.id()),
                     snapshot.delay().cancelTimeout());
         } catch (SendFailedException e) {
-            throw new SendFailedException("cancel of delayed message " + delayId + " got no answer from a delay server ("
-                    + e.reason() + "); the request stays queued and takes effect when a delay server reads it",
+            throw new SendFailedException("cancel of delayed message " + delayId + " got no answer from a delay server: "
+                    + e.reason() + "; if the request was stored, it stays queued and takes effect when a delay server reads it",
                     null, ticket.cluster(), e);
         }
         String answer = new String(reply, StandardCharsets.UTF_8);

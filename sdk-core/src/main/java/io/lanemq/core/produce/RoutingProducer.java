@@ -127,14 +127,14 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
 
     @Override
     public SendResult sendInTransaction(Message message, LocalTransaction localTransaction) throws MessagingException {
-        if (transactionChecker.isEmpty()) {
-            throw new InvalidConfigurationException("producer group '" + producerGroup
-                    + "' has no transaction checker; set ProducerOptions.transactionChecker to send in transactions");
-        }
         if (message.deliverAt().isPresent()) {
             throw new InvalidMessageException("a delayed message cannot be sent in a transaction: the delay server, not "
                     + "this producer, sends it to the topic; send it with send() once the local transaction committed",
                     message.logicTopic());
+        }
+        if (transactionChecker.isEmpty()) {
+            throw new InvalidConfigurationException("producer group '" + producerGroup
+                    + "' has no transaction checker; set ProducerOptions.transactionChecker to send in transactions");
         }
         // Once the local transaction has run, its outcome belongs to that cluster's prepared
         // message: sending it to another cluster could commit the business change twice.
