@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -25,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.rocketmq.client.ClientConfig;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.consumer.MessageQueueListener;
 import org.apache.rocketmq.client.exception.MQClientException;
@@ -137,15 +139,15 @@ final class ClusterDelayService implements AutoCloseable {
                 engine.recoveryReport().took().toMillis());
     }
 
-    private void configure(org.apache.rocketmq.client.ClientConfig client) {
+    private void configure(ClientConfig client) {
         client.setNamesrvAddr(cluster.nameServer());
         intProperty("rocketmq.heartbeatBrokerIntervalMs").ifPresent(client::setHeartbeatBrokerInterval);
         intProperty("rocketmq.pollNameServerIntervalMs").ifPresent(client::setPollNameServerInterval);
     }
 
-    private java.util.OptionalInt intProperty(String key) {
+    private OptionalInt intProperty(String key) {
         String value = cluster.properties().get(key);
-        return value == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(Integer.parseInt(value.strip()));
+        return value == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(value.strip()));
     }
 
     private void pollLoop() {
