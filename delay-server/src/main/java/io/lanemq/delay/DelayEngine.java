@@ -183,6 +183,27 @@ public final class DelayEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * Drops the pending records {@code ids} without delivering them, because another server now
+     * owns their upstream copies (the server calls this for the queues a rebalance took away). A
+     * copy of the same id scheduled later is stored afresh and delivered. Records being delivered
+     * or already settled are left as they are; the settlement listener is not told.
+     *
+     * @return how many stored copies were dropped
+     * @throws DelayStoreException  a mark could not be written (the records stay pending)
+     * @throws IllegalStateException the engine is closed
+     */
+    public int relinquish(Collection<DelayId> ids) throws DelayStoreException {
+        Objects.requireNonNull(ids, "ids");
+        lifecycle.readLock().lock();
+        try {
+            ensureOpen();
+            return store.relinquish(ids);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
     /** Copies of an already stored id that were not stored again (or were dropped at load), since this engine opened. */
     public long duplicatesSkipped() {
         return ctx.duplicates.get();

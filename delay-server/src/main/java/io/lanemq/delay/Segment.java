@@ -210,6 +210,9 @@ final class Segment {
         List<Integer> duplicates = new ArrayList<>();
         List<DelayId> settledDuplicates = new ArrayList<>();
         walk(v, (pos, ordinal, due, nonce) -> {
+            if (persisted[ordinal] == MarkFile.DUPLICATE) {
+                return true; // a copy that never decides: a duplicate, or relinquished to another server
+            }
             DelayId id = new DelayId(due, nonce);
             Integer earlier = first.putIfAbsent(id, ordinal);
             if (earlier != null) {
@@ -403,12 +406,13 @@ final class Segment {
         if (size == 0) {
             return -1;
         }
+        byte[] persisted = marks.readAll(nextOrdinal);
         // Local to this call under the monitor, so it may be unmapped at once.
         ByteBuffer v = contents();
         try {
             int[] found = {-1};
             walk(v, (pos, ordinal, due, nonce) -> {
-                if (due == id.dueAtMillis() && nonce == id.nonce()) {
+                if (due == id.dueAtMillis() && nonce == id.nonce() && persisted[ordinal] != MarkFile.DUPLICATE) {
                     found[0] = ordinal;
                     return false;
                 }
@@ -439,8 +443,8 @@ final class Segment {
             Set<DelayId> seen = new HashSet<>();
             walk(v, (pos, ordinal, due, nonce) -> {
                 DelayId id = new DelayId(due, nonce);
-                if (wanted.contains(id) && seen.add(id)) {
-                    byte state = st != null ? st.get(ordinal) : persisted[ordinal];
+                byte state = st != null ? st.get(ordinal) : persisted[ordinal];
+                if (state != MarkFile.DUPLICATE && wanted.contains(id) && seen.add(id)) {
                     if (state == MarkFile.PENDING) {
                         out.put(id, RecordCodec.decode(v, pos));
                     }
@@ -452,6 +456,63 @@ final class Segment {
                 Unmapper.unmap(mapped);
             }
         }
+    }
+
+    /**
+     * Drops the pending copies of {@code ids} without delivering them: another server owns their
+     * upstream copies now. They are marked {@link MarkFile#DUPLICATE}, so a copy of the same id
+     * scheduled later is stored afresh and decides. Copies being delivered or settled are left.
+     *
+     * @return how many stored copies were dropped
+     */
+    synchronized int relinquish(Set<DelayId> ids) throws IOException {
+        if (deleted || size == 0) {
+            return 0;
+        }
+        ensureStoreOpen();
+        StateTable st = states;
+        int dropped = 0;
+        if (st != null) {
+            // Loaded: later copies were never stored (or were marked at load); only the first decides.
+            for (DelayId id : ids) {
+                Integer ordinal = firstOrdinal.get(id);
+                // CANCELLING makes the wheel wait a millisecond, as for a cancel, while the mark is written.
+                if (ordinal != null && st.compareAndSet(ordinal, MarkFile.PENDING, CANCELLING)) {
+                    try {
+                        writeMark(ordinal, MarkFile.DUPLICATE);
+                    } catch (IOException e) {
+                        st.set(ordinal, MarkFile.PENDING);
+                        throw e;
+                    }
+                    st.set(ordinal, MarkFile.DUPLICATE);
+                    firstOrdinal.remove(id);
+                    settledOne();
+                    dropped++;
+                }
+            }
+            return dropped;
+        }
+        // On disk only: every pending copy goes, or the next one would decide at load.
+        byte[] persisted = marks.readAll(nextOrdinal);
+        List<Integer> ordinals = new ArrayList<>();
+        ByteBuffer v = contents();
+        try {
+            walk(v, (pos, ordinal, due, nonce) -> {
+                if (persisted[ordinal] == MarkFile.PENDING && ids.contains(new DelayId(due, nonce))) {
+                    ordinals.add(ordinal);
+                }
+                return true;
+            });
+        } finally {
+            if (v instanceof MappedByteBuffer mapped) {
+                Unmapper.unmap(mapped);
+            }
+        }
+        for (int ordinal : ordinals) {
+            writeMark(ordinal, MarkFile.DUPLICATE);
+            settledOne();
+        }
+        return ordinals.size();
     }
 
     /** Deletes the files if every record is settled and has been for {@code retentionMillis}. */

@@ -237,12 +237,8 @@ final class SegmentStore implements Closeable {
 
     /** The pending records among {@code ids}, one segment walk per bucket they fall in. */
     Map<DelayId, DelayedRecord> readPending(Collection<DelayId> ids) throws DelayStoreException {
-        Map<Long, Set<DelayId>> byBucket = new TreeMap<>();
-        for (DelayId id : ids) {
-            byBucket.computeIfAbsent(bucketStart(id.dueAtMillis()), k -> new HashSet<>()).add(id);
-        }
         Map<DelayId, DelayedRecord> out = new HashMap<>();
-        for (Map.Entry<Long, Set<DelayId>> bucket : byBucket.entrySet()) {
+        for (Map.Entry<Long, Set<DelayId>> bucket : byBucket(ids).entrySet()) {
             Segment segment = segments.get(bucket.getKey());
             if (segment == null) {
                 continue;
@@ -256,6 +252,33 @@ final class SegmentStore implements Closeable {
             }
         }
         return out;
+    }
+
+    /** Relinquishes {@code ids} (see {@link Segment#relinquish}), one walk per bucket they fall in. */
+    int relinquish(Collection<DelayId> ids) throws DelayStoreException {
+        int dropped = 0;
+        for (Map.Entry<Long, Set<DelayId>> bucket : byBucket(ids).entrySet()) {
+            Segment segment = segments.get(bucket.getKey());
+            if (segment == null) {
+                continue;
+            }
+            try {
+                dropped += segment.relinquish(bucket.getValue());
+            } catch (IOException e) {
+                String what = "could not relinquish records of " + segment.dataPath + ": " + e;
+                ctx.health.error(what);
+                throw new DelayStoreException(what, e);
+            }
+        }
+        return dropped;
+    }
+
+    private Map<Long, Set<DelayId>> byBucket(Collection<DelayId> ids) {
+        Map<Long, Set<DelayId>> byBucket = new TreeMap<>();
+        for (DelayId id : ids) {
+            byBucket.computeIfAbsent(bucketStart(id.dueAtMillis()), k -> new HashSet<>()).add(id);
+        }
+        return byBucket;
     }
 
     /**
