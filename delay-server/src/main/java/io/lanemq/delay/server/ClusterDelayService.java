@@ -24,8 +24,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.rocketmq.client.ClientConfig;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.consumer.MessageQueueListener;
@@ -73,6 +75,12 @@ final class ClusterDelayService implements AutoCloseable {
     private final String instance;
     private final SettlementBook book = new SettlementBook();
     private final Map<MessageQueue, QueueLedger> ledgers = new ConcurrentHashMap<>();
+    /**
+     * Read: scheduling one message (join a pending id, or store it). Write: handing a lost queue's
+     * records over. Without it a copy could join an id in the instant between the engine dropping
+     * it and the book forgetting it, and wait for a record nobody holds.
+     */
+    private final ReentrantReadWriteLock handover = new ReentrantReadWriteLock();
     private DelayEngine engine;
     private DefaultLitePullConsumer consumer;
     private DefaultMQProducer upstream;
@@ -112,6 +120,13 @@ final class ClusterDelayService implements AutoCloseable {
         upstream.setInstanceName(instance + "-" + cluster.name() + "-producer");
         upstream.start();
 
+        // Before the consumer: its first rebalance may already hand work to the maintenance thread.
+        maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "lanemq-delay-" + cluster.name() + "-maintenance");
+            t.setDaemon(true);
+            return t;
+        });
+
         consumer = new DefaultLitePullConsumer(settings.serverGroup());
         configure(consumer);
         consumer.setInstanceName(instance + "-" + cluster.name() + "-consumer");
@@ -126,11 +141,6 @@ final class ClusterDelayService implements AutoCloseable {
         poller = new Thread(this::pollLoop, "lanemq-delay-" + cluster.name() + "-poll");
         poller.setDaemon(true);
         poller.start();
-        maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "lanemq-delay-" + cluster.name() + "-maintenance");
-            t.setDaemon(true);
-            return t;
-        });
         long every = settings.commitInterval().toMillis();
         maintenance.scheduleWithFixedDelay(this::maintain, every, every, TimeUnit.MILLISECONDS);
         log.info("Delay server for cluster {} reading {} as {} [store={}, pending={}, recovered in {} ms]",
@@ -192,16 +202,19 @@ final class ClusterDelayService implements AutoCloseable {
         long offset = m.getQueueOffset();
         SettlementBook.Waiter waiter = new SettlementBook.Waiter(ledger, offset);
         ledger.hold(offset, record.id(), System.currentTimeMillis());
-        if (book.joinIfPending(record.id(), waiter)) {
-            return; // a copy this server re-enqueued: the record is already stored and pending here
-        }
-        book.await(record.id(), waiter);
         ScheduleOutcome outcome;
+        handover.readLock().lock();
         try {
+            if (book.joinIfPending(record.id(), waiter)) {
+                return; // a copy this server re-enqueued: the record is already stored and pending here
+            }
+            book.await(record.id(), waiter);
             outcome = untilStored(() -> engine.schedule(record));
         } catch (DelayRejectedException e) {
             book.settled(record.id()); // never stored: nothing to wait for
             throw e;
+        } finally {
+            handover.readLock().unlock();
         }
         if (outcome == ScheduleOutcome.DUPLICATE_SETTLED) {
             book.settled(record.id());
@@ -416,11 +429,48 @@ final class ClusterDelayService implements AutoCloseable {
         }
     }
 
+    /**
+     * Hands the records of lost queues over: the new owner reads them again from the committed
+     * offset (never above one of them), so this server drops its copies instead of delivering them
+     * twice, and a CANCEL the new owner reads is not undone by a copy still pending here.
+     */
+    private void handOver(List<QueueLedger> lost) {
+        for (QueueLedger ledger : lost) {
+            List<DelayId> ids = ledger.heldIds();
+            handover.writeLock().lock();
+            try {
+                int dropped = engine.relinquish(ids);
+                log.info("Cluster {}: queue {} is read by another server now; handed over {} pending records",
+                        cluster.name(), ledger.queue.getQueueId(), dropped);
+            } catch (DelayStoreException | IllegalStateException e) {
+                log.warn("Cluster {}: could not hand over the records of queue {}; they may be delivered twice: {}",
+                        cluster.name(), ledger.queue.getQueueId(), e.getMessage());
+            } finally {
+                ids.forEach(book::forget);
+                handover.writeLock().unlock();
+            }
+        }
+    }
+
     /** A queue taken away is no longer committed by this server: its new owner reads from what was committed. */
     private final class RebalanceListener implements MessageQueueListener {
         @Override
         public void messageQueueChanged(String topic, Set<MessageQueue> all, Set<MessageQueue> mine) {
-            ledgers.keySet().removeIf(queue -> !mine.contains(queue));
+            List<QueueLedger> lost = new ArrayList<>();
+            ledgers.entrySet().removeIf(e -> {
+                if (mine.contains(e.getKey())) {
+                    return false;
+                }
+                lost.add(e.getValue());
+                return true;
+            });
+            if (!lost.isEmpty()) {
+                try {
+                    maintenance.execute(() -> handOver(lost));
+                } catch (RejectedExecutionException e) {
+                    // Shutting down: the records stay in this store; the next owner reads them again too.
+                }
+            }
             log.info("Cluster {}: this server now reads {} of {} queues of {}", cluster.name(), mine.size(),
                     all.size(), topic);
         }

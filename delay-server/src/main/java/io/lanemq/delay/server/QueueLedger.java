@@ -56,6 +56,13 @@ final class QueueLedger {
         held.remove(offset);
     }
 
+    /** The ids of every held record: what this server hands over when the queue is taken away. */
+    synchronized List<DelayId> heldIds() {
+        List<DelayId> ids = new ArrayList<>(held.size());
+        held.values().forEach(h -> ids.add(h.id));
+        return ids;
+    }
+
     synchronized int heldCount() {
         return held.size();
     }

@@ -62,6 +62,14 @@ final class SettlementBook {
         });
     }
 
+    /**
+     * Forgets that {@code id} is pending here (its record was handed over to another server). Always
+     * safe: a later copy then goes through the engine, which knows whether it still holds the id.
+     */
+    void forget(DelayId id) {
+        waiting.remove(id);
+    }
+
     int size() {
         return waiting.size();
     }
