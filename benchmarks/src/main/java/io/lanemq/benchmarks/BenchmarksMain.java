@@ -1,5 +1,6 @@
 package io.lanemq.benchmarks;
 
+import io.lanemq.benchmarks.delay.DelayBenchmark;
 import io.lanemq.benchmarks.failover.FailoverBenchmarkMain;
 import io.lanemq.benchmarks.failover.IdcFailoverBenchmark;
 import io.lanemq.benchmarks.produce.ProduceBenchmark;
@@ -11,7 +12,8 @@ import picocli.CommandLine.Command;
 /** Entry point of {@code benchmarks.jar}: one subcommand per benchmark. */
 @Command(name = "benchmarks", mixinStandardHelpOptions = true,
         description = "LaneMQ benchmarks; each prints its target as a ratio against a baseline measured in the same run.",
-        subcommands = {ProduceBenchmark.class, FailoverBenchmarkMain.class, IdcFailoverBenchmark.class, ReloadBenchmark.class})
+        subcommands = {ProduceBenchmark.class, FailoverBenchmarkMain.class, IdcFailoverBenchmark.class, ReloadBenchmark.class,
+                DelayBenchmark.class})
 public final class BenchmarksMain implements Runnable {
     public static void main(String[] args) {
         LoggingSetup.pinLogback();

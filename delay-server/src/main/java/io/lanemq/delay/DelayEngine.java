@@ -5,7 +5,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -78,7 +80,7 @@ public final class DelayEngine implements AutoCloseable {
         this.maxDelayMillis = b.maxDelay.toMillis();
         this.shutdownGraceMillis = b.shutdownGrace.toMillis();
         this.health = new Health();
-        this.ctx = new StoreContext(b.files, b.clock, b.maxRecordBytes, health);
+        this.ctx = new StoreContext(b.files, b.clock, b.maxRecordBytes, health, b.listener);
         List<DroppedRange> dropped = new ArrayList<>();
         try {
             this.store = SegmentStore.open(b.directory, b.bucketSpan.toMillis(), ctx, dropped);
@@ -110,11 +112,13 @@ public final class DelayEngine implements AutoCloseable {
      * Scheduling an id that is already stored has no further effect once its bucket is loaded,
      * and is delivered once in any case.
      *
+     * @return whether it was stored or found to be a copy of a stored id (pending or settled)
+     *
      * @throws DelayRejectedException the due time is more than the maximum delay ahead, or the record is too large
      * @throws DelayStoreException    the disk refused the write (full, read-only): the record is not stored
      * @throws IllegalStateException  the engine is closed
      */
-    public void schedule(DelayedRecord record) throws DelayRejectedException, DelayStoreException {
+    public ScheduleOutcome schedule(DelayedRecord record) throws DelayRejectedException, DelayStoreException {
         Objects.requireNonNull(record, "record");
         lifecycle.readLock().lock();
         try {
@@ -129,6 +133,11 @@ public final class DelayEngine implements AutoCloseable {
             if (appended.entry() != null) {
                 dispatcher.submit(appended.entry());
             }
+            return switch (appended.outcome()) {
+                case DUPLICATE_PENDING -> ScheduleOutcome.DUPLICATE_PENDING;
+                case DUPLICATE_SETTLED -> ScheduleOutcome.DUPLICATE_SETTLED;
+                default -> ScheduleOutcome.STORED;
+            };
         } finally {
             lifecycle.readLock().unlock();
         }
@@ -146,10 +155,58 @@ public final class DelayEngine implements AutoCloseable {
         lifecycle.readLock().lock();
         try {
             ensureOpen();
-            return store.cancel(id);
+            CancelResult result = store.cancel(id);
+            if (result == CancelResult.CANCELLED) {
+                MarkWriter.notifySettled(ctx.listener, id);
+            }
+            return result;
         } finally {
             lifecycle.readLock().unlock();
         }
+    }
+
+    /**
+     * The records among {@code ids} that are stored and pending (not being delivered, not settled),
+     * read back from the store: what the server re-enqueues upstream. One walk per bucket involved.
+     *
+     * @throws DelayStoreException  a segment could not be read
+     * @throws IllegalStateException the engine is closed
+     */
+    public Map<DelayId, DelayedRecord> readPending(Collection<DelayId> ids) throws DelayStoreException {
+        Objects.requireNonNull(ids, "ids");
+        lifecycle.readLock().lock();
+        try {
+            ensureOpen();
+            return store.readPending(ids);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
+    /**
+     * Drops the pending records {@code ids} without delivering them, because another server now
+     * owns their upstream copies (the server calls this for the queues a rebalance took away). A
+     * copy of the same id scheduled later is stored afresh and delivered. Records being delivered
+     * or already settled are left as they are; the settlement listener is not told.
+     *
+     * @return how many stored copies were dropped
+     * @throws DelayStoreException  a mark could not be written (the records stay pending)
+     * @throws IllegalStateException the engine is closed
+     */
+    public int relinquish(Collection<DelayId> ids) throws DelayStoreException {
+        Objects.requireNonNull(ids, "ids");
+        lifecycle.readLock().lock();
+        try {
+            ensureOpen();
+            return store.relinquish(ids);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
+    /** Copies of an already stored id that were not stored again (or were dropped at load), since this engine opened. */
+    public long duplicatesSkipped() {
+        return ctx.duplicates.get();
     }
 
     /** Records stored and not yet delivered or cancelled. */
@@ -247,6 +304,7 @@ public final class DelayEngine implements AutoCloseable {
 
         private Path directory;
         private DeliverySink sink;
+        private SettlementListener listener = SettlementListener.NONE;
         private String name = "default";
         private Duration bucketSpan = Duration.ofMinutes(1);
         private Duration maxDelay = Duration.ofDays(2 * 366);
@@ -272,6 +330,12 @@ public final class DelayEngine implements AutoCloseable {
         /** Where due records go. */
         public Builder sink(DeliverySink sink) {
             this.sink = Objects.requireNonNull(sink, "sink");
+            return this;
+        }
+
+        /** Told when each record is settled (delivered and marked, or cancelled); default none. */
+        public Builder settlementListener(SettlementListener listener) {
+            this.listener = Objects.requireNonNull(listener, "listener");
             return this;
         }
 

@@ -168,7 +168,7 @@ final class Dispatcher implements Runnable {
     private void completed(WheelEntry e, DelayedRecord record, Throwable failure) {
         try {
             if (failure == null) {
-                e.segment.delivered(e.ordinal);
+                e.segment.delivered(e.ordinal, record.id());
             } else {
                 e.segment.deliveryFailed(e.ordinal);
                 retry(e, "delivery failed [id=" + record.id() + ", topic=" + record.topic() + ", cluster="

@@ -20,22 +20,24 @@ final class MarkWriter implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(MarkWriter.class);
 
     /** A mark to write; or, with a latch, a barrier counted down once everything before it is written. */
-    private record Mark(Segment segment, int ordinal, CountDownLatch barrier) {
+    private record Mark(Segment segment, int ordinal, DelayId id, CountDownLatch barrier) {
     }
 
     /**
      * Wakes the thread. Never interrupt it: an interrupt during a {@code FileChannel} write
      * closes the channel.
      */
-    private static final Mark WAKE = new Mark(null, -1, null);
+    private static final Mark WAKE = new Mark(null, -1, null, null);
 
     private final LinkedBlockingQueue<Mark> queue = new LinkedBlockingQueue<>();
     private final Health health;
+    private final SettlementListener listener;
     private volatile boolean running = true;
     private volatile Thread thread;
 
-    MarkWriter(Health health) {
+    MarkWriter(Health health, SettlementListener listener) {
         this.health = health;
+        this.listener = listener;
     }
 
     void start(String threadName) {
@@ -45,8 +47,8 @@ final class MarkWriter implements Runnable {
         t.start();
     }
 
-    void delivered(Segment segment, int ordinal) {
-        queue.add(new Mark(segment, ordinal, null));
+    void delivered(Segment segment, int ordinal, DelayId id) {
+        queue.add(new Mark(segment, ordinal, id, null));
     }
 
     @Override
@@ -86,13 +88,24 @@ final class MarkWriter implements Runnable {
                 health.error(what);
                 log.warn(what);
             }
+            // Settled either way: the broker has the message; a lost mark costs a redelivery, not a loss.
+            notifySettled(listener, m.id());
+        }
+    }
+
+    /** Calls someone else's listener: whatever it throws must not stop the engine's thread. */
+    static void notifySettled(SettlementListener listener, DelayId id) {
+        try {
+            listener.settled(id);
+        } catch (RuntimeException e) {
+            log.warn("Settlement listener failed [id={}]", id, e);
         }
     }
 
     /** For tests: waits until every mark queued before this call is written. */
     boolean awaitWritten(long timeoutMillis) throws InterruptedException {
         CountDownLatch barrier = new CountDownLatch(1);
-        queue.add(new Mark(null, -1, barrier));
+        queue.add(new Mark(null, -1, null, barrier));
         return barrier.await(timeoutMillis, TimeUnit.MILLISECONDS);
     }
 

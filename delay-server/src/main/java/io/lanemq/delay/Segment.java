@@ -13,8 +13,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -123,10 +125,11 @@ final class Segment {
 
     /** The outcome of an append: stored (with a wheel entry when the bucket is loaded), or not. */
     record Appended(Outcome outcome, WheelEntry entry) {
-        enum Outcome { STORED, DUPLICATE, SEGMENT_GONE }
+        enum Outcome { STORED, DUPLICATE_PENDING, DUPLICATE_SETTLED, SEGMENT_GONE }
 
         static final Appended STORED_ON_DISK = new Appended(Outcome.STORED, null);
-        static final Appended DUPLICATE = new Appended(Outcome.DUPLICATE, null);
+        static final Appended DUPLICATE_PENDING = new Appended(Outcome.DUPLICATE_PENDING, null);
+        static final Appended DUPLICATE_SETTLED = new Appended(Outcome.DUPLICATE_SETTLED, null);
         static final Appended GONE = new Appended(Outcome.SEGMENT_GONE, null);
     }
 
@@ -136,8 +139,14 @@ final class Segment {
             return Appended.GONE;
         }
         boolean loaded = states != null;
-        if (loaded && firstOrdinal.containsKey(id)) {
-            return Appended.DUPLICATE;
+        if (loaded) {
+            Integer first = firstOrdinal.get(id);
+            if (first != null) {
+                ctx.duplicates.incrementAndGet();
+                byte state = states.get(first);
+                return state == MarkFile.DELIVERED || state == MarkFile.CANCELLED
+                        ? Appended.DUPLICATE_SETTLED : Appended.DUPLICATE_PENDING;
+            }
         }
         int length = encoded.remaining();
         if (size + length > MAX_BYTES) {
@@ -199,11 +208,19 @@ final class Segment {
         List<WheelEntry> entries = new ArrayList<>(unsettled.get());
         ByteBuffer v = size == 0 ? null : contents();
         List<Integer> duplicates = new ArrayList<>();
+        List<DelayId> settledDuplicates = new ArrayList<>();
         walk(v, (pos, ordinal, due, nonce) -> {
+            if (persisted[ordinal] == MarkFile.DUPLICATE) {
+                return true; // a copy that never decides: a duplicate, or relinquished to another server
+            }
             DelayId id = new DelayId(due, nonce);
-            if (first.putIfAbsent(id, ordinal) != null) {
+            Integer earlier = first.putIfAbsent(id, ordinal);
+            if (earlier != null) {
                 if (persisted[ordinal] == MarkFile.PENDING) {
                     duplicates.add(ordinal);
+                    if (persisted[earlier] != MarkFile.PENDING) {
+                        settledDuplicates.add(id); // appended unloaded: its caller still waits to hear
+                    }
                 }
             } else if (persisted[ordinal] == MarkFile.PENDING) {
                 entries.add(new WheelEntry(this, ordinal, pos, due));
@@ -214,6 +231,10 @@ final class Segment {
             persisted[ordinal] = MarkFile.DUPLICATE;
             persistQuietly(ordinal, MarkFile.DUPLICATE);
             settledOne();
+            ctx.duplicates.incrementAndGet();
+        }
+        for (DelayId id : settledDuplicates) {
+            MarkWriter.notifySettled(ctx.listener, id);
         }
         firstOrdinal = first;
         view = v;
@@ -241,11 +262,11 @@ final class Segment {
     }
 
     /** The sink confirmed: settled now, its mark written shortly by the {@link MarkWriter}. Lock-free. */
-    void delivered(int ordinal) {
+    void delivered(int ordinal, DelayId id) {
         StateTable st = states;
         if (st != null && st.compareAndSet(ordinal, IN_FLIGHT, MarkFile.DELIVERED)) {
             settledOne();
-            ctx.markWriter.delivered(this, ordinal);
+            ctx.markWriter.delivered(this, ordinal, id);
         }
     }
 
@@ -385,12 +406,13 @@ final class Segment {
         if (size == 0) {
             return -1;
         }
+        byte[] persisted = marks.readAll(nextOrdinal);
         // Local to this call under the monitor, so it may be unmapped at once.
         ByteBuffer v = contents();
         try {
             int[] found = {-1};
             walk(v, (pos, ordinal, due, nonce) -> {
-                if (due == id.dueAtMillis() && nonce == id.nonce()) {
+                if (due == id.dueAtMillis() && nonce == id.nonce() && persisted[ordinal] != MarkFile.DUPLICATE) {
                     found[0] = ordinal;
                     return false;
                 }
@@ -402,6 +424,95 @@ final class Segment {
                 Unmapper.unmap(mapped);
             }
         }
+    }
+
+    /**
+     * Puts into {@code out} the records among {@code wanted} whose first copy is still pending
+     * (not in flight, not settled), read from the file: what the server re-enqueues upstream.
+     * One walk of the segment for all of them.
+     */
+    synchronized void readPending(Set<DelayId> wanted, Map<DelayId, DelayedRecord> out) throws IOException {
+        if (deleted || size == 0) {
+            return;
+        }
+        ensureStoreOpen();
+        StateTable st = states;
+        byte[] persisted = st == null ? marks.readAll(nextOrdinal) : null;
+        ByteBuffer v = contents();
+        try {
+            Set<DelayId> seen = new HashSet<>();
+            walk(v, (pos, ordinal, due, nonce) -> {
+                DelayId id = new DelayId(due, nonce);
+                byte state = st != null ? st.get(ordinal) : persisted[ordinal];
+                if (state != MarkFile.DUPLICATE && wanted.contains(id) && seen.add(id)) {
+                    if (state == MarkFile.PENDING) {
+                        out.put(id, RecordCodec.decode(v, pos));
+                    }
+                }
+                return seen.size() < wanted.size();
+            });
+        } finally {
+            if (v instanceof MappedByteBuffer mapped) {
+                Unmapper.unmap(mapped);
+            }
+        }
+    }
+
+    /**
+     * Drops the pending copies of {@code ids} without delivering them: another server owns their
+     * upstream copies now. They are marked {@link MarkFile#DUPLICATE}, so a copy of the same id
+     * scheduled later is stored afresh and decides. Copies being delivered or settled are left.
+     *
+     * @return how many stored copies were dropped
+     */
+    synchronized int relinquish(Set<DelayId> ids) throws IOException {
+        if (deleted || size == 0) {
+            return 0;
+        }
+        ensureStoreOpen();
+        StateTable st = states;
+        int dropped = 0;
+        if (st != null) {
+            // Loaded: later copies were never stored (or were marked at load); only the first decides.
+            for (DelayId id : ids) {
+                Integer ordinal = firstOrdinal.get(id);
+                // CANCELLING makes the wheel wait a millisecond, as for a cancel, while the mark is written.
+                if (ordinal != null && st.compareAndSet(ordinal, MarkFile.PENDING, CANCELLING)) {
+                    try {
+                        writeMark(ordinal, MarkFile.DUPLICATE);
+                    } catch (IOException e) {
+                        st.set(ordinal, MarkFile.PENDING);
+                        throw e;
+                    }
+                    st.set(ordinal, MarkFile.DUPLICATE);
+                    firstOrdinal.remove(id);
+                    settledOne();
+                    dropped++;
+                }
+            }
+            return dropped;
+        }
+        // On disk only: every pending copy goes, or the next one would decide at load.
+        byte[] persisted = marks.readAll(nextOrdinal);
+        List<Integer> ordinals = new ArrayList<>();
+        ByteBuffer v = contents();
+        try {
+            walk(v, (pos, ordinal, due, nonce) -> {
+                if (persisted[ordinal] == MarkFile.PENDING && ids.contains(new DelayId(due, nonce))) {
+                    ordinals.add(ordinal);
+                }
+                return true;
+            });
+        } finally {
+            if (v instanceof MappedByteBuffer mapped) {
+                Unmapper.unmap(mapped);
+            }
+        }
+        for (int ordinal : ordinals) {
+            writeMark(ordinal, MarkFile.DUPLICATE);
+            settledOne();
+        }
+        return ordinals.size();
     }
 
     /** Deletes the files if every record is settled and has been for {@code retentionMillis}. */

@@ -16,9 +16,13 @@ import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -229,6 +233,52 @@ final class SegmentStore implements Closeable {
             ctx.health.error(what);
             throw new DelayStoreException(what, e);
         }
+    }
+
+    /** The pending records among {@code ids}, one segment walk per bucket they fall in. */
+    Map<DelayId, DelayedRecord> readPending(Collection<DelayId> ids) throws DelayStoreException {
+        Map<DelayId, DelayedRecord> out = new HashMap<>();
+        for (Map.Entry<Long, Set<DelayId>> bucket : byBucket(ids).entrySet()) {
+            Segment segment = segments.get(bucket.getKey());
+            if (segment == null) {
+                continue;
+            }
+            try {
+                segment.readPending(bucket.getValue(), out);
+            } catch (IOException e) {
+                String what = "could not read records of " + segment.dataPath + ": " + e;
+                ctx.health.error(what);
+                throw new DelayStoreException(what, e);
+            }
+        }
+        return out;
+    }
+
+    /** Relinquishes {@code ids} (see {@link Segment#relinquish}), one walk per bucket they fall in. */
+    int relinquish(Collection<DelayId> ids) throws DelayStoreException {
+        int dropped = 0;
+        for (Map.Entry<Long, Set<DelayId>> bucket : byBucket(ids).entrySet()) {
+            Segment segment = segments.get(bucket.getKey());
+            if (segment == null) {
+                continue;
+            }
+            try {
+                dropped += segment.relinquish(bucket.getValue());
+            } catch (IOException e) {
+                String what = "could not relinquish records of " + segment.dataPath + ": " + e;
+                ctx.health.error(what);
+                throw new DelayStoreException(what, e);
+            }
+        }
+        return dropped;
+    }
+
+    private Map<Long, Set<DelayId>> byBucket(Collection<DelayId> ids) {
+        Map<Long, Set<DelayId>> byBucket = new TreeMap<>();
+        for (DelayId id : ids) {
+            byBucket.computeIfAbsent(bucketStart(id.dueAtMillis()), k -> new HashSet<>()).add(id);
+        }
+        return byBucket;
     }
 
     /**

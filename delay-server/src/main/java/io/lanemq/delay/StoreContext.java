@@ -12,6 +12,9 @@ final class StoreContext {
     final int maxRecordBytes;
     final Health health;
     final MarkWriter markWriter;
+    final SettlementListener listener;
+    /** Copies of an id already stored, left unwritten or marked duplicate at load. */
+    final AtomicLong duplicates = new AtomicLong();
     /** Records stored and not yet settled (delivered, cancelled or found to be duplicates). */
     final AtomicLong unsettled = new AtomicLong();
     /** Heap copies of records on wheel entries, bounded by {@link Segment#MAX_CACHED_BYTES}. */
@@ -26,11 +29,13 @@ final class StoreContext {
      */
     volatile boolean closed;
 
-    StoreContext(FileChannelFactory files, WallClock clock, int maxRecordBytes, Health health) {
+    StoreContext(FileChannelFactory files, WallClock clock, int maxRecordBytes, Health health,
+            SettlementListener listener) {
         this.files = files;
         this.clock = clock;
         this.maxRecordBytes = maxRecordBytes;
         this.health = health;
-        this.markWriter = new MarkWriter(health);
+        this.listener = listener;
+        this.markWriter = new MarkWriter(health, listener);
     }
 }

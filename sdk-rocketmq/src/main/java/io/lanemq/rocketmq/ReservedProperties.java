@@ -12,8 +12,11 @@ import org.apache.rocketmq.common.message.MessageConst;
  * <p>{@link MessageConst#STRING_HASH_SET} is what {@code Message.putUserProperty} refuses, but in
  * 5.3.3 it misses several names the client or broker write themselves (the sharding key, the
  * transaction id, the check counters, the multi-dispatch and trace markers); they are added here.
+ *
+ * <p>Public for the delay server, which reads the internal topic below the SDK and must tell the
+ * sender's properties from RocketMQ's in the same way.
  */
-final class ReservedProperties {
+public final class ReservedProperties {
     private static final Set<String> NAMES;
 
     static {
@@ -34,7 +37,7 @@ final class ReservedProperties {
     private ReservedProperties() {
     }
 
-    static boolean isReserved(String name) {
+    public static boolean isReserved(String name) {
         return NAMES.contains(name) || name.startsWith(MessageConst.PROPERTY_TRANSIENT_PREFIX);
     }
 }

@@ -1,0 +1,496 @@
+package io.lanemq.delay.server;
+
+import io.lanemq.api.Producer;
+import io.lanemq.core.config.ClusterConfig;
+import io.lanemq.core.delay.DelayProtocol;
+import io.lanemq.delay.CancelResult;
+import io.lanemq.delay.DelayEngine;
+import io.lanemq.delay.DelayEngineException;
+import io.lanemq.delay.DelayId;
+import io.lanemq.delay.DelayRejectedException;
+import io.lanemq.delay.DelayStoreException;
+import io.lanemq.delay.DelayedRecord;
+import io.lanemq.delay.DroppedRange;
+import io.lanemq.delay.ScheduleOutcome;
+import io.lanemq.delay.StoreHealth;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.apache.rocketmq.client.ClientConfig;
+import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.consumer.MessageQueueListener;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendCallback;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.client.utils.MessageUtil;
+import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The delay server for one cluster: reads the cluster's internal topic, keeps SCHEDULE records
+ * in an engine of its own, applies CANCELs and answers them, and commits each queue's offset only
+ * below its lowest record that is not yet safe.
+ *
+ * <p><b>Why offsets wait for settlement.</b> The store is one machine's disk. A record whose
+ * offset is committed exists only there until it is delivered; if the machine is lost, so is the
+ * record. Holding the offset until the engine reports the record delivered (or cancelled) means a
+ * new owner of the queue re-reads everything that might not have been delivered. A long delay
+ * would hold its queue's offset for days, and outlive the broker's retention, so a record held
+ * longer than {@code reenqueueAfter} is sent again to the same queue (same id) and, once that send
+ * is acknowledged, no longer holds the old offset; the engine recognises the copy as the same id.
+ *
+ * <p>Threads: {@code lanemq-delay-<cluster>-poll} reads and schedules; {@code -maintenance} commits
+ * and re-enqueues; the engine's own threads deliver and report settlement.
+ */
+final class ClusterDelayService implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ClusterDelayService.class);
+    private static final long POLL_MILLIS = 100;
+    private static final long STORE_RETRY_MILLIS = 1_000;
+    private static final int REENQUEUE_BATCH = 10_000;
+    /** RocketMQ's default of 10 per pull cannot keep up with a burst of thousands of sends a second. */
+    private static final int PULL_BATCH = 128;
+
+    private final ClusterConfig cluster;
+    private final DelayServerSettings settings;
+    private final Producer delivery;
+    private final DelayServerMetrics metrics;
+    private final String instance;
+    private final SettlementBook book = new SettlementBook();
+    private final Map<MessageQueue, QueueLedger> ledgers = new ConcurrentHashMap<>();
+    /**
+     * Read: scheduling one message (join a pending id, or store it). Write: handing a lost queue's
+     * records over. Without it a copy could join an id in the instant between the engine dropping
+     * it and the book forgetting it, and wait for a record nobody holds.
+     */
+    private final ReentrantReadWriteLock handover = new ReentrantReadWriteLock();
+    private DelayEngine engine;
+    private DefaultLitePullConsumer consumer;
+    private DefaultMQProducer upstream;
+    private ScheduledExecutorService maintenance;
+    private Thread poller;
+    private volatile boolean running;
+
+    ClusterDelayService(ClusterConfig cluster, DelayServerSettings settings, Producer delivery,
+            DelayServerMetrics metrics, String instance) {
+        this.cluster = cluster;
+        this.settings = settings;
+        this.delivery = delivery;
+        this.metrics = metrics;
+        this.instance = instance;
+    }
+
+    /** Opens (and recovers) the store, then starts reading; returns once reading has started. */
+    void start() throws DelayStoreException, MQClientException {
+        engine = DelayEngine.builder()
+                .directory(settings.storeDir().resolve(cluster.name()))
+                .name("d-" + cluster.name())
+                .sink(this::deliver)
+                .settlementListener(book::settled)
+                .shutdownGrace(settings.shutdownGrace())
+                .build();
+        for (DroppedRange dropped : engine.recoveryReport().dropped()) {
+            // Nothing to do but say so: its offsets were never committed (not settled), so it is read again below.
+            log.warn("Store of cluster {} dropped {} bytes at offset {} of {} ({}, due {}..{}): those records are "
+                    + "re-read from the internal topic [{}]", cluster.name(), dropped.length(), dropped.offset(),
+                    dropped.segment().getFileName(), dropped.kind(), dropped.bucketStartMillis(),
+                    dropped.bucketEndMillis(), dropped.reason());
+        }
+        metrics.bind(engine, this);
+
+        upstream = new DefaultMQProducer(settings.serverGroup() + "-producer");
+        configure(upstream);
+        upstream.setInstanceName(instance + "-" + cluster.name() + "-producer");
+        upstream.start();
+
+        // Before the consumer: its first rebalance may already hand work to the maintenance thread.
+        maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "lanemq-delay-" + cluster.name() + "-maintenance");
+            t.setDaemon(true);
+            return t;
+        });
+
+        consumer = new DefaultLitePullConsumer(settings.serverGroup());
+        configure(consumer);
+        consumer.setInstanceName(instance + "-" + cluster.name() + "-consumer");
+        consumer.setAutoCommit(false);
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        consumer.setPollTimeoutMillis(POLL_MILLIS);
+        consumer.setPullBatchSize(PULL_BATCH);
+        consumer.subscribe(settings.internalTopic(), "*", new RebalanceListener());
+        consumer.start();
+
+        running = true;
+        poller = new Thread(this::pollLoop, "lanemq-delay-" + cluster.name() + "-poll");
+        poller.setDaemon(true);
+        poller.start();
+        long every = settings.commitInterval().toMillis();
+        maintenance.scheduleWithFixedDelay(this::maintain, every, every, TimeUnit.MILLISECONDS);
+        log.info("Delay server for cluster {} reading {} as {} [store={}, pending={}, recovered in {} ms]",
+                cluster.name(), settings.internalTopic(), settings.serverGroup(),
+                settings.storeDir().resolve(cluster.name()), engine.pendingCount(),
+                engine.recoveryReport().took().toMillis());
+    }
+
+    private void configure(ClientConfig client) {
+        client.setNamesrvAddr(cluster.nameServer());
+        intProperty("rocketmq.heartbeatBrokerIntervalMs").ifPresent(client::setHeartbeatBrokerInterval);
+        intProperty("rocketmq.pollNameServerIntervalMs").ifPresent(client::setPollNameServerInterval);
+    }
+
+    private OptionalInt intProperty(String key) {
+        String value = cluster.properties().get(key);
+        return value == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(value.strip()));
+    }
+
+    private void pollLoop() {
+        while (running) {
+            try {
+                for (MessageExt m : consumer.poll(POLL_MILLIS)) {
+                    if (!running) {
+                        return; // not acted on, not committed: read again after restart
+                    }
+                    handle(m);
+                }
+            } catch (RuntimeException e) {
+                log.error("Reading the internal topic of cluster {} failed; continuing", cluster.name(), e);
+            }
+        }
+    }
+
+    private void handle(MessageExt m) {
+        MessageQueue queue = new MessageQueue(m.getTopic(), m.getBrokerName(), m.getQueueId());
+        QueueLedger ledger = ledgers.computeIfAbsent(queue, QueueLedger::new);
+        String kind = m.getProperty(DelayProtocol.PROPERTY_KIND);
+        try {
+            if (DelayProtocol.KIND_SCHEDULE.equals(kind)) {
+                schedule(m, ledger);
+            } else if (DelayProtocol.KIND_CANCEL.equals(kind)) {
+                cancel(m, ledger);
+            } else {
+                throw new IllegalArgumentException("unknown " + DelayProtocol.PROPERTY_KIND + " '" + kind + "'");
+            }
+        } catch (IllegalArgumentException | DelayRejectedException e) {
+            // Not something a retry can fix; committing past it is the only way forward.
+            metrics.malformed.increment();
+            ledger.read(m.getQueueOffset());
+            log.error("Skipping an internal-topic message of cluster {} [queue={}, offset={}, msgId={}]: {}",
+                    cluster.name(), m.getQueueId(), m.getQueueOffset(), m.getMsgId(), e.getMessage());
+        }
+    }
+
+    private void schedule(MessageExt m, QueueLedger ledger) throws DelayRejectedException {
+        DelayedRecord record = InternalMessages.toRecord(m, cluster.name());
+        InternalMessages.toDelivery(record); // refuse now what could never be delivered
+        long offset = m.getQueueOffset();
+        SettlementBook.Waiter waiter = new SettlementBook.Waiter(ledger, offset);
+        ledger.hold(offset, record.id(), System.currentTimeMillis());
+        ScheduleOutcome outcome;
+        handover.readLock().lock();
+        try {
+            if (book.joinIfPending(record.id(), waiter)) {
+                return; // a copy this server re-enqueued: the record is already stored and pending here
+            }
+            book.await(record.id(), waiter);
+            outcome = untilStored(() -> engine.schedule(record));
+        } catch (DelayRejectedException e) {
+            book.settled(record.id()); // never stored: nothing to wait for
+            throw e;
+        } finally {
+            handover.readLock().unlock();
+        }
+        if (outcome == ScheduleOutcome.DUPLICATE_SETTLED) {
+            book.settled(record.id());
+        }
+        if (outcome == ScheduleOutcome.STORED) {
+            metrics.scheduled.increment();
+        }
+    }
+
+    private void cancel(MessageExt m, QueueLedger ledger) throws DelayRejectedException {
+        DelayId id = DelayId.parse(InternalMessages.require(m, DelayProtocol.PROPERTY_ID));
+        CancelResult result = untilStored(() -> engine.cancel(id));
+        ledger.read(m.getQueueOffset());
+        metrics.cancelled(result.name());
+        log.debug("Cancel of {} on cluster {}: {} [queue={}, offset={}, replyTo={}]", id, cluster.name(), result,
+                m.getQueueId(), m.getQueueOffset(), MessageUtil.getReplyToClient(m));
+        if (MessageUtil.getReplyToClient(m) == null) {
+            return; // not sent as a request (or by an old client): nobody waits for an answer
+        }
+        try {
+            upstream.send(MessageUtil.createReplyMessage(m, result.name().getBytes(StandardCharsets.UTF_8)),
+                    new LoggingCallback("cancel reply [id=" + id + ", result=" + result + "]"));
+        } catch (Exception e) {
+            // The cancel itself is applied and durable; only the answer is lost, and the sender times out.
+            log.warn("Could not reply to a cancel of cluster {} [id={}, result={}]: {}", cluster.name(), id, result,
+                    e.toString());
+        }
+    }
+
+    @FunctionalInterface
+    private interface StoreCall<T> {
+        T call() throws DelayEngineException;
+    }
+
+    /**
+     * Retries while the disk refuses (full, read-only): reading on would mean committing past
+     * records that are not stored. Stops reading meanwhile, which is the back-pressure we want.
+     */
+    private <T> T untilStored(StoreCall<T> call) throws DelayRejectedException {
+        while (true) {
+            try {
+                return call.call();
+            } catch (DelayRejectedException e) {
+                throw e;
+            } catch (DelayEngineException e) {
+                if (!running) {
+                    // Shutting down: the message stays uncommitted and is read again after restart.
+                    throw new IllegalStateException("stopped while the store refused writes: " + e.getMessage(), e);
+                }
+                log.error("Delay store of cluster {} refused a write; retrying in {} ms: {}", cluster.name(),
+                        STORE_RETRY_MILLIS, e.getMessage());
+                try {
+                    Thread.sleep(STORE_RETRY_MILLIS);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while the store refused writes", ie);
+                }
+            }
+        }
+    }
+
+    /** The engine's sink: the original message to its logic topic through the SDK (routing and failover apply). */
+    private CompletionStage<?> deliver(DelayedRecord record) {
+        CompletableFuture<io.lanemq.api.SendResult> sent = delivery.sendAsync(InternalMessages.toDelivery(record));
+        return sent.whenComplete((result, failure) -> {
+            if (failure == null) {
+                metrics.delivered.increment();
+                metrics.dueLag(System.currentTimeMillis() - record.dueAtMillis());
+            } else {
+                metrics.deliveryFailed.increment();
+            }
+        });
+    }
+
+    private void maintain() {
+        try {
+            reenqueueOverdue();
+            commit();
+        } catch (RuntimeException e) {
+            log.error("Delay server maintenance of cluster {} failed; continuing", cluster.name(), e);
+        }
+    }
+
+    /** Commits each queue up to its lowest held offset. */
+    void commit() {
+        Map<MessageQueue, Long> offsets = new HashMap<>();
+        for (QueueLedger ledger : ledgers.values()) {
+            long offset = ledger.toCommit();
+            if (offset >= 0) {
+                offsets.put(ledger.queue, offset);
+            }
+        }
+        if (!offsets.isEmpty()) {
+            consumer.commit(offsets, true);
+        }
+    }
+
+    /** Sends records that have held their offset too long to the same queue again, then lets go of the old offset. */
+    private void reenqueueOverdue() {
+        long now = System.currentTimeMillis();
+        for (QueueLedger ledger : ledgers.values()) {
+            List<QueueLedger.Held> overdue = ledger.claimOverdue(now, settings.reenqueueAfter().toMillis(),
+                    REENQUEUE_BATCH);
+            if (overdue.isEmpty()) {
+                continue;
+            }
+            List<DelayId> ids = new ArrayList<>(overdue.size());
+            overdue.forEach(h -> ids.add(h.id));
+            Map<DelayId, DelayedRecord> pending;
+            try {
+                pending = engine.readPending(ids);
+            } catch (DelayStoreException e) {
+                overdue.forEach(ledger::unclaim);
+                log.warn("Could not read records to re-enqueue for cluster {}: {}", cluster.name(), e.getMessage());
+                continue;
+            }
+            for (QueueLedger.Held h : overdue) {
+                DelayedRecord record = pending.get(h.id);
+                if (record == null) {
+                    ledger.unclaim(h); // being delivered or just settled: its settlement releases the offset
+                    continue;
+                }
+                reenqueue(ledger, h, record);
+            }
+        }
+    }
+
+    private void reenqueue(QueueLedger ledger, QueueLedger.Held h, DelayedRecord record) {
+        try {
+            upstream.send(InternalMessages.toReenqueue(record, settings.internalTopic()), ledger.queue,
+                    new SendCallback() {
+                        @Override
+                        public void onSuccess(SendResult result) {
+                            if (result.getSendStatus() != SendStatus.SEND_OK) {
+                                // Stored, but not yet flushed or replicated as configured: keep the old offset too.
+                                ledger.unclaim(h);
+                                return;
+                            }
+                            book.leave(h.id, new SettlementBook.Waiter(ledger, h.offset));
+                            ledger.release(h.offset);
+                            metrics.reenqueued.increment();
+                        }
+
+                        @Override
+                        public void onException(Throwable e) {
+                            ledger.unclaim(h);
+                            log.warn("Re-enqueue of {} to {} failed; trying again later: {}", h.id, ledger.queue,
+                                    e.toString());
+                        }
+                    });
+        } catch (Exception e) {
+            ledger.unclaim(h);
+            log.warn("Re-enqueue of {} to {} failed; trying again later: {}", h.id, ledger.queue, e.toString());
+        }
+    }
+
+    /** Offsets read but not yet safe to commit, over every queue of this cluster. */
+    long heldOffsets() {
+        long n = 0;
+        for (QueueLedger ledger : ledgers.values()) {
+            n += ledger.heldCount();
+        }
+        return n;
+    }
+
+    boolean healthy() {
+        StoreHealth health = engine.health();
+        return running && health.writable() && poller.isAlive();
+    }
+
+    String describeHealth() {
+        StoreHealth health = engine.health();
+        return "cluster=" + cluster.name() + " reading=" + (running && poller.isAlive()) + " writable="
+                + health.writable() + " pending=" + engine.pendingCount() + " heldOffsets=" + heldOffsets()
+                + " storeErrors=" + health.errors() + (health.lastError().isEmpty() ? "" : " lastError=" + health.lastError());
+    }
+
+    DelayEngine engine() {
+        return engine;
+    }
+
+    /**
+     * Stops reading, lets deliveries under way finish (their settlement releases offsets), commits
+     * what is safe and leaves the group. What is still pending stays in the store and held upstream.
+     */
+    @Override
+    public void close() {
+        running = false;
+        if (poller != null) {
+            try {
+                poller.join(TimeUnit.SECONDS.toMillis(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (maintenance != null) {
+            maintenance.shutdownNow();
+        }
+        if (engine != null) {
+            engine.close();
+        }
+        if (consumer != null) {
+            try {
+                commit();
+            } catch (RuntimeException e) {
+                log.warn("Final commit of cluster {} failed; the next owner reads a little more again", cluster.name(), e);
+            }
+            consumer.shutdown();
+        }
+        if (upstream != null) {
+            upstream.shutdown();
+        }
+    }
+
+    /**
+     * Hands the records of lost queues over: the new owner reads them again from the committed
+     * offset (never above one of them), so this server drops its copies instead of delivering them
+     * twice, and a CANCEL the new owner reads is not undone by a copy still pending here.
+     */
+    private void handOver(List<QueueLedger> lost) {
+        for (QueueLedger ledger : lost) {
+            List<DelayId> ids = ledger.heldIds();
+            handover.writeLock().lock();
+            try {
+                int dropped = engine.relinquish(ids);
+                log.info("Cluster {}: queue {} is read by another server now; handed over {} pending records",
+                        cluster.name(), ledger.queue.getQueueId(), dropped);
+            } catch (DelayStoreException | IllegalStateException e) {
+                log.warn("Cluster {}: could not hand over the records of queue {}; they may be delivered twice: {}",
+                        cluster.name(), ledger.queue.getQueueId(), e.getMessage());
+            } finally {
+                ids.forEach(book::forget);
+                handover.writeLock().unlock();
+            }
+        }
+    }
+
+    /** A queue taken away is no longer committed by this server: its new owner reads from what was committed. */
+    private final class RebalanceListener implements MessageQueueListener {
+        @Override
+        public void messageQueueChanged(String topic, Set<MessageQueue> all, Set<MessageQueue> mine) {
+            List<QueueLedger> lost = new ArrayList<>();
+            ledgers.entrySet().removeIf(e -> {
+                if (mine.contains(e.getKey())) {
+                    return false;
+                }
+                lost.add(e.getValue());
+                return true;
+            });
+            if (!lost.isEmpty()) {
+                try {
+                    maintenance.execute(() -> handOver(lost));
+                } catch (RejectedExecutionException e) {
+                    // Shutting down: the records stay in this store; the next owner reads them again too.
+                }
+            }
+            log.info("Cluster {}: this server now reads {} of {} queues of {}", cluster.name(), mine.size(),
+                    all.size(), topic);
+        }
+    }
+
+    private final class LoggingCallback implements SendCallback {
+        private final String what;
+
+        LoggingCallback(String what) {
+            this.what = what;
+        }
+
+        @Override
+        public void onSuccess(SendResult result) {
+            log.debug("Cluster {}: {} sent: {}", cluster.name(), what, result);
+        }
+
+        @Override
+        public void onException(Throwable e) {
+            log.warn("Cluster {}: {} failed: {}", cluster.name(), what, e.toString());
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package io.lanemq.delay.server;
+
+import io.lanemq.api.ClientOptions;
+import io.lanemq.api.MessagingClient;
+import io.lanemq.api.MessagingException;
+import io.lanemq.api.Producer;
+import io.lanemq.api.ProducerOptions;
+import io.lanemq.core.config.ClusterConfig;
+import io.lanemq.core.config.ConfigSource;
+import io.lanemq.core.config.ConfigSources;
+import io.lanemq.core.config.DelaySettings;
+import io.lanemq.core.config.PlatformConfig;
+import io.lanemq.delay.DelayEngine;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The delay server: one {@link ClusterDelayService} per cluster of the platform configuration,
+ * delivering through one SDK producer on the same configuration, plus {@code /metrics} and
+ * {@code /health}.
+ *
+ * <p>Several servers may run with the same configuration: each cluster's internal topic is read
+ * by the consumer group {@code delay.serverGroup}, which spreads its queues over them; a queue
+ * whose server dies (or loses its disk) is re-read by the next owner from its committed offset.
+ * Thread-safe to close from a shutdown hook. Clusters added to the configuration later need a
+ * restart (the server reads the configuration once).
+ *
+ * <pre>{@code
+ * try (DelayServer server = DelayServer.start(DelayServerSettings.builder("file:/etc/lanemq/platform.yaml",
+ *         Path.of("/var/lib/lanemq/delay")).build())) {
+ *     server.awaitShutdown();
+ * }
+ * }</pre>
+ */
+public final class DelayServer implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(DelayServer.class);
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Map<String, ClusterDelayService> clusters = new LinkedHashMap<>();
+    private MessagingClient client;
+    private Producer producer;
+    private HttpEndpoints http;
+    private boolean closed;
+
+    private DelayServer() {
+    }
+
+    /**
+     * Reads the platform configuration, opens (recovering) every cluster's store, starts reading
+     * every internal topic and serves the endpoints.
+     *
+     * @throws MessagingException the configuration cannot be read, a store cannot be opened or a client cannot start
+     */
+    public static DelayServer start(DelayServerSettings settings) throws MessagingException {
+        DelayServer server = new DelayServer();
+        try {
+            server.open(settings);
+            return server;
+        } catch (MessagingException | RuntimeException e) {
+            server.close();
+            throw e;
+        } catch (Exception e) {
+            server.close();
+            throw new io.lanemq.api.InvalidConfigurationException("delay server could not start: " + e.getMessage(), e);
+        }
+    }
+
+    private void open(DelayServerSettings base) throws Exception {
+        PlatformConfig platform;
+        try (ConfigSource source = ConfigSources.open(base.configLocation())) {
+            platform = source.load();
+        }
+        DelaySettings delay = platform.delay();
+        DelayServerSettings settings = base.withInternalTopic(delay.internalTopic(), delay.serverGroup());
+        client = MessagingClient.create(ClientOptions.builder("lanemq-delay-server")
+                .configLocation(settings.configLocation()).build());
+        producer = client.createProducer(ProducerOptions.defaults());
+        // Distinct per server process and per cluster: RocketMQ shares one client instance per name, and one
+        // instance cannot talk to two clusters' name servers.
+        String instance = "lanemq-delay-" + UUID.randomUUID().toString().substring(0, 8);
+        for (ClusterConfig cluster : platform.clusters().values()) {
+            ClusterDelayService service = new ClusterDelayService(cluster, settings, producer,
+                    new DelayServerMetrics(registry, cluster.name()), instance);
+            clusters.put(cluster.name(), service);
+            service.start();
+        }
+        if (settings.metricsPort() >= 0) {
+            http = HttpEndpoints.start(new InetSocketAddress(settings.bindAddress(), settings.metricsPort()), registry,
+                    this::health);
+        }
+        log.info("Delay server ready: clusters {}, internal topic {}, group {}, store {}, endpoints {}",
+                clusters.keySet(), settings.internalTopic(), settings.serverGroup(), settings.storeDir(),
+                http == null ? "off" : settings.bindAddress() + ":" + http.port());
+    }
+
+    HttpEndpoints.Health health() {
+        List<String> lines = new ArrayList<>();
+        boolean up = !clusters.isEmpty();
+        for (ClusterDelayService service : clusters.values()) {
+            up &= service.healthy();
+            lines.add(service.describeHealth());
+        }
+        return new HttpEndpoints.Health(up, lines.stream().collect(Collectors.joining("\n", "", "\n")));
+    }
+
+    /** The HTTP port, or -1 when not served. */
+    public int httpPort() {
+        return http == null ? -1 : http.port();
+    }
+
+    /** For tests and tools: the engine holding a cluster's records. */
+    public DelayEngine engine(String cluster) {
+        ClusterDelayService service = clusters.get(cluster);
+        if (service == null) {
+            throw new IllegalArgumentException("no cluster '" + cluster + "'; this server runs " + clusters.keySet());
+        }
+        return service.engine();
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    /**
+     * Stops reading every internal topic, lets deliveries under way finish, commits what is safe,
+     * then closes the producer and the endpoints. Idempotent.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        clusters.values().forEach(ClusterDelayService::close);
+        if (producer != null) {
+            producer.close();
+        }
+        if (client != null) {
+            client.close();
+        }
+        if (http != null) {
+            http.close();
+        }
+        log.info("Delay server stopped");
+    }
+}

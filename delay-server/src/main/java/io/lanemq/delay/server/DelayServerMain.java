@@ -1,0 +1,73 @@
+package io.lanemq.delay.server;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code delay-server --config file:/etc/lanemq/platform.yaml --store-dir /var/lib/lanemq/delay}: runs until SIGTERM. */
+@Command(name = "delay-server", mixinStandardHelpOptions = true,
+        description = "Holds delayed messages of every cluster of a LaneMQ platform and delivers them when due.")
+public final class DelayServerMain implements Callable<Integer> {
+
+    @Option(names = "--config", required = true,
+            description = "Platform configuration: file:/path/platform.yaml or etcd://host:port[,host:port]/key")
+    String config;
+
+    @Option(names = "--store-dir", required = true, description = "Root of the stores (one directory per cluster)")
+    Path storeDir;
+
+    @Option(names = "--metrics-port", defaultValue = "9406",
+            description = "Port of /metrics and /health (0 = any free port, -1 = off); default ${DEFAULT-VALUE}")
+    int metricsPort;
+
+    @Option(names = "--bind", defaultValue = "127.0.0.1", description = "Address of /metrics and /health; default ${DEFAULT-VALUE}")
+    String bind;
+
+    @Option(names = "--reenqueue-after-seconds", defaultValue = "600",
+            description = "Re-send a record upstream once it has held its queue's offset this long; default ${DEFAULT-VALUE}")
+    long reenqueueAfterSeconds;
+
+    @Option(names = "--commit-interval-ms", defaultValue = "1000", description = "Offset commit period; default ${DEFAULT-VALUE}")
+    long commitIntervalMs;
+
+    public static void main(String[] args) {
+        pinLogging();
+        System.exit(new CommandLine(new DelayServerMain()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        DelayServerSettings settings = DelayServerSettings.builder(config, storeDir)
+                .bindAddress(bind)
+                .metricsPort(metricsPort)
+                .reenqueueAfter(Duration.ofSeconds(reenqueueAfterSeconds))
+                .commitInterval(Duration.ofMillis(commitIntervalMs))
+                .build();
+        DelayServer server = DelayServer.start(settings);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close(); // graceful: SIGTERM lets deliveries under way finish and commits what is safe
+            stopped.countDown();
+        }, "lanemq-delay-shutdown"));
+        stopped.await();
+        return 0;
+    }
+
+    /**
+     * The RocketMQ client jar brings its own slf4j binding into shaded logging; naming logback
+     * keeps the server's logs in one configuration (the same choice as local-stack's LoggingSetup,
+     * which this service does not depend on).
+     */
+    private static void pinLogging() {
+        System.setProperty("slf4j.provider", "ch.qos.logback.classic.spi.LogbackServiceProvider");
+        System.setProperty("rmq.logback.configurationFile", "rmq.client.logback.xml");
+        System.setProperty("rocketmq.log.level", "WARN");
+        if (System.getProperty("rocketmq.log.root") == null) {
+            System.setProperty("rocketmq.log.root", System.getProperty("java.io.tmpdir") + "/lanemq-rocketmq-logs");
+        }
+    }
+}

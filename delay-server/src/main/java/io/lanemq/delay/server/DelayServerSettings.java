@@ -1,0 +1,105 @@
+package io.lanemq.delay.server;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What one delay server needs besides the platform configuration; immutable, built by a
+ * validating {@link Builder}. The internal topic and group come from the platform configuration's
+ * {@code delay} section.
+ *
+ * @param configLocation the platform configuration ({@code file:/...} or {@code etcd://host:port/key})
+ * @param storeDir       the store's root; each cluster's engine gets a directory below it
+ * @param bindAddress    the address {@code /metrics} and {@code /health} are served on
+ * @param metricsPort    their port; 0 = any free port, -1 = not served
+ * @param reenqueueAfter how long a record may hold its queue's offset before it is sent upstream again
+ * @param commitInterval how often offsets are committed (and overdue records re-enqueued)
+ * @param shutdownGrace  how long a graceful shutdown waits for deliveries under way
+ * @param internalTopic  from the platform configuration (null until the server read it)
+ * @param serverGroup    from the platform configuration (null until the server read it)
+ */
+public record DelayServerSettings(String configLocation, Path storeDir, String bindAddress, int metricsPort,
+        Duration reenqueueAfter, Duration commitInterval, Duration shutdownGrace, String internalTopic,
+        String serverGroup) {
+
+    public static Builder builder(String configLocation, Path storeDir) {
+        return new Builder(configLocation, storeDir);
+    }
+
+    /** The same settings with the platform configuration's internal topic and group. */
+    DelayServerSettings withInternalTopic(String topic, String group) {
+        return new DelayServerSettings(configLocation, storeDir, bindAddress, metricsPort, reenqueueAfter,
+                commitInterval, shutdownGrace, topic, group);
+    }
+
+    /** Not thread-safe; each setter validates at once and names the setting it rejects. */
+    public static final class Builder {
+        private final String configLocation;
+        private final Path storeDir;
+        private String bindAddress = "127.0.0.1";
+        private int metricsPort = 9406;
+        private Duration reenqueueAfter = Duration.ofMinutes(10);
+        private Duration commitInterval = Duration.ofSeconds(1);
+        private Duration shutdownGrace = Duration.ofSeconds(5);
+
+        private Builder(String configLocation, Path storeDir) {
+            if (configLocation == null || configLocation.isBlank()) {
+                throw new IllegalArgumentException("configLocation must name a platform configuration: " + configLocation);
+            }
+            this.configLocation = configLocation;
+            this.storeDir = Objects.requireNonNull(storeDir, "storeDir");
+        }
+
+        public Builder bindAddress(String bindAddress) {
+            if (bindAddress == null || bindAddress.isBlank()) {
+                throw new IllegalArgumentException("bindAddress must not be blank: " + bindAddress);
+            }
+            this.bindAddress = bindAddress;
+            return this;
+        }
+
+        /** 0 = any free port; -1 = no HTTP endpoint. */
+        public Builder metricsPort(int metricsPort) {
+            if (metricsPort < -1 || metricsPort > 65535) {
+                throw new IllegalArgumentException("metricsPort must be -1 (off), 0 (any) or 1-65535: " + metricsPort);
+            }
+            this.metricsPort = metricsPort;
+            return this;
+        }
+
+        public Builder reenqueueAfter(Duration reenqueueAfter) {
+            requireBetween("reenqueueAfter", reenqueueAfter, Duration.ofSeconds(1), Duration.ofDays(1));
+            this.reenqueueAfter = reenqueueAfter;
+            return this;
+        }
+
+        public Builder commitInterval(Duration commitInterval) {
+            requireBetween("commitInterval", commitInterval, Duration.ofMillis(10), Duration.ofMinutes(1));
+            this.commitInterval = commitInterval;
+            return this;
+        }
+
+        public Builder shutdownGrace(Duration shutdownGrace) {
+            requireBetween("shutdownGrace", shutdownGrace, Duration.ZERO, Duration.ofMinutes(10));
+            this.shutdownGrace = shutdownGrace;
+            return this;
+        }
+
+        public DelayServerSettings build() {
+            if (commitInterval.compareTo(reenqueueAfter) >= 0) {
+                throw new IllegalArgumentException("commitInterval " + commitInterval + " must be shorter than reenqueueAfter "
+                        + reenqueueAfter);
+            }
+            return new DelayServerSettings(configLocation, storeDir, bindAddress, metricsPort, reenqueueAfter,
+                    commitInterval, shutdownGrace, null, null);
+        }
+
+        private static void requireBetween(String setting, Duration value, Duration min, Duration max) {
+            Objects.requireNonNull(value, setting);
+            if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+                throw new IllegalArgumentException(setting + " must be between " + min + " and " + max + ": " + value);
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package io.lanemq.delay.server;
+
+import io.lanemq.api.ConsumeResult;
+import io.lanemq.api.MessageListener;
+import io.lanemq.api.ReceivedMessage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.HdrHistogram.Histogram;
+
+/** Records every delayed message that reaches its logic topic: when, against its due time (property {@code due-at}). */
+final class Arrivals implements MessageListener {
+
+    static final String DUE_AT = "due-at";
+    static final String SENT_AT = "sent-at";
+
+    record Arrival(String key, long dueAt, long at, long bornAt) {
+        long lateBy() {
+            return at - dueAt;
+        }
+    }
+
+    final Map<String, AtomicInteger> countByKey = new ConcurrentHashMap<>();
+    final ConcurrentLinkedQueue<Arrival> all = new ConcurrentLinkedQueue<>();
+    /** Keys with this prefix are not recorded (a warm-up message re-read after a crash is not under test). */
+    private volatile String ignored = "\0";
+
+    void ignore(String keyPrefix) {
+        ignored = keyPrefix;
+    }
+
+    @Override
+    public ConsumeResult consume(ReceivedMessage message) {
+        long now = System.currentTimeMillis();
+        String key = message.keys().get(0);
+        if (key.startsWith(ignored)) {
+            return ConsumeResult.SUCCESS;
+        }
+        all.add(new Arrival(key, Long.parseLong(message.properties().get(DUE_AT)), now,
+                Long.parseLong(message.properties().get(SENT_AT))));
+        countByKey.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+        return ConsumeResult.SUCCESS;
+    }
+
+    int distinct() {
+        return countByKey.size();
+    }
+
+    /** Deliveries beyond the first, over all keys. */
+    long duplicates() {
+        return countByKey.values().stream().mapToInt(AtomicInteger::get).filter(n -> n > 1).map(n -> n - 1).sum();
+    }
+
+    List<Arrival> early() {
+        List<Arrival> out = new ArrayList<>();
+        for (Arrival a : all) {
+            if (a.at() < a.dueAt()) {
+                out.add(a);
+            }
+        }
+        return out;
+    }
+
+    /** p50 / p99 / max of arrival minus due time, in ms, as one line. */
+    String lateness() {
+        return latenessOfDelaysOver(Long.MIN_VALUE);
+    }
+
+    /** The same for messages sent at least {@code delayMillis} before they were due (so no ingest backlog counts). */
+    String latenessOfDelaysOver(long delayMillis) {
+        Histogram h = new Histogram(3_600_000L, 3);
+        for (Arrival a : all) {
+            if (a.dueAt() - a.bornAt() >= delayMillis) {
+                h.recordValue(Math.max(0, a.lateBy()));
+            }
+        }
+        return String.format("n=%d p50=%d ms p99=%d ms max=%d ms", h.getTotalCount(), h.getValueAtPercentile(50),
+                h.getValueAtPercentile(99), h.getMaxValue());
+    }
+}

@@ -1,0 +1,34 @@
+package io.lanemq.delay.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class DelayServerSettingsTest {
+
+    private final DelayServerSettings.Builder builder = DelayServerSettings.builder("file:/etc/lanemq/platform.yaml",
+            Path.of("/var/lib/lanemq/delay"));
+
+    @Test
+    void defaults() {
+        DelayServerSettings s = builder.build();
+        assertThat(s.reenqueueAfter()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(s.commitInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(s.metricsPort()).isEqualTo(9406);
+        assertThat(s.bindAddress()).isEqualTo("127.0.0.1");
+    }
+
+    @Test
+    void eachBadSettingIsNamed() {
+        assertThatThrownBy(() -> DelayServerSettings.builder(" ", Path.of("x")))
+                .hasMessageContaining("configLocation");
+        assertThatThrownBy(() -> builder.metricsPort(70_000)).hasMessageContaining("metricsPort");
+        assertThatThrownBy(() -> builder.reenqueueAfter(Duration.ofMillis(10))).hasMessageContaining("reenqueueAfter");
+        assertThatThrownBy(() -> builder.commitInterval(Duration.ZERO)).hasMessageContaining("commitInterval");
+        assertThatThrownBy(() -> builder.reenqueueAfter(Duration.ofSeconds(2)).commitInterval(Duration.ofSeconds(5)).build())
+                .hasMessageContaining("commitInterval").hasMessageContaining("reenqueueAfter");
+    }
+}
