@@ -1,5 +1,6 @@
 package io.lanemq.proxy;
 
+import io.lanemq.service.http.ServiceEndpoints;
 import io.grpc.Server;
 import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptors;
@@ -59,7 +60,7 @@ public final class ConsumerProxyServer implements AutoCloseable {
     private final GroupRegistry groups;
     private final ConsumerProxyService service;
     private final Server server;
-    private final HttpEndpoints http;
+    private final ServiceEndpoints http;
     private volatile boolean serving = true;
     private boolean closed;
 
@@ -78,7 +79,8 @@ public final class ConsumerProxyServer implements AutoCloseable {
                 .permitKeepAliveTime(10, TimeUnit.SECONDS)
                 .build()
                 .start();
-        this.http = config.httpAddress().map(address -> HttpEndpoints.start(address, registry, () -> serving)).orElse(null);
+        this.http = config.httpAddress().map(address -> ServiceEndpoints.start("lanemq-proxy-http", address, registry,
+                () -> serving ? ServiceEndpoints.Health.up("UP") : ServiceEndpoints.Health.down("DRAINING"))).orElse(null);
         source.watch(new ConfigListener() {
             @Override
             public void onChange(PlatformConfig next) {
@@ -154,7 +156,7 @@ public final class ConsumerProxyServer implements AutoCloseable {
     }
 
     public Optional<InetSocketAddress> httpAddress() {
-        return Optional.ofNullable(http).map(HttpEndpoints::address);
+        return Optional.ofNullable(http).map(ServiceEndpoints::address);
     }
 
     /** The proxy's meters (also served on {@code /metrics}). */

@@ -1,5 +1,6 @@
 package io.lanemq.dialtest;
 
+import io.lanemq.service.http.ServiceEndpoints;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
@@ -61,7 +62,7 @@ public final class DialTestRun implements AutoCloseable {
     private final ScheduledExecutorService reconcilerThread;
     private final ScheduledExecutorService discoveryThread;
     private AckListener listener;
-    private MetricsServer metricsServer;
+    private ServiceEndpoints metricsServer;
     private Report totals;
     private boolean closed;
 
@@ -89,9 +90,9 @@ public final class DialTestRun implements AutoCloseable {
             ACK_CONNECTIONS, ACK_IDLE_TIMEOUT);
         closeables.add(listener);
         if (config.metricsAddress() != null) {
-            metricsServer = MetricsServer.start(config.metricsAddress(), registry);
+            metricsServer = ServiceEndpoints.start("lanemq-dialtest-metrics-http", config.metricsAddress(), registry, null);
             closeables.add(metricsServer);
-            LOG.info("metrics at {}", metricsServer.uri());
+            LOG.info("metrics at {}", metricsServer.metricsUri());
         }
         AckSender acks = ackSenderWrapper.apply(new TcpAckSender(config.ackSecret(), clock));
         closeables.add(acks);
@@ -177,7 +178,7 @@ public final class DialTestRun implements AutoCloseable {
 
     /** The {@code /metrics} URI, when the configuration asked for one. */
     public Optional<URI> metricsUri() {
-        return Optional.ofNullable(metricsServer).map(MetricsServer::uri);
+        return Optional.ofNullable(metricsServer).map(ServiceEndpoints::metricsUri);
     }
 
     /** The registry behind the metrics endpoint. */

@@ -1,5 +1,6 @@
 package io.lanemq.delay.server;
 
+import io.lanemq.service.http.ServiceEndpoints;
 import io.lanemq.api.ClientOptions;
 import io.lanemq.api.MessagingClient;
 import io.lanemq.api.MessagingException;
@@ -49,7 +50,7 @@ public final class DelayServer implements AutoCloseable {
     private final Map<String, ClusterDelayService> clusters = new LinkedHashMap<>();
     private MessagingClient client;
     private Producer producer;
-    private HttpEndpoints http;
+    private ServiceEndpoints http;
     private boolean closed;
 
     private DelayServer() {
@@ -95,27 +96,27 @@ public final class DelayServer implements AutoCloseable {
             service.start();
         }
         if (settings.metricsPort() >= 0) {
-            http = HttpEndpoints.start(new InetSocketAddress(settings.bindAddress(), settings.metricsPort()), registry,
-                    this::health);
+            http = ServiceEndpoints.start("lanemq-delay-http",
+                    new InetSocketAddress(settings.bindAddress(), settings.metricsPort()), registry, this::health);
         }
         log.info("Delay server ready: clusters {}, internal topic {}, group {}, store {}, endpoints {}",
                 clusters.keySet(), settings.internalTopic(), settings.serverGroup(), settings.storeDir(),
-                http == null ? "off" : settings.bindAddress() + ":" + http.port());
+                http == null ? "off" : settings.bindAddress() + ":" + http.address().getPort());
     }
 
-    HttpEndpoints.Health health() {
+    ServiceEndpoints.Health health() {
         List<String> lines = new ArrayList<>();
         boolean up = !clusters.isEmpty();
         for (ClusterDelayService service : clusters.values()) {
             up &= service.healthy();
             lines.add(service.describeHealth());
         }
-        return new HttpEndpoints.Health(up, lines.stream().collect(Collectors.joining("\n", "", "\n")));
+        return new ServiceEndpoints.Health(up, (up ? "UP\n" : "DOWN\n") + String.join("\n", lines));
     }
 
     /** The HTTP port, or -1 when not served. */
     public int httpPort() {
-        return http == null ? -1 : http.port();
+        return http == null ? -1 : http.address().getPort();
     }
 
     /** For tests and tools: the engine holding a cluster's records. */

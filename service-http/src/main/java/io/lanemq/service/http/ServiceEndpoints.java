@@ -1,0 +1,132 @@
+package io.lanemq.service.http;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+
+/**
+ * A service's {@code GET /metrics} (Prometheus text format) and, when given a health source,
+ * {@code GET /health} (200 while up, 503 otherwise, with the source's text), on the JDK's HTTP
+ * server with one named daemon thread. Only GET and HEAD are answered; nothing else is served.
+ *
+ * <p>The JDK server rather than a web framework: each service needs two read-only endpoints, and
+ * a framework would bring its own logging and dependency versions against the ones the root pom pins.
+ *
+ * <pre>{@code
+ * ServiceEndpoints http = ServiceEndpoints.start("lanemq-proxy-http", new InetSocketAddress("127.0.0.1", 9407),
+ *         registry, () -> serving ? ServiceEndpoints.Health.up("UP") : ServiceEndpoints.Health.down("DRAINING"));
+ * }</pre>
+ */
+public final class ServiceEndpoints implements AutoCloseable {
+    private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+    private static final String TEXT_TYPE = "text/plain; charset=utf-8";
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+
+    /**
+     * What {@code /health} answers.
+     *
+     * @param up   200 when true, 503 when false
+     * @param text the body, e.g. {@code UP} and a line per component
+     */
+    public record Health(boolean up, String text) {
+        public Health {
+            Objects.requireNonNull(text, "text");
+        }
+
+        public static Health up(String text) {
+            return new Health(true, text);
+        }
+
+        public static Health down(String text) {
+            return new Health(false, text);
+        }
+    }
+
+    private ServiceEndpoints(HttpServer server, ExecutorService executor) {
+        this.server = server;
+        this.executor = executor;
+    }
+
+    /**
+     * Binds {@code address} (port 0 = any free port) and serves at once.
+     *
+     * @param threadName the name of the serving thread
+     * @param health     what {@code /health} reports; null: no {@code /health}
+     * @throws UncheckedIOException the address cannot be bound, with the address named
+     */
+    public static ServiceEndpoints start(String threadName, InetSocketAddress address, PrometheusMeterRegistry registry,
+                                         Supplier<Health> health) {
+        Objects.requireNonNull(registry, "registry");
+        HttpServer server;
+        try {
+            server = HttpServer.create(address, 16);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot serve metrics and health on " + address + ": " + e.getMessage(), e);
+        }
+        ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
+            Thread thread = new Thread(r, threadName);
+            thread.setDaemon(true);
+            return thread;
+        });
+        server.setExecutor(executor);
+        server.createContext("/metrics", exchange -> reply(exchange, 200, PROMETHEUS_TYPE, registry.scrape()));
+        if (health != null) {
+            server.createContext("/health", exchange -> {
+                Health now = health.get();
+                String text = now.text().endsWith("\n") ? now.text() : now.text() + "\n";
+                reply(exchange, now.up() ? 200 : 503, TEXT_TYPE, text);
+            });
+        }
+        server.start();
+        return new ServiceEndpoints(server, executor);
+    }
+
+    private static void reply(HttpExchange exchange, int status, String type, String text) throws IOException {
+        try (exchange) {
+            String method = exchange.getRequestMethod();
+            if (!"GET".equals(method) && !"HEAD".equals(method)) {
+                exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+                exchange.sendResponseHeaders(405, -1);
+                return;
+            }
+            byte[] body = text.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", type);
+            boolean head = "HEAD".equals(method);
+            exchange.sendResponseHeaders(status, head ? -1 : body.length);
+            if (!head) {
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(body);
+                }
+            }
+        }
+    }
+
+    /** The bound address (with the actual port when 0 was asked for). */
+    public InetSocketAddress address() {
+        return server.getAddress();
+    }
+
+    /** {@code http://host:port/metrics}. */
+    public URI metricsUri() {
+        InetSocketAddress a = address();
+        return URI.create("http://" + a.getAddress().getHostAddress() + ":" + a.getPort() + "/metrics");
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}
