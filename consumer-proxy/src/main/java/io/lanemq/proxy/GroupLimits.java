@@ -1,5 +1,7 @@
 package io.lanemq.proxy;
 
+import io.lanemq.core.config.ConsumerSettings;
+
 /**
  * Per-group flow control.
  *
@@ -8,6 +10,15 @@ package io.lanemq.proxy;
  */
 public record GroupLimits(int maxInFlight, int maxPerSecond) {
     public static final GroupLimits DEFAULTS = new GroupLimits(2_000, 0);
+
+    /**
+     * The limits a group runs with: what the platform configuration sets for it
+     * ({@code consumerGroups.<group>.maxInFlight / maxPerSecond}), and the proxy's own setting where it sets nothing.
+     */
+    static GroupLimits of(ConsumerSettings platform, GroupLimits proxyDefault) {
+        return new GroupLimits(platform.maxInFlight() > 0 ? platform.maxInFlight() : proxyDefault.maxInFlight(),
+                platform.maxPerSecond() > 0 ? platform.maxPerSecond() : proxyDefault.maxPerSecond());
+    }
 
     public GroupLimits {
         if (maxInFlight < 1) {

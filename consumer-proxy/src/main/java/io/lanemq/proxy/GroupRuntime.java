@@ -47,7 +47,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
         this.metrics = metrics;
         this.dispatcher = new Dispatcher(key.toString(), new DispatchSettings(config.ackTimeout(),
                 settings.maxDeliveryAttempts(), config.initialBackoff(), config.maxBackoff()), System::nanoTime, deliveryIds, this);
-        GroupLimits limits = config.limits(key.consumerGroup());
+        GroupLimits limits = GroupLimits.of(settings, config.limits(key.consumerGroup()));
         RateLimiter rate = limits.maxPerSecond() > 0 ? RateLimiter.create(limits.maxPerSecond()) : null;
         for (TopicRoute route : topic.routes()) {
             ClusterConfig cluster = platform.cluster(route.cluster());

@@ -14,7 +14,8 @@ import java.util.Optional;
  * consumes and the settings the proxy uses. Two snapshots that give equal specs need no restart of
  * the group (a change of send weights or listener threads, for example, does not concern the proxy).
  */
-record GroupSpec(List<Route> routes, int maxDeliveryAttempts, StartPosition startPosition, int batchSize) {
+record GroupSpec(List<Route> routes, int maxDeliveryAttempts, StartPosition startPosition, int batchSize, int maxInFlight,
+                 int maxPerSecond) {
     record Route(ClusterConfig cluster, String physicalTopic) {
     }
 
@@ -28,6 +29,7 @@ record GroupSpec(List<Route> routes, int maxDeliveryAttempts, StartPosition star
         List<Route> routes = topic.get().routes().stream()
                 .map((TopicRoute route) -> new Route(platform.cluster(route.cluster()), route.physicalTopic()))
                 .toList();
-        return Optional.of(new GroupSpec(routes, settings.maxDeliveryAttempts(), settings.startPosition(), settings.batchSize()));
+        return Optional.of(new GroupSpec(routes, settings.maxDeliveryAttempts(), settings.startPosition(), settings.batchSize(),
+                settings.maxInFlight(), settings.maxPerSecond()));
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lanemq.core.config.ClusterConfig;
 import io.lanemq.core.config.ConsumerSettings;
+import io.lanemq.core.config.ConsumptionMode;
 import io.lanemq.core.config.LogicTopicConfig;
 import io.lanemq.core.config.PlatformConfig;
 import io.lanemq.core.config.StartPosition;
@@ -25,13 +26,31 @@ class GroupSpecTest {
         assertThat(GroupSpec.of(platform("orders_a", 50, 4, 16), new GroupKey("unknown", "billing"))).isEmpty();
     }
 
+    @Test
+    void flowLimitsComeFromThePlatformWhereItSetsThemAndAChangeRestartsTheGroup() throws Exception {
+        ConsumerSettings unset = new ConsumerSettings(4, 16, StartPosition.EARLIEST);
+        ConsumerSettings limited = new ConsumerSettings(4, 16, StartPosition.EARLIEST, 32, ConsumptionMode.DIRECT, 500, 0);
+        GroupLimits proxyOwn = new GroupLimits(2_000, 300);
+
+        assertThat(GroupLimits.of(unset, proxyOwn)).isEqualTo(proxyOwn);
+        assertThat(GroupLimits.of(limited, proxyOwn)).isEqualTo(new GroupLimits(500, 300));
+        assertThat(GroupLimits.of(new ConsumerSettings(4, 16, StartPosition.EARLIEST, 32, ConsumptionMode.DIRECT, 0, 1_000),
+                proxyOwn)).isEqualTo(new GroupLimits(2_000, 1_000));
+        assertThat(GroupSpec.of(platform("orders_a", 50, limited), KEY))
+                .isPresent().get().isNotEqualTo(GroupSpec.of(platform("orders_a", 50, unset), KEY).orElseThrow());
+    }
+
     private static PlatformConfig platform(String physicalTopic, int weightA, int threads, int attempts) throws Exception {
+        return platform(physicalTopic, weightA, new ConsumerSettings(threads, attempts, StartPosition.EARLIEST));
+    }
+
+    private static PlatformConfig platform(String physicalTopic, int weightA, ConsumerSettings billing) throws Exception {
         return PlatformConfig.builder()
                 .cluster(new ClusterConfig("a", "idc-a", "127.0.0.1:9876", Map.of()))
                 .cluster(new ClusterConfig("b", "idc-b", "127.0.0.2:9876", Map.of()))
                 .topic(new LogicTopicConfig("orders", List.of(new TopicRoute("a", physicalTopic, weightA),
                         new TopicRoute("b", physicalTopic, 100 - weightA)),
-                        Map.of("billing", new ConsumerSettings(threads, attempts, StartPosition.EARLIEST))))
+                        Map.of("billing", billing)))
                 .build();
     }
 }

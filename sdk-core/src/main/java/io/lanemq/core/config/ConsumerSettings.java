@@ -8,9 +8,12 @@ package io.lanemq.core.config;
  * @param startPosition       where the group starts when it has no committed offset
  * @param batchSize           messages fetched from a queue per request
  * @param mode                DIRECT or PROXY consumption
+ * @param maxInFlight         PROXY mode: the most messages the proxy holds for the group, fetched and not yet
+ *                            acknowledged; 0 leaves it to the proxy's own default
+ * @param maxPerSecond        PROXY mode: the most messages per second the proxy fetches for the group; 0 is unlimited
  */
 public record ConsumerSettings(int threads, int maxDeliveryAttempts, StartPosition startPosition, int batchSize,
-                               ConsumptionMode mode) {
+                               ConsumptionMode mode, int maxInFlight, int maxPerSecond) {
     public static final int DEFAULT_BATCH_SIZE = 32;
     public static final ConsumerSettings DEFAULTS = new ConsumerSettings(8, 16, StartPosition.LATEST);
 
@@ -19,11 +22,17 @@ public record ConsumerSettings(int threads, int maxDeliveryAttempts, StartPositi
         this(threads, maxDeliveryAttempts, startPosition, DEFAULT_BATCH_SIZE, ConsumptionMode.DIRECT);
     }
 
+    /** No flow limits of its own: the proxy's defaults apply in PROXY mode. */
+    public ConsumerSettings(int threads, int maxDeliveryAttempts, StartPosition startPosition, int batchSize,
+                            ConsumptionMode mode) {
+        this(threads, maxDeliveryAttempts, startPosition, batchSize, mode, 0, 0);
+    }
+
     public ConsumerSettings withThreads(int newThreads) {
-        return new ConsumerSettings(newThreads, maxDeliveryAttempts, startPosition, batchSize, mode);
+        return new ConsumerSettings(newThreads, maxDeliveryAttempts, startPosition, batchSize, mode, maxInFlight, maxPerSecond);
     }
 
     public ConsumerSettings withMode(ConsumptionMode newMode) {
-        return new ConsumerSettings(threads, maxDeliveryAttempts, startPosition, batchSize, newMode);
+        return new ConsumerSettings(threads, maxDeliveryAttempts, startPosition, batchSize, newMode, maxInFlight, maxPerSecond);
     }
 }

@@ -190,6 +190,8 @@ public final class PlatformConfigParser {
                 override.maxDeliveryAttempts == null ? base.maxDeliveryAttempts() : override.maxDeliveryAttempts,
                 override.startFrom == null ? base.startPosition() : override.startFrom,
                 override.batchSize == null ? base.batchSize() : override.batchSize,
-                override.mode == null ? base.mode() : override.mode);
+                override.mode == null ? base.mode() : override.mode,
+                override.maxInFlight == null ? base.maxInFlight() : override.maxInFlight,
+                override.maxPerSecond == null ? base.maxPerSecond() : override.maxPerSecond);
     }
 }

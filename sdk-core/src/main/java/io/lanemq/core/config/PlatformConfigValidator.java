@@ -21,6 +21,8 @@ final class PlatformConfigValidator {
     static final int MAX_BATCH_SIZE = 1024;
     /** More retries than clusters are never used; a large number is almost certainly a typo. */
     static final int MAX_RETRIES = 8;
+    /** What one proxy can hold for a group without its heap becoming the limit (300 B messages: ~300 MB). */
+    static final int MAX_IN_FLIGHT = 1_000_000;
 
     private final PlatformConfig.Builder draft;
     private final List<ConfigProblem> problems = new ArrayList<>();
@@ -146,6 +148,13 @@ final class PlatformConfigValidator {
         }
         if (consumer.batchSize() < 1 || consumer.batchSize() > MAX_BATCH_SIZE) {
             problems.add(new ConfigProblem(at + "/batchSize", "must be between 1 and " + MAX_BATCH_SIZE + ", was " + consumer.batchSize()));
+        }
+        if (consumer.maxInFlight() < 0 || consumer.maxInFlight() > MAX_IN_FLIGHT) {
+            problems.add(new ConfigProblem(at + "/maxInFlight",
+                    "must be between 0 (the proxy's default) and " + MAX_IN_FLIGHT + ", was " + consumer.maxInFlight()));
+        }
+        if (consumer.maxPerSecond() < 0) {
+            problems.add(new ConfigProblem(at + "/maxPerSecond", "must be 0 (unlimited) or more, was " + consumer.maxPerSecond()));
         }
         if (consumer.mode() == null) {
             problems.add(new ConfigProblem(at + "/mode", "is required (DIRECT or PROXY)"));

@@ -72,6 +72,12 @@ public final class PlatformConfigWriter {
         out.put("startFrom", settings.startPosition().name());
         out.put("batchSize", settings.batchSize());
         out.put("mode", settings.mode().name());
+        if (settings.maxInFlight() > 0) {
+            out.put("maxInFlight", settings.maxInFlight());
+        }
+        if (settings.maxPerSecond() > 0) {
+            out.put("maxPerSecond", settings.maxPerSecond());
+        }
         return out;
     }
 

@@ -47,6 +47,8 @@ final class RawPlatformConfig {
         public StartPosition startFrom;
         public Integer batchSize;
         public ConsumptionMode mode;
+        public Integer maxInFlight;
+        public Integer maxPerSecond;
     }
 
     static final class RawTopic {

@@ -73,6 +73,16 @@ class PlatformConfigParserTest {
         assertThat(config.topic("order-paid").orElseThrow().consumerGroups().get("audit"))
                 .isEqualTo(new ConsumerSettings(2, 3, StartPosition.EARLIEST, 64, ConsumptionMode.PROXY));
         assertThat(config.topic("order-paid").orElseThrow().consumerGroups().get("billing").mode()).isEqualTo(ConsumptionMode.DIRECT);
+        ConsumerSettings limited = parser.parse(VALID.replace("billing: {}", "billing: { maxInFlight: 500, maxPerSecond: 2000 }"),
+                "t.yaml").topic("order-paid").orElseThrow().consumerGroups().get("billing");
+        assertThat(limited.maxInFlight()).isEqualTo(500);
+        assertThat(limited.maxPerSecond()).isEqualTo(2000);
+        assertThatThrownBy(() -> parser.parse(VALID.replace("billing: {}", "billing: { maxInFlight: -1, maxPerSecond: -5 }"),
+                "t.yaml"))
+                .isInstanceOfSatisfying(InvalidPlatformConfigException.class, e -> assertThat(e.problems())
+                        .extracting(ConfigProblem::key)
+                        .containsExactlyInAnyOrder("topics.order-paid.consumerGroups.billing.maxInFlight",
+                                "topics.order-paid.consumerGroups.billing.maxPerSecond"));
     }
 
     @Test
