@@ -83,6 +83,8 @@ final class ClusterProber implements AutoCloseable {
         register(new NormalProbeSender(producer, timeout));
         register(new TimerProbeSender(producer, timeout, config.delay().toMillis(), clock));
         register(new TransactionalProbeSender(producer, timeout, config.checkBackAllowance().toNanos()));
+        config.delayServer().ifPresent(target ->
+            register(new DelayServerProbeSender(producer, timeout, config.delay().toMillis(), clock, target)));
         this.pacer = new Thread(this::pace, "lanemq-dialtest-sender-" + label);
         this.pacer.setDaemon(true);
     }

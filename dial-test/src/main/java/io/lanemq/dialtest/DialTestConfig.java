@@ -8,6 +8,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -57,6 +58,7 @@ public final class DialTestConfig {
     private final String probeTopic;
     private final int queuesPerBroker;
     private final String consumerGroup;
+    private final DelayServerTarget delayServer;
 
     private DialTestConfig(Builder b) {
         this.nameServers = Collections.unmodifiableMap(new LinkedHashMap<>(b.nameServers));
@@ -77,6 +79,7 @@ public final class DialTestConfig {
         this.probeTopic = b.probeTopic;
         this.queuesPerBroker = b.queuesPerBroker;
         this.consumerGroup = b.consumerGroup;
+        this.delayServer = b.delayServer;
     }
 
     public static Builder builder() {
@@ -104,6 +107,8 @@ public final class DialTestConfig {
         b.probeTopic = probeTopic;
         b.queuesPerBroker = queuesPerBroker;
         b.consumerGroup = consumerGroup;
+        b.delayServer = delayServer;
+        b.kindsChosen = true;
         return b;
     }
 
@@ -202,6 +207,18 @@ public final class DialTestConfig {
         return consumerGroup;
     }
 
+    /** Where {@link ProbeKind#DELAY_SERVER} probes go; empty when no delay server is probed. */
+    public Optional<DelayServerTarget> delayServer() {
+        return Optional.ofNullable(delayServer);
+    }
+
+    /**
+     * A delay server to probe: the internal delay topic its cluster's servers read, and the logic topic whose
+     * platform route leads to the probe topic, so what the server delivers reaches the probe consumers.
+     */
+    public record DelayServerTarget(String internalTopic, String logicTopic) {
+    }
+
     @Override
     public String toString() {
         return "DialTestConfig[nameServers=" + nameServers + ", kinds=" + kinds + ", ratePerSecond=" + ratePerSecond
@@ -209,7 +226,7 @@ public final class DialTestConfig {
             + ", delay=" + delay + ", checkBackAllowance=" + checkBackAllowance + ", retention=" + retention
             + ", sendTimeout=" + sendTimeout + ", staleAfter=" + staleAfter + ", ackListenAddress=" + ackListenAddress
             + ", metricsAddress=" + metricsAddress + ", probeTopic=" + probeTopic + ", queuesPerBroker="
-            + queuesPerBroker + ", consumerGroup=" + consumerGroup + "]";
+            + queuesPerBroker + ", consumerGroup=" + consumerGroup + ", delayServer=" + delayServer + "]";
     }
 
     private static byte[] randomSecret() {
@@ -221,7 +238,9 @@ public final class DialTestConfig {
     /** Builder of {@link DialTestConfig}; not thread-safe. */
     public static final class Builder {
         private final Map<String, String> nameServers = new LinkedHashMap<>();
-        private EnumSet<ProbeKind> kinds = EnumSet.allOf(ProbeKind.class);
+        private EnumSet<ProbeKind> kinds = EnumSet.copyOf(ProbeKind.brokerKinds());
+        private boolean kindsChosen;
+        private DelayServerTarget delayServer;
         private double ratePerSecond = 10;
         private int bodySize = 512;
         private double samplingRatio = 1.0;
@@ -262,6 +281,7 @@ public final class DialTestConfig {
                 throw new IllegalArgumentException("kinds must name at least one probe kind");
             }
             this.kinds = EnumSet.copyOf(kinds);
+            this.kindsChosen = true;
             return this;
         }
 
@@ -346,6 +366,17 @@ public final class DialTestConfig {
             return this;
         }
 
+        /**
+         * Probes the delay server too ({@link ProbeKind#DELAY_SERVER}, added to the default kinds): probes go to
+         * {@code internalTopic} on each broker and come back through {@code logicTopic}, which the platform
+         * configuration must route to the probe topic.
+         */
+        public Builder delayServer(String internalTopic, String logicTopic) {
+            this.delayServer = new DelayServerTarget(resourceName("delayServerTopic", internalTopic),
+                resourceName("delayLogicTopic", logicTopic));
+            return this;
+        }
+
         public Builder probeTopic(String topic) {
             this.probeTopic = resourceName("probeTopic", topic);
             return this;
@@ -368,6 +399,13 @@ public final class DialTestConfig {
         public DialTestConfig build() {
             if (nameServers.isEmpty()) {
                 throw new IllegalArgumentException("nameServers must name at least one name server");
+            }
+            if (delayServer != null && !kindsChosen) {
+                kinds.add(ProbeKind.DELAY_SERVER);
+            }
+            if (kinds.contains(ProbeKind.DELAY_SERVER) && delayServer == null) {
+                throw new IllegalArgumentException("the delay_server kind needs a delay server to probe: name its internal "
+                    + "topic and the logic topic routed to the probe topic (--delay-server-topic, --delay-logic-topic)");
             }
             if (retention.compareTo(grace) < 0) {
                 throw new IllegalArgumentException("retention (" + retention + ") must not be shorter than grace ("

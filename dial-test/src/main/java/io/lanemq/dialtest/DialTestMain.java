@@ -1,5 +1,6 @@
 package io.lanemq.dialtest;
 
+import io.lanemq.api.MessagingException;
 import io.lanemq.localstack.LoggingSetup;
 import io.lanemq.testkit.Idc;
 import io.lanemq.testkit.RocketMqStack;
@@ -82,7 +83,8 @@ public final class DialTestMain implements Callable<Integer> {
     Duration checkBackAllowance;
 
     @Option(names = "--kinds", split = ",", paramLabel = "KIND", converter = KindConverter.class,
-        description = "Probe kinds: normal, delayed, transactional (default: all).")
+        description = "Probe kinds: normal, delayed, transactional, delay_server (default: the first three, and delay_server "
+            + "when a delay server is named or embedded).")
     List<ProbeKind> kinds;
 
     @Option(names = "--ack-listen", paramLabel = "HOST:PORT", converter = AddressConverter.class,
@@ -92,6 +94,16 @@ public final class DialTestMain implements Callable<Integer> {
     @Option(names = "--metrics-address", paramLabel = "HOST:PORT", converter = AddressConverter.class,
         defaultValue = "127.0.0.1:0", description = "Where GET /metrics is served (default: ${DEFAULT-VALUE}).")
     InetSocketAddress metricsAddress;
+
+    @Option(names = "--delay-server-topic", paramLabel = "TOPIC",
+        description = "Probe the delay server too (kind delay_server): its internal delay topic, as the platform "
+            + "configuration's delay.internalTopic names it. Needs --delay-logic-topic. The embedded default runs one.")
+    String delayServerTopic;
+
+    @Option(names = "--delay-logic-topic", paramLabel = "LOGIC_TOPIC",
+        description = "The logic topic the platform configuration routes to the probe topic on every cluster; "
+            + "the delay server delivers delay_server probes there.")
+    String delayLogicTopic;
 
     @Option(names = "--topic", defaultValue = "lanemq_dialtest_probe",
         description = "Probe topic, created on every broker where missing (default: ${DEFAULT-VALUE}).")
@@ -191,6 +203,7 @@ public final class DialTestMain implements Callable<Integer> {
             return EXIT_FAILURE;
         }
         RocketMqStack stack = null;
+        EmbeddedDelayServer delayServer = null;
         try {
             if (nameServers.isEmpty()) {
                 out.println("Starting the embedded dual-IDC stack (two name servers, two brokers)...");
@@ -201,13 +214,22 @@ public final class DialTestMain implements Callable<Integer> {
                     out.println("  " + idc.name() + ": cluster " + idc.clusterName() + ", name server "
                         + idc.nameServerAddress());
                 }
+                delayServer = EmbeddedDelayServer.start(stack, topic);
+                builder.delayServer(delayServer.target().internalTopic(), delayServer.target().logicTopic());
+                out.println("  delay server on internal topic " + delayServer.target().internalTopic());
             }
             return run(builder.build(), stressConfig == null ? null : new StressRamp(stressConfig));
         } catch (RuntimeException e) {
             // Not a finding about the brokers, so never exit code 1: start-up failed, or Ctrl-C interrupted it.
             System.err.println("dial-test: " + (interrupted.get() ? "interrupted: " : "") + e.getMessage());
             return EXIT_FAILURE;
+        } catch (MessagingException e) {
+            System.err.println("dial-test: the embedded delay server did not start: " + e.getMessage());
+            return EXIT_FAILURE;
         } finally {
+            if (delayServer != null) {
+                delayServer.close();
+            }
             if (stack != null) {
                 stack.close();
             }
@@ -306,6 +328,12 @@ public final class DialTestMain implements Callable<Integer> {
             .consumerGroup(consumerGroup);
         if (kinds != null && !kinds.isEmpty()) {
             b.kinds(EnumSet.copyOf(kinds));
+        }
+        if ((delayServerTopic == null) != (delayLogicTopic == null)) {
+            throw new IllegalArgumentException("--delay-server-topic and --delay-logic-topic go together");
+        }
+        if (delayServerTopic != null) {
+            b.delayServer(delayServerTopic, delayLogicTopic);
         }
         String secret = System.getenv(SECRET_ENV);
         if (secret != null && !secret.isEmpty()) {

@@ -1,14 +1,15 @@
 package io.lanemq.dialtest;
 
+import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * What a probe exercises on its target broker. The code is the byte carried in probe bodies and ack frames; the
  * label is the {@code kind} tag of every metric.
  *
- * <p>Extension point: delayed probes use RocketMQ's native timer ({@link TimerProbeSender}). When the project's
- * delay server exists, it gets its own kind (say {@code DELAYED_SERVER}, code 4) and a {@link ProbeSender} that
- * sends through it, so the report shows both mechanisms side by side, as the issue asks.
+ * <p>Delayed messages are probed both ways, side by side: RocketMQ's native timer ({@link #DELAYED}) and the
+ * project's delay server ({@link #DELAY_SERVER}), which needs a delay server reading the cluster's internal topic.
  */
 public enum ProbeKind {
     /** A plain message to one queue of the target broker. */
@@ -16,7 +17,12 @@ public enum ProbeKind {
     /** A timer message ({@code setDeliverTimeMs}); its latency is measured from the due time, not the send. */
     DELAYED(2),
     /** A transactional message: even sequences commit at once, odd ones are resolved by the broker's check-back. */
-    TRANSACTIONAL(3);
+    TRANSACTIONAL(3),
+    /**
+     * A delayed message through the delay server: sent to the internal delay topic on the target broker, held by
+     * the delay server, delivered to the probe topic through the SDK when due; its latency counts from the due time.
+     */
+    DELAY_SERVER(4);
 
     private final byte code;
     private final String label;
@@ -33,6 +39,11 @@ public enum ProbeKind {
     /** The metric tag value, e.g. {@code normal}. */
     public String label() {
         return label;
+    }
+
+    /** The kinds that need nothing but brokers: what is probed unless a delay server is named. */
+    public static Set<ProbeKind> brokerKinds() {
+        return EnumSet.of(NORMAL, DELAYED, TRANSACTIONAL);
     }
 
     /** The kind with that code, or null for an unknown code (a newer sender, or garbage). */
@@ -52,6 +63,7 @@ public enum ProbeKind {
                 return kind;
             }
         }
-        throw new IllegalArgumentException("unknown probe kind '" + text + "', expected one of normal, delayed, transactional");
+        throw new IllegalArgumentException("unknown probe kind '" + text
+            + "', expected one of normal, delayed, transactional, delay_server");
     }
 }

@@ -17,11 +17,26 @@ class DialTestConfigTest {
     @Test
     void hasUsableDefaults() {
         DialTestConfig config = valid().build();
-        assertThat(config.kinds()).containsExactlyInAnyOrder(ProbeKind.values());
+        assertThat(config.kinds()).containsExactlyInAnyOrderElementsOf(ProbeKind.brokerKinds());
         assertThat(config.samplingRatio()).isEqualTo(1.0);
         assertThat(config.ackListenAddress().getAddress().isLoopbackAddress()).isTrue();
         assertThat(config.ackSecret()).hasSizeGreaterThanOrEqualTo(16);
         assertThat(config.metricsAddress()).isNull();
+    }
+
+    @Test
+    void namingADelayServerAddsItsKindUnlessTheKindsWereChosen() {
+        DialTestConfig withServer = valid().delayServer("LANEMQ_DELAY", "dial-delayed").build();
+        assertThat(withServer.kinds()).contains(ProbeKind.DELAY_SERVER).containsAll(ProbeKind.brokerKinds());
+        assertThat(withServer.delayServer()).contains(new DialTestConfig.DelayServerTarget("LANEMQ_DELAY", "dial-delayed"));
+        assertThat(withServer.toBuilder().build().kinds()).isEqualTo(withServer.kinds());
+        assertThat(valid().kinds(Set.of(ProbeKind.NORMAL)).delayServer("LANEMQ_DELAY", "dial-delayed").build().kinds())
+            .containsExactly(ProbeKind.NORMAL);
+        assertThatThrownBy(() -> valid().kinds(Set.of(ProbeKind.DELAY_SERVER)).build())
+            .hasMessageContaining("the delay_server kind needs a delay server to probe");
+        assertThatThrownBy(() -> valid().delayServer("bad topic", "x")).hasMessageStartingWith("delayServerTopic");
+        assertThat(ProbeKind.parse("delay_server")).isEqualTo(ProbeKind.DELAY_SERVER);
+        assertThat(ProbeKind.ofCode(ProbeKind.DELAY_SERVER.code())).isEqualTo(ProbeKind.DELAY_SERVER);
     }
 
     @Test

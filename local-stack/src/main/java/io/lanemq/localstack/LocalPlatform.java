@@ -143,6 +143,17 @@ public final class LocalPlatform implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Routes a logic topic to a physical topic someone else creates (the same name on both clusters), such as
+     * the dial test's probe topic, with the given send weights and no consumer groups.
+     */
+    public synchronized LocalPlatform routeTopic(String logicTopic, String physicalTopic, int weightA, int weightB) {
+        topics.put(logicTopic, new LogicTopicConfig(logicTopic, List.of(
+                new TopicRoute(idcA().clusterName(), physicalTopic, weightA),
+                new TopicRoute(idcB().clusterName(), physicalTopic, weightB)), Map.of()));
+        return this;
+    }
+
     /** Changes a logic topic's send weights (call {@link #writeConfig()} to publish the change). */
     public synchronized LocalPlatform reweight(String logicTopic, int weightA, int weightB) {
         LogicTopicConfig topic = topic(logicTopic);
