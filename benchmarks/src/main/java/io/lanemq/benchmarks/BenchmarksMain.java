@@ -3,6 +3,7 @@ package io.lanemq.benchmarks;
 import io.lanemq.benchmarks.failover.FailoverBenchmarkMain;
 import io.lanemq.benchmarks.failover.IdcFailoverBenchmark;
 import io.lanemq.benchmarks.produce.ProduceBenchmark;
+import io.lanemq.benchmarks.proxy.ProxyBenchmark;
 import io.lanemq.benchmarks.reload.ReloadBenchmark;
 import io.lanemq.localstack.LoggingSetup;
 import picocli.CommandLine;
@@ -11,7 +12,8 @@ import picocli.CommandLine.Command;
 /** Entry point of {@code benchmarks.jar}: one subcommand per benchmark. */
 @Command(name = "benchmarks", mixinStandardHelpOptions = true,
         description = "LaneMQ benchmarks; each prints its target as a ratio against a baseline measured in the same run.",
-        subcommands = {ProduceBenchmark.class, FailoverBenchmarkMain.class, IdcFailoverBenchmark.class, ReloadBenchmark.class})
+        subcommands = {ProduceBenchmark.class, FailoverBenchmarkMain.class, IdcFailoverBenchmark.class, ReloadBenchmark.class,
+                ProxyBenchmark.class})
 public final class BenchmarksMain implements Runnable {
     public static void main(String[] args) {
         LoggingSetup.pinLogback();
