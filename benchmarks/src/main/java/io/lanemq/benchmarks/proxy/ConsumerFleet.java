@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 /**
  * N consumers of one group, each its own {@link MessagingClient} (as N application instances would be),
@@ -73,8 +74,17 @@ final class ConsumerFleet implements AutoCloseable {
 
     /** Waits until the group received {@code count} distinct messages; false when {@code timeoutNanos} passed first. */
     boolean awaitDistinct(long count, long timeoutNanos) {
+        return awaitAtLeast(distinct::size, count, timeoutNanos);
+    }
+
+    /** Waits until {@code count} messages stamped with their send time arrived; false when {@code timeoutNanos} passed first. */
+    boolean awaitLatencySamples(long count, long timeoutNanos) {
+        return awaitAtLeast(latency::count, count, timeoutNanos);
+    }
+
+    private static boolean awaitAtLeast(LongSupplier progress, long count, long timeoutNanos) {
         long deadline = System.nanoTime() + timeoutNanos;
-        while (distinct.size() < count) {
+        while (progress.getAsLong() < count) {
             if (System.nanoTime() > deadline) {
                 return false;
             }

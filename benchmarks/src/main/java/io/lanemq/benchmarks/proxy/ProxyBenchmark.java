@@ -105,9 +105,8 @@ public final class ProxyBenchmark implements Callable<Integer> {
 
     private void measureLatency(PacedSender sender, ConsumerFleet direct, ConsumerFleet proxied) throws InterruptedException {
         long sent = sender.sendPaced(latencyRate, latencySeconds);
-        long target = backlog + sent;
         long timeout = TimeUnit.SECONDS.toNanos(30);
-        boolean complete = direct.awaitDistinct(target, timeout) & proxied.awaitDistinct(target, timeout);
+        boolean complete = direct.awaitLatencySamples(sent, timeout) & proxied.awaitLatencySamples(sent, timeout);
         System.out.printf("  latency phase: %,d sent; DIRECT p50 %.2f ms p99 %.2f ms (%,d samples); PROXY p50 %.2f ms p99 %.2f ms (%,d samples)%s%n",
                 sent, direct.latency().percentileMillis(0.50), direct.latency().percentileMillis(0.99), direct.latency().count(),
                 proxied.latency().percentileMillis(0.50), proxied.latency().percentileMillis(0.99), proxied.latency().count(),
