@@ -7,6 +7,7 @@ import io.lanemq.api.ProducerOptions;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.proxy.protocol.Delivery;
 import io.lanemq.testkit.RocketMqStack;
+import io.lanemq.testkit.tls.SelfSignedCertificate;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -33,7 +34,7 @@ final class ProxyHarness {
         ProxyConfig.Builder builder = ProxyConfig.builder(platform.writeConfig().toString())
                 .grpcAddress(new InetSocketAddress("127.0.0.1", 0))
                 .httpAddress(new InetSocketAddress("127.0.0.1", 0))
-                .tls(TestTls.keyStore(), TestTls.PASSWORD)
+                .tls(SelfSignedCertificate.shared().keyStore(), SelfSignedCertificate.shared().password())
                 .token(APPLICATION, TOKEN)
                 .commitInterval(Duration.ofMillis(200))
                 .drainTimeout(Duration.ofSeconds(2));

@@ -2,6 +2,7 @@ package io.lanemq.proxy;
 
 import static org.awaitility.Awaitility.await;
 
+import io.lanemq.testkit.tls.SelfSignedCertificate;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -47,7 +48,7 @@ final class ProxyProcess implements AutoCloseable {
                 "--config", platformConfig.toString(),
                 "--listen", "127.0.0.1:" + grpcPort,
                 "--http", "127.0.0.1:" + httpPort,
-                "--tls-keystore", TestTls.keyStore().toString(),
+                "--tls-keystore", SelfSignedCertificate.shared().keyStore().toString(),
                 "--tokens", tokens.toString(),
                 "--ack-timeout-ms", "10000"));
         return new ProxyProcess(command, workDir.resolve("proxy-child.log"), httpPort);
@@ -63,7 +64,7 @@ final class ProxyProcess implements AutoCloseable {
     void start() throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-        builder.environment().put("LANEMQ_PROXY_KEYSTORE_PASSWORD", new String(TestTls.PASSWORD));
+        builder.environment().put("LANEMQ_PROXY_KEYSTORE_PASSWORD", new String(SelfSignedCertificate.shared().password()));
         process = builder.start();
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/health")).build();

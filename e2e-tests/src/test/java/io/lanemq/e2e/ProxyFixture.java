@@ -7,6 +7,7 @@ import io.lanemq.core.config.ProxySettings;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.proxy.ConsumerProxyServer;
 import io.lanemq.proxy.ProxyConfig;
+import io.lanemq.testkit.tls.SelfSignedCertificate;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -33,7 +34,7 @@ final class ProxyFixture implements AutoCloseable {
         ProxyConfig config = ProxyConfig.builder(platform.writeConfig().toString())
                 .proxyId(LocalPlatform.unique("proxy"))
                 .grpcAddress(new InetSocketAddress("127.0.0.1", 0))
-                .tls(TestCertificate.keyStore(), TestCertificate.PASSWORD)
+                .tls(SelfSignedCertificate.shared().keyStore(), SelfSignedCertificate.shared().password())
                 .token(APPLICATION, TOKEN)
                 .backoff(Duration.ofMillis(500), Duration.ofSeconds(5))
                 .commitInterval(Duration.ofMillis(200))
@@ -43,7 +44,7 @@ final class ProxyFixture implements AutoCloseable {
                 .build();
         ConsumerProxyServer server = ConsumerProxyServer.start(config);
         ProxyFixture proxy = new ProxyFixture(platform, server);
-        platform.proxy(new ProxySettings(List.of(proxy.endpoint()), TestCertificate.caPem()));
+        platform.proxy(new ProxySettings(List.of(proxy.endpoint()), SelfSignedCertificate.shared().certificatePem()));
         return proxy;
     }
 

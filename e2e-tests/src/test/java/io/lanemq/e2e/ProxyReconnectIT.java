@@ -14,6 +14,7 @@ import io.lanemq.core.consume.DualClusterConsumer;
 import io.lanemq.core.consume.proxy.ProxyConsumer;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.testkit.RocketMqStack;
+import io.lanemq.testkit.tls.SelfSignedCertificate;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -33,7 +34,7 @@ class ProxyReconnectIT {
         Received received = new Received();
         try (ProxyFixture first = ProxyFixture.start(platform);
              ProxyFixture second = ProxyFixture.start(platform)) {
-            platform.proxy(new ProxySettings(List.of(first.endpoint(), second.endpoint()), TestCertificate.caPem()))
+            platform.proxy(new ProxySettings(List.of(first.endpoint(), second.endpoint()), SelfSignedCertificate.shared().certificatePem()))
                     .consumerMode("coupon", group, ConsumptionMode.PROXY);
             try (MessagingClient client = first.client(ProxyFixture.TOKEN);
                  Producer producer = client.createProducer(ProducerOptions.defaults());

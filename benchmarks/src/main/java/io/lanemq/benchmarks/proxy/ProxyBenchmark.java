@@ -1,0 +1,130 @@
+package io.lanemq.benchmarks.proxy;
+
+import io.lanemq.api.MessagingClient;
+import io.lanemq.api.Producer;
+import io.lanemq.api.ProducerOptions;
+import io.lanemq.core.config.ConsumptionMode;
+import io.lanemq.localstack.LocalPlatform;
+import java.util.Arrays;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * P3: the consumer proxy against direct consumption, same stack, same run, one 4-queue logic topic on one
+ * cluster. A backlog is drained first by a DIRECT-mode group of few consumers, then by a PROXY-mode group
+ * of many consumers pushed by a real in-process proxy (TLS); both groups start from the earliest offset,
+ * so they drain the same messages. Then both groups, still subscribed, receive a paced stream stamped
+ * with its send time, giving end-to-end latency of each path under the same load.
+ */
+@Command(name = "proxy", mixinStandardHelpOptions = true,
+        description = "P3: consumer proxy push to many consumers vs SDK DIRECT consumption (targets: throughput ratio >= 0.8, "
+                + "per-consumer share within 25% of the mean, added p99 <= 5 ms).")
+public final class ProxyBenchmark implements Callable<Integer> {
+    private static final String TOPIC = "bench-proxy";
+    private static final int QUEUES = 4;
+    private static final double RATIO_TARGET = 0.8;
+    private static final double SPREAD_TARGET = 0.25;
+    private static final double ADDED_P99_TARGET_MS = 5.0;
+
+    @Option(names = "--backlog", defaultValue = "100000", description = "Messages preloaded, then drained by each group (default: ${DEFAULT-VALUE}).")
+    long backlog;
+
+    @Option(names = "--body-bytes", defaultValue = "300", description = "Body size (default: ${DEFAULT-VALUE}).")
+    int bodyBytes;
+
+    @Option(names = "--direct-consumers", defaultValue = "4", description = "Consumers of the DIRECT-mode group (default: ${DEFAULT-VALUE}).")
+    int directConsumers;
+
+    @Option(names = "--proxy-consumers", defaultValue = "32", description = "Consumers of the PROXY-mode group (default: ${DEFAULT-VALUE}).")
+    int proxyConsumers;
+
+    @Option(names = "--consumer-threads", defaultValue = "4",
+            description = "Listener threads of every consumer, both groups; a PROXY consumer grants twice as many credits (default: ${DEFAULT-VALUE}).")
+    int consumerThreads;
+
+    @Option(names = "--latency-rate", defaultValue = "1000", description = "Messages per second of the latency phase (default: ${DEFAULT-VALUE}).")
+    int latencyRate;
+
+    @Option(names = "--latency-seconds", defaultValue = "15", description = "Length of the latency phase (default: ${DEFAULT-VALUE}).")
+    int latencySeconds;
+
+    @Option(names = "--drain-timeout-seconds", defaultValue = "180", description = "Longest wait for one drain (default: ${DEFAULT-VALUE}).")
+    int drainTimeoutSeconds;
+
+    @Override
+    public Integer call() throws Exception {
+        System.out.printf("P3 proxy: %,d-message backlog of %d-byte bodies on %d queues; DIRECT %d consumers vs PROXY %d consumers,"
+                + " %d listener threads each; latency at %,d msgs/s for %d s%n", backlog, bodyBytes, QUEUES, directConsumers, proxyConsumers,
+                consumerThreads, latencyRate, latencySeconds);
+        try (LocalPlatform platform = LocalPlatform.start()) {
+            String directGroup = LocalPlatform.unique("bench-direct");
+            String proxyGroup = LocalPlatform.unique("bench-proxied");
+            // All weight on IDC A: one cluster, 4 queues, for both paths.
+            platform.consumerThreads(consumerThreads).addTopic(TOPIC, QUEUES, 100, 0, directGroup, proxyGroup);
+            try (InProcessProxy proxy = InProcessProxy.start(platform);
+                 // A PROXY-mode group needs the proxy named in the configuration, so the mode comes second.
+                 MessagingClient producerClient = platform.consumerMode(TOPIC, proxyGroup, ConsumptionMode.PROXY).client("bench-proxy-producer");
+                 Producer producer = producerClient.createProducer(ProducerOptions.defaults())) {
+                PacedSender sender = new PacedSender(producer, TOPIC, bodyBytes);
+                preload(sender);
+                try (ConsumerFleet direct = ConsumerFleet.subscribe(directConsumers, () -> platform.client("bench-direct"), TOPIC, directGroup)) {
+                    double directRate = drain("DIRECT", direct);
+                    try (ConsumerFleet proxied = ConsumerFleet.subscribe(proxyConsumers, proxy::client, TOPIC, proxyGroup)) {
+                        double proxyRate = drain("PROXY", proxied);
+                        ShareSpread spread = ShareSpread.of(proxied.perConsumerCounts());
+                        System.out.printf("  PROXY per-consumer deliveries: min %,d max %,d mean %,.0f, worst %.1f%% from the mean; %s%n",
+                                spread.min(), spread.max(), spread.mean(), spread.worstDeviation() * 100,
+                                Arrays.toString(proxied.perConsumerCounts()));
+                        measureLatency(sender, direct, proxied);
+                        System.out.printf("  proxy redeliveries: %.0f, failed sends: %d%n", proxy.redeliveries(), sender.failed());
+                        report(directRate, proxyRate, spread, direct.latency(), proxied.latency());
+                    }
+                }
+            }
+        }
+        return 0;
+    }
+
+    private void preload(PacedSender sender) throws InterruptedException {
+        long start = System.nanoTime();
+        sender.sendBacklog(backlog);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        System.out.printf("  preload: %,d messages in %.1f s (%,.0f msgs/s), %d failed%n", backlog, seconds, backlog / seconds, sender.failed());
+    }
+
+    private double drain(String path, ConsumerFleet fleet) {
+        long start = System.nanoTime();
+        boolean drained = fleet.awaitDistinct(backlog, TimeUnit.SECONDS.toNanos(drainTimeoutSeconds));
+        System.out.printf("  %s drain: %,d distinct of %,d (%,d deliveries) %.1f s after subscribing, %,.0f msgs/s first to last receipt%s%n",
+                path, fleet.distinctCount(), backlog, fleet.deliveries(), (System.nanoTime() - start) / 1e9, fleet.drainRate(),
+                drained ? "" : " (TIMED OUT)");
+        return fleet.drainRate();
+    }
+
+    private void measureLatency(PacedSender sender, ConsumerFleet direct, ConsumerFleet proxied) throws InterruptedException {
+        long sent = sender.sendPaced(latencyRate, latencySeconds);
+        long timeout = TimeUnit.SECONDS.toNanos(30);
+        boolean complete = direct.awaitLatencySamples(sent, timeout) & proxied.awaitLatencySamples(sent, timeout);
+        System.out.printf("  latency phase: %,d sent; DIRECT p50 %.2f ms p99 %.2f ms (%,d samples); PROXY p50 %.2f ms p99 %.2f ms (%,d samples)%s%n",
+                sent, direct.latency().percentileMillis(0.50), direct.latency().percentileMillis(0.99), direct.latency().count(),
+                proxied.latency().percentileMillis(0.50), proxied.latency().percentileMillis(0.99), proxied.latency().count(),
+                complete ? "" : " (not every message arrived within 30 s)");
+    }
+
+    private static void report(double directRate, double proxyRate, ShareSpread spread, LatencyRecorder direct, LatencyRecorder proxied) {
+        double ratio = directRate == 0 ? 0 : proxyRate / directRate;
+        double addedP99 = proxied.percentileMillis(0.99) - direct.percentileMillis(0.99);
+        System.out.printf("RESULT P3 direct=%,.0f msgs/s proxy=%,.0f msgs/s ratio=%.3f target>=%.1f %s;"
+                        + " share_spread=%.1f%% target<=%.0f%% %s; p99 direct=%.2f ms proxy=%.2f ms added=%.2f ms target<=%.0f ms %s%n",
+                directRate, proxyRate, ratio, RATIO_TARGET, verdict(ratio >= RATIO_TARGET),
+                spread.worstDeviation() * 100, SPREAD_TARGET * 100, verdict(spread.worstDeviation() <= SPREAD_TARGET),
+                direct.percentileMillis(0.99), proxied.percentileMillis(0.99), addedP99, ADDED_P99_TARGET_MS,
+                verdict(addedP99 <= ADDED_P99_TARGET_MS));
+    }
+
+    private static String verdict(boolean met) {
+        return met ? "MET" : "MISSED";
+    }
+}

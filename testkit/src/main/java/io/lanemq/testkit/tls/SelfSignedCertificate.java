@@ -1,0 +1,92 @@
+package io.lanemq.testkit.tls;
+
+import io.lanemq.testkit.TestkitException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A self-signed certificate for {@code 127.0.0.1} / {@code localhost}, for TLS servers in tests and
+ * benchmarks: a PKCS12 key store a server serves with ({@link #keyStore()}, {@link #password()}) and
+ * the same certificate as PEM ({@link #certificatePem()}), which a client trusts as its only CA.
+ *
+ * <p>Made once per JVM by the JDK's own {@code keytool}, so no extra library is needed; the files live
+ * in a temporary directory deleted when the JVM exits. Thread-safe.
+ */
+public final class SelfSignedCertificate {
+    private static final char[] PASSWORD = "lanemq-test-keystore-pw".toCharArray();
+    private static final String ALIAS = "lanemq-test";
+    private static SelfSignedCertificate shared;
+
+    private final Path keyStore;
+    private final Path certificatePem;
+
+    private SelfSignedCertificate(Path keyStore, Path certificatePem) {
+        this.keyStore = keyStore;
+        this.certificatePem = certificatePem;
+    }
+
+    /** The JVM's certificate, made on the first call. */
+    public static synchronized SelfSignedCertificate shared() {
+        if (shared == null) {
+            shared = create();
+        }
+        return shared;
+    }
+
+    /** The PKCS12 key store holding the private key and the certificate. */
+    public Path keyStore() {
+        return keyStore;
+    }
+
+    /** The password of {@link #keyStore()} and of its key; a fresh copy the caller may clear. */
+    public char[] password() {
+        return PASSWORD.clone();
+    }
+
+    /** The certificate alone, PEM-encoded: what a client names as the server's CA. */
+    public Path certificatePem() {
+        return certificatePem;
+    }
+
+    private static SelfSignedCertificate create() {
+        try {
+            Path dir = Files.createTempDirectory("lanemq-tls");
+            Path store = dir.resolve("server.p12");
+            Path pem = dir.resolve("server-ca.pem");
+            // Registered before the files exist: deleteOnExit runs in reverse order, files first, then the directory.
+            for (Path file : List.of(dir, store, pem)) {
+                file.toFile().deleteOnExit();
+            }
+            String password = new String(PASSWORD);
+            keytool("-genkeypair", "-alias", ALIAS, "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
+                    "-dname", "CN=lanemq-test", "-ext", "SAN=ip:127.0.0.1,dns:localhost",
+                    "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", password, "-keypass", password);
+            keytool("-exportcert", "-rfc", "-alias", ALIAS, "-keystore", store.toString(), "-storepass", password,
+                    "-file", pem.toString());
+            return new SelfSignedCertificate(store, pem);
+        } catch (IOException e) {
+            throw new TestkitException("cannot make a self-signed certificate with keytool", e);
+        }
+    }
+
+    private static void keytool(String... arguments) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+        command.addAll(List.of(arguments));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes());
+        try {
+            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                process.destroyForcibly();
+                throw new TestkitException("keytool " + arguments[0] + " failed: " + output);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TestkitException("interrupted while waiting for keytool " + arguments[0], e);
+        }
+    }
+}
