@@ -36,6 +36,8 @@ class SdkDashboardMetricNamesTest {
         metrics.reloaded(true);
         metrics.reloadHealthGauge(() -> 0);
         metrics.consumed("t", "g", "c", true, 1_000_000);
+        metrics.proxyConnectedGauge("t", "g", "consumer-1", () -> 1);
+        metrics.proxyStreamEnded("t", "g", "UNAUTHENTICATED");
         exported = Arrays.stream(registry.scrape().split("\n")).filter(l -> !l.startsWith("#") && !l.isBlank())
             .map(l -> l.replaceAll("[{ ].*", "")).collect(Collectors.toCollection(TreeSet::new));
         registry.close();
