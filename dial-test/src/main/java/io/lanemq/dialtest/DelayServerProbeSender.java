@@ -15,22 +15,15 @@ import org.apache.rocketmq.common.message.MessageQueue;
  * the delay server reading that cluster, and delivered through the SDK to the logic topic the platform routes to
  * the probe topic. Its latency counts from the due time, so it reads as the delay server's delivery error.
  */
-final class DelayServerProbeSender implements ProbeSender {
+final class DelayServerProbeSender extends DueTimeProbeSender {
 
-    private final DefaultMQProducer producer;
-    private final long timeoutMillis;
-    private final long delayMillis;
-    private final DialClock clock;
     private final DialTestConfig.DelayServerTarget target;
     /** The internal topic's queues on each broker, looked up once per broker. */
     private final Map<String, List<MessageQueue>> queuesByBroker = new ConcurrentHashMap<>();
 
     DelayServerProbeSender(DefaultMQProducer producer, long timeoutMillis, long delayMillis, DialClock clock,
                            DialTestConfig.DelayServerTarget target) {
-        this.producer = producer;
-        this.timeoutMillis = timeoutMillis;
-        this.delayMillis = delayMillis;
-        this.clock = clock;
+        super(producer, timeoutMillis, delayMillis, clock);
         this.target = target;
     }
 
@@ -40,19 +33,9 @@ final class DelayServerProbeSender implements ProbeSender {
     }
 
     @Override
-    public long delayMillis() {
-        return delayMillis;
-    }
-
-    @Override
-    public long allowanceNanos(long laneSequence) {
-        return 0;
-    }
-
-    @Override
     public void send(Message message, MessageQueue probeQueue, long laneSequence, SendCallback callback) throws Exception {
         List<MessageQueue> queues = internalQueues(probeQueue.getBrokerName());
-        String id = DelayProtocol.newId(clock.epochMillis() + delayMillis);
+        String id = DelayProtocol.newId(dueAtMillis());
         message.setTopic(target.internalTopic());
         message.putUserProperty(DelayProtocol.PROPERTY_KIND, DelayProtocol.KIND_SCHEDULE);
         message.putUserProperty(DelayProtocol.PROPERTY_ID, id);

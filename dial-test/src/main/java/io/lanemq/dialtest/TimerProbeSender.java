@@ -10,18 +10,10 @@ import org.apache.rocketmq.common.message.MessageQueue;
  * {@code timerWheelEnable}, on by default). Its precision is the broker's {@code timerPrecisionMs} (1 s by
  * default), which the latency of this kind shows.
  */
-final class TimerProbeSender implements ProbeSender {
-
-    private final DefaultMQProducer producer;
-    private final long timeoutMillis;
-    private final long delayMillis;
-    private final DialClock clock;
+final class TimerProbeSender extends DueTimeProbeSender {
 
     TimerProbeSender(DefaultMQProducer producer, long timeoutMillis, long delayMillis, DialClock clock) {
-        this.producer = producer;
-        this.timeoutMillis = timeoutMillis;
-        this.delayMillis = delayMillis;
-        this.clock = clock;
+        super(producer, timeoutMillis, delayMillis, clock);
     }
 
     @Override
@@ -30,18 +22,8 @@ final class TimerProbeSender implements ProbeSender {
     }
 
     @Override
-    public long delayMillis() {
-        return delayMillis;
-    }
-
-    @Override
-    public long allowanceNanos(long laneSequence) {
-        return 0;
-    }
-
-    @Override
     public void send(Message message, MessageQueue queue, long laneSequence, SendCallback callback) throws Exception {
-        message.setDeliverTimeMs(clock.epochMillis() + delayMillis);
+        message.setDeliverTimeMs(dueAtMillis());
         producer.send(message, queue, callback, timeoutMillis);
     }
 }
