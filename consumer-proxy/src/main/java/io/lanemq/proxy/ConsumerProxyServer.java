@@ -59,6 +59,7 @@ public final class ConsumerProxyServer implements AutoCloseable {
     private final ScheduledExecutorService idleCheck;
     private final GroupRegistry groups;
     private final ConsumerProxyService service;
+    private final ServerEventLoops eventLoops = ServerEventLoops.create(Runtime.getRuntime().availableProcessors());
     private final Server server;
     private final ServiceEndpoints http;
     private volatile boolean serving = true;
@@ -73,7 +74,7 @@ public final class ConsumerProxyServer implements AutoCloseable {
         this.idleCheck = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lanemq-proxy-idle-groups"));
         idleCheck.scheduleWithFixedDelay(groups::stopIdleGroups, 1, 1, TimeUnit.SECONDS);
         this.service = new ConsumerProxyService(groups, config, metrics);
-        this.server = NettyServerBuilder.forAddress(config.grpcAddress(), credentials(config))
+        this.server = eventLoops.applyTo(NettyServerBuilder.forAddress(config.grpcAddress(), credentials(config)))
                 .addService(ServerInterceptors.intercept(ServerInterceptors.useInputStreamMessages(service.bindService()),
                         new MalformedFrameGuard(metrics), new TokenAuthInterceptor(config.tokens(), metrics)))
                 .permitKeepAliveTime(10, TimeUnit.SECONDS)
@@ -204,6 +205,7 @@ public final class ConsumerProxyServer implements AutoCloseable {
             Thread.currentThread().interrupt();
             server.shutdownNow();
         }
+        eventLoops.close();
         running.forEach(GroupRuntime::close);
         ticker.shutdownNow();
         idleCheck.shutdownNow();

@@ -2,6 +2,7 @@ package io.lanemq.proxy;
 
 import io.lanemq.proxy.protocol.Delivery;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -9,9 +10,13 @@ import java.util.Set;
  * where to push. Mutated only under the owning {@link Dispatcher}'s lock.
  */
 final class ConsumerSession {
-    /** Where deliveries go: the gRPC stream. Called under the dispatcher's lock, so one call at a time. */
+    /**
+     * Where deliveries go: the gRPC stream. Called after the dispatcher's lock is released, possibly by
+     * two threads at once, so it must serialise its own writes.
+     */
     interface DeliverySink {
-        void push(Delivery delivery);
+        /** Deliveries decided together for this consumer, in order; the sink may send them as one frame. */
+        void push(List<Delivery> deliveries);
     }
 
     static final long MAX_CREDITS = Integer.MAX_VALUE;

@@ -14,8 +14,10 @@ import java.util.OptionalLong;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,8 +32,14 @@ import org.slf4j.LoggerFactory;
  * connected (a consumer without credits holds its lanes back rather than lose them).
  *
  * <p>Time comes from an injected nanosecond clock and advances only through {@link #tick()}, so
- * tests drive timeouts and retry delays without sleeping. Every method takes the one lock; pushes to
- * gRPC streams happen under it (they only enqueue), which also keeps each stream's pushes serial.
+ * tests drive timeouts and retry delays without sleeping.
+ *
+ * <p>Every decision is taken under the one lock; the pushes it decides are made after the lock is
+ * released, by the thread that took the decision. Building a frame and handing it to a TLS stream
+ * costs more than the decision itself, and under the lock every ack and credit of every consumer of
+ * the group would queue behind it. Pushes to one stream from two threads may therefore interleave;
+ * nothing depends on their order (an ordered key has one message out at a time, and a stream's first
+ * delivery follows its first credit, which follows its Subscribed frame).
  */
 final class Dispatcher {
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
@@ -40,6 +48,10 @@ final class Dispatcher {
     }
 
     private record Retry(long dueNanos, long sequence, HeldMessage message) {
+    }
+
+    /** A delivery decided under the lock, to be pushed once it is released. */
+    private record Push(ConsumerSession session, HeldMessage message, long deliveryId, int attempt) {
     }
 
     /** One sharding key's messages, in order; {@code pending} is its head while out or waiting to be retried. */
@@ -53,7 +65,7 @@ final class Dispatcher {
         }
     }
 
-    /** The result of an ack or nack. */
+    /** The result of a nack. */
     enum Settled { DONE, UNKNOWN_DELIVERY }
 
     private final String name;
@@ -74,6 +86,10 @@ final class Dispatcher {
     private long retrySequence;
     private int held;
     private boolean draining;
+    /** Decided by {@link #deliver}, pushed by {@link #underLockThenPush} once the lock is released. */
+    private List<Push> undelivered = new ArrayList<>();
+    /** Threads waiting in {@code await*}: only then does a release need to wake anyone. */
+    private int waiters;
 
     /**
      * @param name        names the group in logs ({@code group@logicTopic})
@@ -92,15 +108,20 @@ final class Dispatcher {
         return settings;
     }
 
-    synchronized ConsumerSession connect(String consumerId, long credits, ConsumerSession.DeliverySink sink) {
-        ConsumerSession session = new ConsumerSession(consumerId, Math.min(credits, ConsumerSession.MAX_CREDITS), sink);
-        sessions.add(session);
-        pump();
-        return session;
+    ConsumerSession connect(String consumerId, long credits, ConsumerSession.DeliverySink sink) {
+        return underLockThenPush(() -> {
+            ConsumerSession session = new ConsumerSession(consumerId, Math.min(credits, ConsumerSession.MAX_CREDITS), sink);
+            sessions.add(session);
+            return session;
+        });
     }
 
     /** The consumer is gone: everything it holds is delivered again to others. */
-    synchronized void disconnect(ConsumerSession session) {
+    void disconnect(ConsumerSession session) {
+        underLockThenPush(() -> disconnectLocked(session));
+    }
+
+    private void disconnectLocked(ConsumerSession session) {
         if (!session.connected) {
             return;
         }
@@ -120,49 +141,71 @@ final class Dispatcher {
             }
         }
         session.outstanding.clear();
-        notifyAll();
+        wakeWaiters();
         lanes.values().removeIf(lane -> {
             if (lane.consumer == session) {
                 lane.consumer = null;
             }
             return lane.idle();
         });
-        pump();
     }
 
-    synchronized void grant(ConsumerSession session, long credits) {
+    void grant(ConsumerSession session, long credits) {
+        underLockThenPush(() -> addCredits(session, credits));
+    }
+
+    private void addCredits(ConsumerSession session, long credits) {
         session.credits = Math.min(ConsumerSession.MAX_CREDITS, session.credits + credits);
-        pump();
     }
 
-    synchronized Settled ack(ConsumerSession session, long deliveryId) {
-        Outstanding out = take(session, deliveryId);
-        if (out == null) {
-            return Settled.UNKNOWN_DELIVERY;
-        }
-        out.message.finish();
-        release(out.message);
-        listener.acked(out.message);
-        pump();
-        return Settled.DONE;
+    /**
+     * Acks the deliveries and then adds {@code credits} (0: none), in one step, so a batch of acks and
+     * the credits it returns cost one pass.
+     *
+     * @return the ids that were not outstanding on this session (unknown, already settled, timed out)
+     */
+    List<Long> ack(ConsumerSession session, List<Long> deliveryIds, long credits) {
+        return underLockThenPush(() -> {
+            List<Long> unknown = List.of();
+            for (long deliveryId : deliveryIds) {
+                Outstanding out = take(session, deliveryId);
+                if (out == null) {
+                    unknown = unknown.isEmpty() ? new ArrayList<>() : unknown;
+                    unknown.add(deliveryId);
+                    continue;
+                }
+                out.message.finish();
+                release(out.message);
+                listener.acked(out.message);
+            }
+            if (credits > 0) {
+                addCredits(session, credits);
+            }
+            return unknown;
+        });
     }
 
     /** @param delayMillis empty: the backoff for the message's attempt number */
-    synchronized Settled nack(ConsumerSession session, long deliveryId, OptionalLong delayMillis) {
-        Outstanding out = take(session, deliveryId);
-        if (out == null) {
-            return Settled.UNKNOWN_DELIVERY;
-        }
-        long delay = delayMillis.isPresent()
-                ? TimeUnit.MILLISECONDS.toNanos(delayMillis.getAsLong())
-                : settings.backoffNanos(out.message.attempts());
-        fail(out.message, DispatchListener.FailedBy.NACK, delay);
-        pump();
-        return Settled.DONE;
+    Settled nack(ConsumerSession session, long deliveryId, OptionalLong delayMillis) {
+        return underLockThenPush(() -> {
+            Outstanding out = take(session, deliveryId);
+            if (out == null) {
+                return Settled.UNKNOWN_DELIVERY;
+            }
+            long delay = delayMillis.isPresent()
+                    ? TimeUnit.MILLISECONDS.toNanos(delayMillis.getAsLong())
+                    : settings.backoffNanos(out.message.attempts());
+            fail(out.message, DispatchListener.FailedBy.NACK, delay);
+            return Settled.DONE;
+        });
     }
 
     /** Newly fetched messages, in queue order. */
-    synchronized void offer(List<HeldMessage> messages) {
+    void offer(List<HeldMessage> messages) {
+        underLockThenPush(() -> offerLocked(messages));
+    }
+
+    private void offerLocked(List<HeldMessage> messages) {
         for (HeldMessage message : messages) {
             held++;
             if (message.orderKey() == null) {
@@ -175,11 +218,14 @@ final class Dispatcher {
                 }
             }
         }
-        pump();
     }
 
     /** Expires overdue deliveries and releases due retries; called periodically. */
-    synchronized void tick() {
+    void tick() {
+        underLockThenPush(this::tickLocked);
+    }
+
+    private void tickLocked() {
         long now = nanoClock.getAsLong();
         Iterator<Outstanding> overdue = outstanding.values().iterator();
         List<Outstanding> expired = new ArrayList<>();
@@ -193,7 +239,7 @@ final class Dispatcher {
             expired.add(out);
         }
         if (!expired.isEmpty()) {
-            notifyAll();
+            wakeWaiters();
         }
         for (Outstanding out : expired) {
             log.debug("{}: delivery {} of {} to {} timed out", name, out.deliveryId, out.message, out.session);
@@ -202,7 +248,6 @@ final class Dispatcher {
         while (!retries.isEmpty() && retries.peek().dueNanos - now <= 0) {
             requeue(retries.poll().message);
         }
-        pump();
     }
 
     /** Messages fetched and not finished: waiting, out with a consumer, or waiting for a retry. */
@@ -220,28 +265,36 @@ final class Dispatcher {
 
     /** Waits until fewer than {@code limit} messages are held, at most {@code timeoutMillis}. */
     synchronized boolean awaitHeldBelow(int limit, long timeoutMillis) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (held >= limit) {
-            long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-            if (remaining <= 0) {
-                return false;
-            }
-            wait(remaining);
-        }
-        return true;
+        return await(() -> held < limit, timeoutMillis);
     }
 
     /** Waits until no delivery is out with a consumer, at most {@code timeoutMillis}; true when none is. */
     synchronized boolean awaitNoneOutstanding(long timeoutMillis) throws InterruptedException {
+        return await(outstanding::isEmpty, timeoutMillis);
+    }
+
+    private boolean await(BooleanSupplier condition, long timeoutMillis) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (!outstanding.isEmpty()) {
+        while (!condition.getAsBoolean()) {
             long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
             if (remaining <= 0) {
                 return false;
             }
-            wait(remaining);
+            waiters++;
+            try {
+                wait(remaining);
+            } finally {
+                waiters--;
+            }
         }
         return true;
+    }
+
+    /** Something a waiter may wait for changed; with nobody waiting (the usual case) this costs nothing. */
+    private void wakeWaiters() {
+        if (waiters > 0) {
+            notifyAll();
+        }
     }
 
     /**
@@ -254,7 +307,7 @@ final class Dispatcher {
         outstanding.clear();
         sessions.forEach(session -> session.outstanding.clear());
         held -= abandoned.size();
-        notifyAll();
+        wakeWaiters();
         return abandoned;
     }
 
@@ -262,14 +315,16 @@ final class Dispatcher {
      * Stops delivering: messages not out with a consumer are dropped (their offsets stay
      * uncommitted, so the group's next owner delivers them), outstanding ones may still be acked.
      */
-    synchronized void drain() {
-        draining = true;
-        dropWaiting(message -> true);
+    void drain() {
+        underLockThenPush(() -> {
+            draining = true;
+            dropWaiting(message -> true);
+        });
     }
 
     /** A rebalance took a queue away: its messages not out with a consumer are dropped. */
-    synchronized void dropQueue(QueueOffsetTracker tracker) {
-        dropWaiting(message -> message.tracker() == tracker);
+    void dropQueue(QueueOffsetTracker tracker) {
+        underLockThenPush(() -> dropWaiting(message -> message.tracker() == tracker));
     }
 
     private void dropWaiting(Predicate<HeldMessage> which) {
@@ -294,9 +349,8 @@ final class Dispatcher {
         }
         if (held != before) {
             log.info("{}: dropped {} messages not out with a consumer", name, before - held);
-            notifyAll();
+            wakeWaiters();
         }
-        pump();
     }
 
     private boolean dropped() {
@@ -311,7 +365,7 @@ final class Dispatcher {
         }
         outstanding.remove(deliveryId);
         session.outstanding.remove(deliveryId);
-        notifyAll();
+        wakeWaiters();
         return out;
     }
 
@@ -325,7 +379,7 @@ final class Dispatcher {
         listener.willRedeliver(message, reason);
         if (draining) {
             dropped();
-            notifyAll();
+            wakeWaiters();
             Lane lane = message.orderKey() == null ? null : lanes.get(message.orderKey());
             if (lane != null) {
                 lane.pending = null;
@@ -354,7 +408,7 @@ final class Dispatcher {
     /** The message is finished here (acked or dead-lettered): its lane may move on. */
     private void release(HeldMessage message) {
         held--;
-        notifyAll();
+        wakeWaiters();
         if (message.orderKey() == null) {
             return;
         }
@@ -416,13 +470,50 @@ final class Dispatcher {
         session.outstanding.add(id);
         outstanding.put(id, new Outstanding(id, message, session,
                 nanoClock.getAsLong() + settings.ackTimeout().toNanos()));
-        Delivery delivery = message.template().toBuilder().setDeliveryId(id).setAttempt(attempt).build();
         listener.delivered(session, message);
-        try {
-            session.sink().push(delivery);
-        } catch (RuntimeException e) {
-            // The stream is closing; its disconnect hands this delivery to another consumer.
-            log.debug("{}: push of delivery {} to {} failed: {}", name, id, session, e.toString());
+        undelivered.add(new Push(session, message, id, attempt));
+    }
+
+    /**
+     * Runs {@code decision} and the pump under the lock, then pushes what they decided, outside it.
+     */
+    private <T> T underLockThenPush(Supplier<T> decision) {
+        T result;
+        List<Push> pushes;
+        synchronized (this) {
+            result = decision.get();
+            pump();
+            if (undelivered.isEmpty()) {
+                return result;
+            }
+            pushes = undelivered;
+            undelivered = new ArrayList<>();
         }
+        pushTogether(pushes);
+        return result;
+    }
+
+    private void underLockThenPush(Runnable decision) {
+        underLockThenPush(() -> {
+            decision.run();
+            return null;
+        });
+    }
+
+    /** Each consumer's deliveries of one decision go to its sink together, in the order they were decided. */
+    private void pushTogether(List<Push> pushes) {
+        Map<ConsumerSession, List<Delivery>> bySession = new LinkedHashMap<>();
+        for (Push push : pushes) {
+            bySession.computeIfAbsent(push.session, session -> new ArrayList<>()).add(push.message.template().toBuilder()
+                    .setDeliveryId(push.deliveryId).setAttempt(push.attempt).build());
+        }
+        bySession.forEach((session, deliveries) -> {
+            try {
+                session.sink().push(deliveries);
+            } catch (RuntimeException e) {
+                // The stream is closing; its disconnect hands these deliveries to other consumers.
+                log.debug("{}: push of {} deliveries to {} failed: {}", name, deliveries.size(), session, e.toString());
+            }
+        });
     }
 }

@@ -7,10 +7,13 @@ import io.grpc.stub.StreamObserver;
 import io.lanemq.proxy.protocol.Ack;
 import io.lanemq.proxy.protocol.ConsumeRequest;
 import io.lanemq.proxy.protocol.ConsumeResponse;
+import io.lanemq.proxy.protocol.Deliveries;
 import io.lanemq.proxy.protocol.Delivery;
+import io.lanemq.proxy.protocol.FrameWindow;
 import io.lanemq.proxy.protocol.Nack;
 import io.lanemq.proxy.protocol.Subscribe;
 import io.lanemq.proxy.protocol.Subscribed;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -24,6 +27,8 @@ import org.slf4j.LoggerFactory;
  */
 final class StreamSession implements StreamObserver<ConsumeRequest> {
     private static final Logger log = LoggerFactory.getLogger(StreamSession.class);
+    /** Inbound frames (acks, credits) requested from gRPC at a time; see {@link FrameWindow}. */
+    private static final int INBOUND_CHUNK = 32;
 
     private final ServerCallStreamObserver<ConsumeResponse> responses;
     private final String application;
@@ -31,8 +36,10 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
     private final ProxyConfig config;
     private final ProxyMetrics metrics;
     private final Consumer<StreamSession> onEnd;
+    private final FrameWindow inbound;
     private volatile GroupRuntime group;
     private volatile ConsumerSession session;
+    private volatile boolean acceptsBatches;
     private volatile boolean ended;
 
     StreamSession(ServerCallStreamObserver<ConsumeResponse> responses, String application, GroupRegistry groups,
@@ -43,6 +50,7 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
         this.config = config;
         this.metrics = metrics;
         this.onEnd = onEnd;
+        this.inbound = FrameWindow.onServer(responses, INBOUND_CHUNK);
     }
 
     @Override
@@ -55,6 +63,7 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
             case FRAME_NOT_SET -> drop(io.lanemq.proxy.protocol.Status.Code.MALFORMED_FRAME, 0,
                     "the frame has no field set (is the client's protocol newer than this proxy's?)");
         }
+        inbound.processed();
     }
 
     private void subscribe(Subscribe subscribe) {
@@ -74,6 +83,7 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
         }
         String consumerId = subscribe.getConsumerId().isBlank()
                 ? application + "-" + Integer.toHexString(System.identityHashCode(this)) : subscribe.getConsumerId();
+        acceptsBatches = subscribe.getAcceptsBatches();
         GroupRegistry.Joined joined;
         try {
             joined = groups.join(subscribe.getLogicTopic(), subscribe.getConsumerGroup(), consumerId, this::push);
@@ -109,11 +119,9 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
         if (notSubscribed("Ack")) {
             return;
         }
-        for (long id : ack.getDeliveryIdsList()) {
-            if (group.dispatcher().ack(session, id) == Dispatcher.Settled.UNKNOWN_DELIVERY) {
-                drop(io.lanemq.proxy.protocol.Status.Code.UNKNOWN_DELIVERY, id,
-                        "ack for delivery " + id + ", which is not outstanding on this stream (unknown, already settled or timed out)");
-            }
+        for (long id : group.dispatcher().ack(session, ack.getDeliveryIdsList(), Integer.toUnsignedLong(ack.getCredits()))) {
+            drop(io.lanemq.proxy.protocol.Status.Code.UNKNOWN_DELIVERY, id,
+                    "ack for delivery " + id + ", which is not outstanding on this stream (unknown, already settled or timed out)");
         }
     }
 
@@ -230,8 +238,14 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
                 .setCode(code).setMessage(message).setDeliveryId(deliveryId)).build());
     }
 
-    private void push(Delivery delivery) {
-        send(ConsumeResponse.newBuilder().setDelivery(delivery).build());
+    private void push(List<Delivery> deliveries) {
+        if (deliveries.size() > 1 && acceptsBatches) {
+            send(ConsumeResponse.newBuilder().setDeliveries(Deliveries.newBuilder().addAllDeliveries(deliveries)).build());
+            return;
+        }
+        for (Delivery delivery : deliveries) {
+            send(ConsumeResponse.newBuilder().setDelivery(delivery).build());
+        }
     }
 
     private synchronized void send(ConsumeResponse response) {

@@ -53,6 +53,38 @@ class DispatcherTest {
     }
 
     @Test
+    void anAckBatchSettlesEveryIdReturnsItsCreditsAndNamesTheUnknownOnes() {
+        Sink a = new Sink();
+        ConsumerSession sa = dispatcher.connect("a", 3, a);
+        dispatcher.offer(messages(0, 6, null));
+        List<Long> ids = a.received.stream().map(Delivery::getDeliveryId).toList();
+
+        assertThat(dispatcher.ack(sa, List.of(ids.get(0), 12_345L, ids.get(2)), 2)).containsExactly(12_345L);
+        assertThat(recorder.acked).extracting(HeldMessage::offset).containsExactly(0L, 2L);
+        assertThat(a.received).as("the two credits in the ack frame pushed two more").hasSize(5);
+        assertThat(a.pushSizes).as("the first three when offered, the two the ack made room for together").containsExactly(3, 2);
+        assertThat(dispatcher.outstanding()).isEqualTo(3);
+        assertThat(dispatcher.held()).isEqualTo(4);
+    }
+
+    @Test
+    void pushesAreMadeAfterTheLockIsReleased() {
+        Sink a = new Sink();
+        Sink b = new Sink();
+        ConsumerSession sa = dispatcher.connect("a", 2, a);
+        dispatcher.connect("b", 0, b);
+        dispatcher.offer(messages(0, 8, null));
+        dispatcher.ack(sa, List.of(a.received.get(0).getDeliveryId()), 1);
+        dispatcher.nack(sa, a.received.get(1).getDeliveryId(), OptionalLong.of(0));
+        dispatcher.grant(sa, 3);
+        dispatcher.disconnect(sa);
+        dispatcher.grant(dispatcher.connect("b2", 4, b), 0);
+
+        assertThat(a.received.size() + b.received.size()).isGreaterThan(6);
+        assertThat(a.pushedUnderLock + b.pushedUnderLock).isZero();
+    }
+
+    @Test
     void anAckFinishesTheMessageOnlyForTheSessionThatHoldsIt() {
         Sink a = new Sink();
         Sink b = new Sink();
@@ -61,10 +93,10 @@ class DispatcherTest {
         dispatcher.offer(messages(0, 1, null));
         long id = a.received.get(0).getDeliveryId();
 
-        assertThat(dispatcher.ack(sb, id)).isEqualTo(Dispatcher.Settled.UNKNOWN_DELIVERY);
-        assertThat(dispatcher.ack(sa, 999)).isEqualTo(Dispatcher.Settled.UNKNOWN_DELIVERY);
-        assertThat(dispatcher.ack(sa, id)).isEqualTo(Dispatcher.Settled.DONE);
-        assertThat(dispatcher.ack(sa, id)).as("twice").isEqualTo(Dispatcher.Settled.UNKNOWN_DELIVERY);
+        assertThat(ack(sb, id)).isFalse();
+        assertThat(ack(sa, 999)).isFalse();
+        assertThat(ack(sa, id)).isTrue();
+        assertThat(ack(sa, id)).as("twice").isFalse();
         assertThat(dispatcher.held()).isZero();
         assertThat(tracker.committableOffset()).hasValue(1);
         assertThat(recorder.acked).hasSize(1);
@@ -88,7 +120,7 @@ class DispatcherTest {
         assertThat(b.received).hasSize(1);
         assertThat(b.received.get(0).getAttempt()).isEqualTo(2);
         assertThat(b.received.get(0).getMessageId()).isEqualTo("m0");
-        assertThat(dispatcher.ack(sa, first)).isEqualTo(Dispatcher.Settled.UNKNOWN_DELIVERY);
+        assertThat(ack(sa, first)).isFalse();
         assertThat(recorder.redelivered).containsExactly(DispatchListener.FailedBy.TIMEOUT);
     }
 
@@ -103,7 +135,7 @@ class DispatcherTest {
 
         dispatcher.disconnect(sa);
         assertThat(b.received).extracting(Delivery::getMessageId).containsExactlyInAnyOrder("m0", "m1", "m2", "m3", "m4");
-        b.received.forEach(d -> dispatcher.ack(sb, d.getDeliveryId()));
+        b.received.forEach(d -> ack(sb, d.getDeliveryId()));
         assertThat(tracker.committableOffset()).hasValue(5);
         assertThat(dispatcher.consumers()).isEqualTo(1);
     }
@@ -163,15 +195,15 @@ class DispatcherTest {
         assertThat(a.received).extracting(Delivery::getMessageId).containsExactly("m0");
         assertThat(b.received).extracting(Delivery::getMessageId).containsExactly("m3");
 
-        dispatcher.ack(sa, a.received.get(0).getDeliveryId());
+        ack(sa, a.received.get(0).getDeliveryId());
         assertThat(a.received).extracting(Delivery::getMessageId).as("k1 stays with a").containsExactly("m0", "m1");
         assertThat(b.received).hasSize(1);
 
         // b dies holding m3: k2 moves to a, still in order.
         dispatcher.disconnect(sb);
         assertThat(a.received).extracting(Delivery::getMessageId).containsExactly("m0", "m1", "m3");
-        dispatcher.ack(sa, a.received.get(2).getDeliveryId());
-        dispatcher.ack(sa, a.received.get(1).getDeliveryId());
+        ack(sa, a.received.get(2).getDeliveryId());
+        ack(sa, a.received.get(1).getDeliveryId());
         assertThat(a.received).extracting(Delivery::getMessageId).containsExactly("m0", "m1", "m3", "m4", "m2");
     }
 
@@ -182,7 +214,7 @@ class DispatcherTest {
         ConsumerSession sa = dispatcher.connect("a", 1, a);
         dispatcher.offer(messages(0, 2, "k"));
         dispatcher.connect("b", 10, b);
-        dispatcher.ack(sa, a.received.get(0).getDeliveryId());
+        ack(sa, a.received.get(0).getDeliveryId());
         assertThat(b.received).as("k belongs to a while a lives").isEmpty();
         dispatcher.grant(sa, 1);
         assertThat(a.received).extracting(Delivery::getMessageId).containsExactly("m0", "m1");
@@ -198,9 +230,9 @@ class DispatcherTest {
         assertThat(a.received).hasSize(2);
         assertThat(dispatcher.held()).isEqualTo(2);
 
-        dispatcher.ack(sa, a.received.get(1).getDeliveryId());
+        ack(sa, a.received.get(1).getDeliveryId());
         assertThat(tracker.committableOffset()).as("m0 is unacked").hasValue(0);
-        dispatcher.ack(sa, a.received.get(0).getDeliveryId());
+        ack(sa, a.received.get(0).getDeliveryId());
         assertThat(tracker.committableOffset()).as("m2..m4 were never delivered and stay uncommitted")
                 .hasValue(2);
         assertThat(dispatcher.held()).isZero();
@@ -219,7 +251,7 @@ class DispatcherTest {
             dispatcher.offer(messages(round * 40, round * 40 + 40, null));
             for (Sink sink : sinks) {
                 for (Delivery d : List.copyOf(sink.pending)) {
-                    dispatcher.ack(sessions.get(sink), d.getDeliveryId());
+                    ack(sessions.get(sink), d.getDeliveryId());
                     dispatcher.grant(sessions.get(sink), 1);
                     sink.pending.remove(d);
                 }
@@ -239,14 +271,26 @@ class DispatcherTest {
         return list;
     }
 
-    private static final class Sink implements ConsumerSession.DeliverySink {
+    /** Acks one delivery; true when it was outstanding on the session. */
+    private boolean ack(ConsumerSession session, long deliveryId) {
+        return dispatcher.ack(session, List.of(deliveryId), 0).isEmpty();
+    }
+
+    private final class Sink implements ConsumerSession.DeliverySink {
         final List<Delivery> received = new ArrayList<>();
         final List<Delivery> pending = new ArrayList<>();
+        int pushedUnderLock;
+
+        final List<Integer> pushSizes = new ArrayList<>();
 
         @Override
-        public void push(Delivery delivery) {
-            received.add(delivery);
-            pending.add(delivery);
+        public void push(List<Delivery> deliveries) {
+            if (Thread.holdsLock(dispatcher)) {
+                pushedUnderLock++;
+            }
+            pushSizes.add(deliveries.size());
+            received.addAll(deliveries);
+            pending.addAll(deliveries);
         }
     }
 

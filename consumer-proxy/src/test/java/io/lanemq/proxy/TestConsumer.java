@@ -19,6 +19,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
@@ -30,6 +31,8 @@ final class TestConsumer implements AutoCloseable {
     final String name;
     final List<Delivery> deliveries = new CopyOnWriteArrayList<>();
     final List<Delivery> acked = new CopyOnWriteArrayList<>();
+    /** How many Deliveries frames (several deliveries in one) arrived. */
+    final AtomicInteger batchFrames = new AtomicInteger();
     final List<io.lanemq.proxy.protocol.Status> statuses = new CopyOnWriteArrayList<>();
     final AtomicReference<ConsumeResponse> subscribed = new AtomicReference<>();
     final AtomicReference<Status> ended = new AtomicReference<>();
@@ -58,8 +61,14 @@ final class TestConsumer implements AutoCloseable {
     }
 
     TestConsumer subscribe(String application, String group, String logicTopic, int credits) {
+        return subscribe(application, group, logicTopic, credits, false);
+    }
+
+    /** @param acceptsBatches whether the proxy may push several deliveries in one Deliveries frame */
+    TestConsumer subscribe(String application, String group, String logicTopic, int credits, boolean acceptsBatches) {
         send(ConsumeRequest.newBuilder().setSubscribe(Subscribe.newBuilder().setApplication(application)
-                .setConsumerGroup(group).setLogicTopic(logicTopic).setConsumerId(name).setInitialCredits(credits)).build());
+                .setConsumerGroup(group).setLogicTopic(logicTopic).setConsumerId(name).setInitialCredits(credits)
+                .setAcceptsBatches(acceptsBatches)).build());
         return this;
     }
 
@@ -108,17 +117,22 @@ final class TestConsumer implements AutoCloseable {
             switch (response.getFrameCase()) {
                 case SUBSCRIBED -> subscribed.set(response);
                 case STATUS -> statuses.add(response.getStatus());
-                case DELIVERY -> {
-                    Delivery delivery = response.getDelivery();
-                    deliveries.add(delivery);
-                    if (autoAck.test(delivery)) {
-                        send(ConsumeRequest.newBuilder().setAck(Ack.newBuilder().addDeliveryIds(delivery.getDeliveryId())).build());
-                        acked.add(delivery);
-                        send(ConsumeRequest.newBuilder().setCredit(CreditGrant.newBuilder().setCredits(1)).build());
-                    }
+                case DELIVERY -> delivered(response.getDelivery());
+                case DELIVERIES -> {
+                    batchFrames.incrementAndGet();
+                    response.getDeliveries().getDeliveriesList().forEach(this::delivered);
                 }
                 default -> {
                 }
+            }
+        }
+
+        private void delivered(Delivery delivery) {
+            deliveries.add(delivery);
+            if (autoAck.test(delivery)) {
+                send(ConsumeRequest.newBuilder().setAck(Ack.newBuilder().addDeliveryIds(delivery.getDeliveryId())).build());
+                acked.add(delivery);
+                send(ConsumeRequest.newBuilder().setCredit(CreditGrant.newBuilder().setCredits(1)).build());
             }
         }
 
