@@ -29,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * deliveries run the application's listener on {@code threads} threads through the same
  * {@link ListenerAdapter} as DIRECT mode (same messages, metrics, retry-on-exception). SUCCESS acks,
  * anything else nacks (the proxy redelivers with attempt + 1); each settled delivery grants one credit
- * back, so at most {@link ProxyConsumerSpec#credits()} messages are out at once.
+ * back, so at most {@link ProxyConsumerSpec#credits()} messages are out at once. Acks leave in batches
+ * of up to {@link ProxyConsumerSpec#ackBatch()} (see {@link AckBatcher}: a batch never waits longer
+ * than {@value #MAX_ACK_DELAY_MILLIS} ms, nor at all once the consumer holds nothing else).
  *
  * <p>A stream that breaks is reopened after a backoff, on the next endpoint. A refusal (wrong token,
  * unknown group) is logged as an error, counted, kept for {@link #lastProblem()}, and retried slowly:
@@ -41,6 +43,8 @@ public final class ProxyConsumer implements AutoCloseable {
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
     /** How long close() lets running listeners finish, so their acks reach the proxy. */
     private static final Duration LISTENER_GRACE = Duration.ofSeconds(10);
+    /** Far below any ack timeout, and long enough for a busy consumer's listener threads to fill a batch. */
+    private static final long MAX_ACK_DELAY_MILLIS = 2;
 
     private final ProxyConsumerSpec spec;
     private final MessageListener listener;
@@ -50,7 +54,8 @@ public final class ProxyConsumer implements AutoCloseable {
     private final ProxyChannels channels;
     private final ExecutorService listenerThreads;
     private final KeyedSerialExecutor byKey;
-    private final ScheduledExecutorService reconnects;
+    /** Reconnects and ack batches that wait ({@link AckBatcher}). */
+    private final ScheduledExecutorService timers;
     /** Guarded by {@code this}. */
     private final StreamFailures failures = new StreamFailures(() -> ThreadLocalRandom.current().nextDouble());
     private final Map<String, ListenerAdapter> adapters = new ConcurrentHashMap<>();
@@ -76,8 +81,8 @@ public final class ProxyConsumer implements AutoCloseable {
             return thread;
         });
         this.byKey = new KeyedSerialExecutor(listenerThreads);
-        this.reconnects = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "lanemq-proxy-reconnect-" + spec.group() + "-" + sequence);
+        this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "lanemq-proxy-timers-" + spec.group() + "-" + sequence);
             thread.setDaemon(true);
             return thread;
         });
@@ -91,7 +96,7 @@ public final class ProxyConsumer implements AutoCloseable {
      */
     public static ProxyConsumer start(ProxyConsumerSpec spec, MessageListener listener, SdkMetrics metrics) {
         ProxyConsumer consumer = new ProxyConsumer(spec, listener, metrics);
-        consumer.reconnects.execute(consumer::connect);
+        consumer.timers.execute(consumer::connect);
         return consumer;
     }
 
@@ -120,7 +125,8 @@ public final class ProxyConsumer implements AutoCloseable {
                 .setLogicTopic(spec.logicTopic())
                 .setConsumerId(consumerId)
                 .setInitialCredits(spec.credits())
-                .build(), new Events());
+                .setAcceptsBatches(true)
+                .build(), new Events(), spec.ackBatch(), Duration.ofMillis(MAX_ACK_DELAY_MILLIS), timers);
     }
 
     private void process(ProxyStream stream, Delivery delivery, BoundMessage message) {
@@ -135,7 +141,6 @@ public final class ProxyConsumer implements AutoCloseable {
         } else {
             stream.nack(deliveryId);
         }
-        stream.grant(1);
     }
 
     /**
@@ -152,7 +157,7 @@ public final class ProxyConsumer implements AutoCloseable {
             closed = true;
             stream = current;
         }
-        reconnects.shutdownNow();
+        timers.shutdownNow();
         listenerThreads.shutdown();
         try {
             if (!listenerThreads.awaitTermination(LISTENER_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -222,7 +227,7 @@ public final class ProxyConsumer implements AutoCloseable {
                 }
                 delay = failures.failed(status);
                 inARow = failures.inARow();
-                reconnects.schedule(ProxyConsumer.this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
+                timers.schedule(ProxyConsumer.this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
             }
             connected = false;
             lastProblem = status.getCode() + (status.getDescription() == null ? "" : ": " + status.getDescription());

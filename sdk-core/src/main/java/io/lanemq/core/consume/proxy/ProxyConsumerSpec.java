@@ -31,9 +31,17 @@ public record ProxyConsumerSpec(Subscription subscription, int threads, List<Str
         return subscription.consumerGroup();
     }
 
-    /** Deliveries the proxy may push ahead of the listener: enough to keep every thread busy while acks travel. */
+    /**
+     * Deliveries the proxy may push ahead of the listener: enough to keep every thread busy while a
+     * batch of acks travels and the deliveries its credits make room for come back in one frame.
+     */
     int credits() {
-        return threads * 2;
+        return threads * 8;
+    }
+
+    /** Acks per frame at most: a quarter of the credits, so three quarters stay at work while a batch travels. */
+    int ackBatch() {
+        return Math.max(1, credits() / 4);
     }
 
     @Override

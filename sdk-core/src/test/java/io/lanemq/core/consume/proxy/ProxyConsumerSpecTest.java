@@ -19,7 +19,8 @@ class ProxyConsumerSpecTest {
 
         assertThat(spec.toString()).doesNotContain("s3cret-token").contains("checkout", "127.0.0.1:7443");
         assertThat(new ProxyIdentity("checkout", Optional.of("s3cret-token")).toString()).doesNotContain("s3cret-token");
-        assertThat(spec.credits()).isEqualTo(8);
+        assertThat(spec.credits()).as("eight per listener thread").isEqualTo(32);
+        assertThat(spec.ackBatch()).as("a quarter of the credits").isEqualTo(8);
     }
 
     @Test
