@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -106,14 +107,45 @@ final class ConsumerFleet implements AutoCloseable {
         return sum;
     }
 
-    /** Distinct messages per second between the first and the last receipt. */
-    double drainRate() {
-        double seconds = (lastReceipt.get() - firstReceipt.get()) / 1e9;
-        return seconds <= 0 ? 0 : distinct.size() / seconds;
+    /**
+     * Where the fleet stood when its measurement began: the start-up (connections, the JIT compiling
+     * the path's code) stays out of what is measured.
+     */
+    record Mark(long nanos, long distinct, long[] perConsumer) {
     }
 
-    /** How many deliveries each consumer got, in subscription order. */
-    long[] perConsumerCounts() {
+    /**
+     * Waits until the fleet received {@code warmup} distinct messages and {@code ready} holds (every
+     * consumer connected, say), then marks where it stands; a fleet that drains first is marked at its
+     * start, so what follows measures the whole drain.
+     */
+    Mark markAfter(long warmup, BooleanSupplier ready, long total, long timeoutNanos) {
+        long deadline = System.nanoTime() + timeoutNanos;
+        while ((distinct.size() < warmup || !ready.getAsBoolean()) && distinct.size() < total && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(1_000_000);
+        }
+        if (distinct.size() >= total) {
+            return new Mark(firstReceipt.get(), 0, new long[perConsumer.length]);
+        }
+        return new Mark(System.nanoTime(), distinct.size(), perConsumerCounts());
+    }
+
+    /** Distinct messages per second from the mark to the last receipt. */
+    double rateSince(Mark mark) {
+        double seconds = (lastReceipt.get() - mark.nanos()) / 1e9;
+        return seconds <= 0 ? 0 : (distinct.size() - mark.distinct()) / seconds;
+    }
+
+    /** How many deliveries each consumer got since the mark, in subscription order. */
+    long[] countsSince(Mark mark) {
+        long[] counts = perConsumerCounts();
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] -= mark.perConsumer()[i];
+        }
+        return counts;
+    }
+
+    private long[] perConsumerCounts() {
         long[] counts = new long[perConsumer.length];
         for (int i = 0; i < counts.length; i++) {
             counts[i] = perConsumer[i].sum();

@@ -51,6 +51,11 @@ final class InProcessProxy implements AutoCloseable {
                 .configLocation(platform.writeConfig().toString()).proxyToken(TOKEN).build());
     }
 
+    /** Consumers connected to the proxy, all groups together. */
+    int consumers() {
+        return server.meters().find("lanemq.proxy.consumers").gauges().stream().mapToInt(g -> (int) g.value()).sum();
+    }
+
     /** Redeliveries the proxy made (ack timeouts, disconnects, nacks), all groups together. */
     double redeliveries() {
         return server.meters().find("lanemq.proxy.redeliveries").counters().stream().mapToDouble(c -> c.count()).sum();

@@ -8,6 +8,7 @@ import io.lanemq.localstack.LocalPlatform;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -15,8 +16,11 @@ import picocli.CommandLine.Option;
  * P3: the consumer proxy against direct consumption, same stack, same run, one 4-queue logic topic on one
  * cluster. A backlog is drained first by a DIRECT-mode group of few consumers, then by a PROXY-mode group
  * of many consumers pushed by a real in-process proxy (TLS); both groups start from the earliest offset,
- * so they drain the same messages. Then both groups, still subscribed, receive a paced stream stamped
- * with its send time, giving end-to-end latency of each path under the same load.
+ * so they drain the same messages. Each drain is measured in steady state: from the moment the group
+ * received the warm-up messages (the JIT has compiled its path) and, for the proxy, every consumer is
+ * connected, to the last message; the shares are counted over the same window. Then both groups, still
+ * subscribed, receive a paced stream stamped with its send time, giving end-to-end latency of each path
+ * under the same load.
  */
 @Command(name = "proxy", mixinStandardHelpOptions = true,
         description = "P3: consumer proxy push to many consumers vs SDK DIRECT consumption (targets: throughput ratio >= 0.8, "
@@ -28,8 +32,12 @@ public final class ProxyBenchmark implements Callable<Integer> {
     private static final double SPREAD_TARGET = 0.25;
     private static final double ADDED_P99_TARGET_MS = 5.0;
 
-    @Option(names = "--backlog", defaultValue = "100000", description = "Messages preloaded, then drained by each group (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--backlog", defaultValue = "100000", description = "Messages measured in each group's drain (default: ${DEFAULT-VALUE}).")
     long backlog;
+
+    @Option(names = "--warmup", defaultValue = "30000",
+            description = "Messages preloaded ahead of the backlog, drained by each group before its measurement begins (default: ${DEFAULT-VALUE}).")
+    long warmup;
 
     @Option(names = "--body-bytes", defaultValue = "300", description = "Body size (default: ${DEFAULT-VALUE}).")
     int bodyBytes;
@@ -55,9 +63,9 @@ public final class ProxyBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        System.out.printf("P3 proxy: %,d-message backlog of %d-byte bodies on %d queues; DIRECT %d consumers vs PROXY %d consumers,"
-                + " %d listener threads each; latency at %,d msgs/s for %d s%n", backlog, bodyBytes, QUEUES, directConsumers, proxyConsumers,
-                consumerThreads, latencyRate, latencySeconds);
+        System.out.printf("P3 proxy: %,d-message backlog (after a %,d-message warm-up) of %d-byte bodies on %d queues; DIRECT %d consumers"
+                + " vs PROXY %d consumers, %d listener threads each; latency at %,d msgs/s for %d s%n", backlog, warmup, bodyBytes, QUEUES,
+                directConsumers, proxyConsumers, consumerThreads, latencyRate, latencySeconds);
         try (LocalPlatform platform = LocalPlatform.start()) {
             String directGroup = LocalPlatform.unique("bench-direct");
             String proxyGroup = LocalPlatform.unique("bench-proxied");
@@ -70,13 +78,14 @@ public final class ProxyBenchmark implements Callable<Integer> {
                 PacedSender sender = new PacedSender(producer, TOPIC, bodyBytes);
                 preload(sender);
                 try (ConsumerFleet direct = ConsumerFleet.subscribe(directConsumers, () -> platform.client("bench-direct"), TOPIC, directGroup)) {
-                    double directRate = drain("DIRECT", direct);
+                    double directRate = drain("DIRECT", direct, () -> true).rate();
                     try (ConsumerFleet proxied = ConsumerFleet.subscribe(proxyConsumers, proxy::client, TOPIC, proxyGroup)) {
-                        double proxyRate = drain("PROXY", proxied);
-                        ShareSpread spread = ShareSpread.of(proxied.perConsumerCounts());
-                        System.out.printf("  PROXY per-consumer deliveries: min %,d max %,d mean %,.0f, worst %.1f%% from the mean; %s%n",
-                                spread.min(), spread.max(), spread.mean(), spread.worstDeviation() * 100,
-                                Arrays.toString(proxied.perConsumerCounts()));
+                        Drain proxyDrain = drain("PROXY", proxied, () -> proxy.consumers() >= proxyConsumers);
+                        long[] shares = proxied.countsSince(proxyDrain.mark());
+                        ShareSpread spread = ShareSpread.of(shares);
+                        System.out.printf("  PROXY per-consumer deliveries in the window: min %,d max %,d mean %,.0f, worst %.1f%% from the mean; %s%n",
+                                spread.min(), spread.max(), spread.mean(), spread.worstDeviation() * 100, Arrays.toString(shares));
+                        double proxyRate = proxyDrain.rate();
                         measureLatency(sender, direct, proxied);
                         System.out.printf("  proxy redeliveries: %.0f, failed sends: %d%n", proxy.redeliveries(), sender.failed());
                         report(directRate, proxyRate, spread, direct.latency(), proxied.latency());
@@ -88,19 +97,30 @@ public final class ProxyBenchmark implements Callable<Integer> {
     }
 
     private void preload(PacedSender sender) throws InterruptedException {
+        long total = warmup + backlog;
         long start = System.nanoTime();
-        sender.sendBacklog(backlog);
+        sender.sendBacklog(total);
         double seconds = (System.nanoTime() - start) / 1e9;
-        System.out.printf("  preload: %,d messages in %.1f s (%,.0f msgs/s), %d failed%n", backlog, seconds, backlog / seconds, sender.failed());
+        System.out.printf("  preload: %,d messages in %.1f s (%,.0f msgs/s), %d failed%n", total, seconds, total / seconds, sender.failed());
     }
 
-    private double drain(String path, ConsumerFleet fleet) {
+    /** A drain's measurement: its window's start and its rate. */
+    private record Drain(ConsumerFleet.Mark mark, double rate) {
+    }
+
+    /** @param ready besides the warm-up, what must hold before the window opens */
+    private Drain drain(String path, ConsumerFleet fleet, BooleanSupplier ready) {
+        long total = warmup + backlog;
         long start = System.nanoTime();
-        boolean drained = fleet.awaitDistinct(backlog, TimeUnit.SECONDS.toNanos(drainTimeoutSeconds));
-        System.out.printf("  %s drain: %,d distinct of %,d (%,d deliveries) %.1f s after subscribing, %,.0f msgs/s first to last receipt%s%n",
-                path, fleet.distinctCount(), backlog, fleet.deliveries(), (System.nanoTime() - start) / 1e9, fleet.drainRate(),
-                drained ? "" : " (TIMED OUT)");
-        return fleet.drainRate();
+        long timeout = TimeUnit.SECONDS.toNanos(drainTimeoutSeconds);
+        ConsumerFleet.Mark mark = fleet.markAfter(warmup, ready, total, timeout);
+        boolean drained = fleet.awaitDistinct(total, timeout);
+        double rate = fleet.rateSince(mark);
+        System.out.printf("  %s drain: %,d distinct of %,d (%,d deliveries) %.1f s after subscribing; window opened after %,d"
+                        + " (%.1f s), %,.0f msgs/s from then to the last receipt%s%n",
+                path, fleet.distinctCount(), total, fleet.deliveries(), (System.nanoTime() - start) / 1e9, mark.distinct(),
+                (mark.nanos() - start) / 1e9, rate, drained ? "" : " (TIMED OUT)");
+        return new Drain(mark, rate);
     }
 
     private void measureLatency(PacedSender sender, ConsumerFleet direct, ConsumerFleet proxied) throws InterruptedException {
