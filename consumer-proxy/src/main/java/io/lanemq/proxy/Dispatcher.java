@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * dead-letter topic after the last allowed attempt.
  *
  * <p>Fair spread: a message goes to the next consumer, round-robin, that has a credit; a consumer
- * without credits is skipped. Ordered messages (those with a sharding key) wait in a lane per
+ * without credits is skipped. A consumer whose sink batches ({@link ConsumerSession.DeliverySink#run()})
+ * takes its turn as a run of up to that many messages, within one decision, so they share a frame. Ordered messages (those with a sharding key) wait in a lane per
  * (cluster, key): one in flight per lane, in fetch order, to the lane's consumer while it stays
  * connected (a consumer without credits holds its lanes back rather than lose them).
  *
@@ -76,6 +77,9 @@ final class Dispatcher {
 
     private final List<ConsumerSession> sessions = new ArrayList<>();
     private int cursor;
+    /** The consumer whose run is going on in the current decision, and how many deliveries its run has left. */
+    private ConsumerSession turn;
+    private int turnLeft;
     private final ArrayDeque<HeldMessage> ready = new ArrayDeque<>();
     private final Map<String, Lane> lanes = new HashMap<>();
     private final LinkedHashSet<Lane> readyLanes = new LinkedHashSet<>();
@@ -451,12 +455,24 @@ final class Dispatcher {
         }
     }
 
+    /** A run never spans two decisions: what the next one brings starts a new turn. */
+    private void endTurn() {
+        turn = null;
+        turnLeft = 0;
+    }
+
     private ConsumerSession nextWithCredits() {
+        if (turn != null && turnLeft > 0 && turn.connected && turn.credits > 0) {
+            turnLeft--;
+            return turn;
+        }
         int n = sessions.size();
         for (int i = 0; i < n; i++) {
             ConsumerSession session = sessions.get((cursor + i) % n);
             if (session.credits > 0) {
                 cursor = (cursor + i + 1) % n;
+                turn = session;
+                turnLeft = session.sink().run() - 1;
                 return session;
             }
         }
@@ -483,6 +499,7 @@ final class Dispatcher {
         synchronized (this) {
             result = decision.get();
             pump();
+            endTurn();
             if (undelivered.isEmpty()) {
                 return result;
             }

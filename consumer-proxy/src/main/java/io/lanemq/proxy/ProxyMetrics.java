@@ -1,6 +1,7 @@
 package io.lanemq.proxy;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -22,6 +23,7 @@ final class ProxyMetrics {
     static final String COMMIT_FAILURES = "lanemq.proxy.commit.failures";
     static final String DROPPED_FRAMES = "lanemq.proxy.dropped.frames";
     static final String REFUSED_CALLS = "lanemq.proxy.refused.calls";
+    static final String FRAME_DELIVERIES = "lanemq.proxy.frame.deliveries";
 
     private final MeterRegistry registry;
 
@@ -61,6 +63,14 @@ final class ProxyMetrics {
     /** A frame dropped with a Status answer; {@code reason} is the Status code. */
     Counter droppedFrames(String reason) {
         return registry.counter(DROPPED_FRAMES, "reason", reason);
+    }
+
+    /**
+     * Deliveries per pushed frame: how well pushes batch (1 for clients that do not accept Deliveries
+     * frames); each frame costs a TLS record and wake-ups at both ends, whatever it holds.
+     */
+    DistributionSummary frameDeliveries() {
+        return DistributionSummary.builder(FRAME_DELIVERIES).description("deliveries per pushed frame").register(registry);
     }
 
     /** A call ended with a terminal status before it was served; {@code code} is the gRPC code. */

@@ -13,6 +13,7 @@ import io.lanemq.proxy.protocol.FrameWindow;
 import io.lanemq.proxy.protocol.Nack;
 import io.lanemq.proxy.protocol.Subscribe;
 import io.lanemq.proxy.protocol.Subscribed;
+import io.micrometer.core.instrument.DistributionSummary;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
@@ -29,6 +30,8 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
     private static final Logger log = LoggerFactory.getLogger(StreamSession.class);
     /** Inbound frames (acks, credits) requested from gRPC at a time; see {@link FrameWindow}. */
     private static final int INBOUND_CHUNK = 32;
+    /** Deliveries in a row to a consumer that accepts Deliveries frames (what the SDK acks in one batch with 4 listener threads). */
+    private static final int BATCH_RUN = 8;
 
     private final ServerCallStreamObserver<ConsumeResponse> responses;
     private final String application;
@@ -37,6 +40,7 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
     private final ProxyMetrics metrics;
     private final Consumer<StreamSession> onEnd;
     private final FrameWindow inbound;
+    private final DistributionSummary frameDeliveries;
     private volatile GroupRuntime group;
     private volatile ConsumerSession session;
     private volatile boolean acceptsBatches;
@@ -51,6 +55,7 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
         this.metrics = metrics;
         this.onEnd = onEnd;
         this.inbound = FrameWindow.onServer(responses, INBOUND_CHUNK);
+        this.frameDeliveries = metrics.frameDeliveries();
     }
 
     @Override
@@ -86,7 +91,7 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
         acceptsBatches = subscribe.getAcceptsBatches();
         GroupRegistry.Joined joined;
         try {
-            joined = groups.join(subscribe.getLogicTopic(), subscribe.getConsumerGroup(), consumerId, this::push);
+            joined = groups.join(subscribe.getLogicTopic(), subscribe.getConsumerGroup(), consumerId, new Sink());
         } catch (StatusException e) {
             end(e.getStatus());
             return;
@@ -238,13 +243,28 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
                 .setCode(code).setMessage(message).setDeliveryId(deliveryId)).build());
     }
 
+    /** The dispatcher's way to this stream. */
+    private final class Sink implements ConsumerSession.DeliverySink {
+        @Override
+        public void push(List<Delivery> deliveries) {
+            StreamSession.this.push(deliveries);
+        }
+
+        @Override
+        public int run() {
+            return acceptsBatches ? BATCH_RUN : 1;
+        }
+    }
+
     private void push(List<Delivery> deliveries) {
         if (deliveries.size() > 1 && acceptsBatches) {
             send(ConsumeResponse.newBuilder().setDeliveries(Deliveries.newBuilder().addAllDeliveries(deliveries)).build());
+            frameDeliveries.record(deliveries.size());
             return;
         }
         for (Delivery delivery : deliveries) {
             send(ConsumeResponse.newBuilder().setDelivery(delivery).build());
+            frameDeliveries.record(1);
         }
     }
 

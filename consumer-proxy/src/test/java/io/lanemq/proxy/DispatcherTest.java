@@ -68,6 +68,22 @@ class DispatcherTest {
     }
 
     @Test
+    void aConsumerWhoseSinkBatchesTakesItsTurnAsARunWithinOneDecision() {
+        Sink a = new Sink(3);
+        Sink b = new Sink(3);
+        dispatcher.connect("a", 100, a);
+        dispatcher.connect("b", 100, b);
+        dispatcher.offer(messages(0, 8, null));
+
+        assertThat(a.received).extracting(Delivery::getMessageId).containsExactly("m0", "m1", "m2", "m6", "m7");
+        assertThat(b.received).extracting(Delivery::getMessageId).containsExactly("m3", "m4", "m5");
+        assertThat(a.pushSizes).as("one push per decision").containsExactly(5);
+
+        dispatcher.offer(messages(8, 10, null));
+        assertThat(b.received).as("the next decision starts a new turn, at the next consumer").hasSize(5);
+    }
+
+    @Test
     void pushesAreMadeAfterTheLockIsReleased() {
         Sink a = new Sink();
         Sink b = new Sink();
@@ -277,11 +293,25 @@ class DispatcherTest {
     }
 
     private final class Sink implements ConsumerSession.DeliverySink {
+        final int run;
         final List<Delivery> received = new ArrayList<>();
         final List<Delivery> pending = new ArrayList<>();
         int pushedUnderLock;
 
         final List<Integer> pushSizes = new ArrayList<>();
+
+        Sink() {
+            this(1);
+        }
+
+        Sink(int run) {
+            this.run = run;
+        }
+
+        @Override
+        public int run() {
+            return run;
+        }
 
         @Override
         public void push(List<Delivery> deliveries) {

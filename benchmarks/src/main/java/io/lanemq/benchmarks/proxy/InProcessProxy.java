@@ -51,9 +51,23 @@ final class InProcessProxy implements AutoCloseable {
                 .configLocation(platform.writeConfig().toString()).proxyToken(TOKEN).build());
     }
 
+    /** Deliveries per frame the proxy pushed, on average over the run. */
+    double deliveriesPerFrame() {
+        return server.meters().find("lanemq.proxy.frame.deliveries").summaries().stream().mapToDouble(s -> s.mean()).max().orElse(0);
+    }
+
+    /** The proxy's view of its groups: messages held (fetched, not finished) and deliveries out with consumers. */
+    String holdings() {
+        return String.format("proxy holds %.0f, %.0f out with consumers", gaugeSum("lanemq.proxy.held"), gaugeSum("lanemq.proxy.in.flight"));
+    }
+
+    private double gaugeSum(String name) {
+        return server.meters().find(name).gauges().stream().mapToDouble(g -> g.value()).sum();
+    }
+
     /** Consumers connected to the proxy, all groups together. */
     int consumers() {
-        return server.meters().find("lanemq.proxy.consumers").gauges().stream().mapToInt(g -> (int) g.value()).sum();
+        return (int) gaugeSum("lanemq.proxy.consumers");
     }
 
     /** Redeliveries the proxy made (ack timeouts, disconnects, nacks), all groups together. */

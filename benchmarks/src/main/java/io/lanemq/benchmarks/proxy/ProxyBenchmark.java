@@ -80,14 +80,19 @@ public final class ProxyBenchmark implements Callable<Integer> {
                 try (ConsumerFleet direct = ConsumerFleet.subscribe(directConsumers, () -> platform.client("bench-direct"), TOPIC, directGroup)) {
                     double directRate = drain("DIRECT", direct, () -> true).rate();
                     try (ConsumerFleet proxied = ConsumerFleet.subscribe(proxyConsumers, proxy::client, TOPIC, proxyGroup)) {
-                        Drain proxyDrain = drain("PROXY", proxied, () -> proxy.consumers() >= proxyConsumers);
+                        Drain proxyDrain;
+                        try (Progress progress = Progress.every(2, () -> String.format("PROXY: %,d distinct, %d consumers connected; %s",
+                                proxied.distinctCount(), proxy.consumers(), proxy.holdings()))) {
+                            proxyDrain = drain("PROXY", proxied, () -> proxy.consumers() >= proxyConsumers);
+                        }
                         long[] shares = proxied.countsSince(proxyDrain.mark());
                         ShareSpread spread = ShareSpread.of(shares);
                         System.out.printf("  PROXY per-consumer deliveries in the window: min %,d max %,d mean %,.0f, worst %.1f%% from the mean; %s%n",
                                 spread.min(), spread.max(), spread.mean(), spread.worstDeviation() * 100, Arrays.toString(shares));
                         double proxyRate = proxyDrain.rate();
                         measureLatency(sender, direct, proxied);
-                        System.out.printf("  proxy redeliveries: %.0f, failed sends: %d%n", proxy.redeliveries(), sender.failed());
+                        System.out.printf("  proxy redeliveries: %.0f, failed sends: %d, deliveries per pushed frame: %.1f%n", proxy.redeliveries(),
+                                sender.failed(), proxy.deliveriesPerFrame());
                         report(directRate, proxyRate, spread, direct.latency(), proxied.latency());
                     }
                 }

@@ -13,14 +13,20 @@ import java.util.concurrent.TimeUnit;
  * TLS stream every frame flushed costs a record and a system call at both ends, and one proxy serves
  * dozens of consumers, so frames per message decide how far it scales.
  *
- * <p>A batch goes out as soon as one of these holds, so batching never makes a consumer wait:
+ * <p>A batch goes out as soon as one of these holds:
  * <ul>
  *   <li>it holds {@code maxBatch} ids;</li>
- *   <li>the consumer holds no other delivery: nothing is coming to fill the batch, so a quiet
- *       consumer's acks leave at once (no added latency at low rates);</li>
  *   <li>{@code maxDelay} passed since the batch began: one slow listener does not hold back the acks
- *       of the messages its neighbours finished.</li>
+ *       of the messages its neighbours finished, and a quiet consumer's acks are late by that much
+ *       at most;</li>
+ *   <li>with {@code flushWhenIdle}, the consumer holds no other delivery. An ordered subscription
+ *       needs that: the proxy pushes a key's next message only once the previous one is acked, so
+ *       there an ack's delay is the next message's delay.</li>
  * </ul>
+ * Holding acks costs an unordered consumer nothing: while a batch fills, the proxy still holds
+ * credits for at least {@code credits - maxBatch} deliveries. Sending each ack alone as soon as the
+ * consumer is idle would be worse than it looks: under load the proxy then pushes one delivery per
+ * credit returned, frames multiply, round trips lengthen, and the consumer is idle more often.
  * Thread-safe; the sink is called outside the lock, so two batches may reach it in either order
  * (acks are independent of each other).
  */
@@ -32,6 +38,7 @@ final class AckBatcher {
 
     private final int maxBatch;
     private final long maxDelayNanos;
+    private final boolean flushWhenIdle;
     private final ScheduledExecutorService timer;
     private final Sink sink;
     /** Guarded by {@code this}. */
@@ -39,12 +46,13 @@ final class AckBatcher {
     private int inHand;
     private boolean flushScheduled;
 
-    AckBatcher(int maxBatch, Duration maxDelay, ScheduledExecutorService timer, Sink sink) {
+    AckBatcher(int maxBatch, Duration maxDelay, boolean flushWhenIdle, ScheduledExecutorService timer, Sink sink) {
         if (maxBatch < 1) {
             throw new IllegalArgumentException("maxBatch must be at least 1, was " + maxBatch);
         }
         this.maxBatch = maxBatch;
         this.maxDelayNanos = maxDelay.toNanos();
+        this.flushWhenIdle = flushWhenIdle;
         this.timer = timer;
         this.sink = sink;
     }
@@ -59,7 +67,7 @@ final class AckBatcher {
         synchronized (this) {
             inHand--;
             batch.add(deliveryId);
-            ready = batch.size() >= maxBatch || inHand <= 0 ? take() : null;
+            ready = batch.size() >= maxBatch || idle() ? take() : null;
             if (ready == null && !flushScheduled) {
                 flushScheduled = schedule();
                 if (!flushScheduled) {
@@ -70,16 +78,20 @@ final class AckBatcher {
         send(ready);
     }
 
-    /** A delivery left the consumer's hands without an ack (a nack): the acks gathered so far may be all there is. */
+    /** A delivery left the consumer's hands without an ack (a nack). */
     void settledWithoutAck() {
         boolean idle;
         synchronized (this) {
             inHand--;
-            idle = inHand <= 0;
+            idle = idle();
         }
         if (idle) {
             flush();
         }
+    }
+
+    private boolean idle() {
+        return flushWhenIdle && inHand <= 0;
     }
 
     /** Sends what is gathered now (on the timer, or before the stream ends). */

@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * anything else nacks (the proxy redelivers with attempt + 1); each settled delivery grants one credit
  * back, so at most {@link ProxyConsumerSpec#credits()} messages are out at once. Acks leave in batches
  * of up to {@link ProxyConsumerSpec#ackBatch()} (see {@link AckBatcher}: a batch never waits longer
- * than {@value #MAX_ACK_DELAY_MILLIS} ms, nor at all once the consumer holds nothing else).
+ * than {@value #MAX_ACK_DELAY_MILLIS} ms, nor at all, for an ordered subscription, once the consumer holds
+ * nothing else).
  *
  * <p>A stream that breaks is reopened after a backoff, on the next endpoint. A refusal (wrong token,
  * unknown group) is logged as an error, counted, kept for {@link #lastProblem()}, and retried slowly:
@@ -126,7 +127,8 @@ public final class ProxyConsumer implements AutoCloseable {
                 .setConsumerId(consumerId)
                 .setInitialCredits(spec.credits())
                 .setAcceptsBatches(true)
-                .build(), new Events(), spec.ackBatch(), Duration.ofMillis(MAX_ACK_DELAY_MILLIS), timers);
+                .build(), new Events(), new ProxyStream.AckBatching(spec.ackBatch(), Duration.ofMillis(MAX_ACK_DELAY_MILLIS),
+                spec.subscription().ordered()), timers);
     }
 
     private void process(ProxyStream stream, Delivery delivery, BoundMessage message) {

@@ -48,24 +48,25 @@ final class ProxyStream implements ClientResponseObserver<ConsumeRequest, Consum
     private FrameWindow inbound;
     private boolean ended;
 
-    private ProxyStream(String endpoint, Subscribe subscribe, Handler handler, int ackBatch, Duration maxAckDelay,
-                        ScheduledExecutorService timer) {
+    private ProxyStream(String endpoint, Subscribe subscribe, Handler handler, AckBatching batching, ScheduledExecutorService timer) {
         this.endpoint = endpoint;
         this.subscribe = subscribe;
         this.handler = handler;
-        this.acks = new AckBatcher(ackBatch, maxAckDelay, timer, this::sendAck);
+        this.acks = new AckBatcher(batching.maxBatch(), batching.maxDelay(), batching.flushWhenIdle(), timer, this::sendAck);
+    }
+
+    /** How this stream's acks are batched; see {@link AckBatcher}. */
+    record AckBatching(int maxBatch, Duration maxDelay, boolean flushWhenIdle) {
     }
 
     /**
      * Opens the call and sends Subscribe; the outcome arrives through {@code handler}.
      *
-     * @param ackBatch    acks gathered into one frame at most
-     * @param maxAckDelay the longest an ack waits for its batch to fill
-     * @param timer       runs the batches that wait
+     * @param timer runs the ack batches that wait
      */
-    static ProxyStream open(ProxyChannels.Target target, Subscribe subscribe, Handler handler, int ackBatch,
-                            Duration maxAckDelay, ScheduledExecutorService timer) {
-        ProxyStream stream = new ProxyStream(target.endpoint(), subscribe, handler, ackBatch, maxAckDelay, timer);
+    static ProxyStream open(ProxyChannels.Target target, Subscribe subscribe, Handler handler, AckBatching batching,
+                            ScheduledExecutorService timer) {
+        ProxyStream stream = new ProxyStream(target.endpoint(), subscribe, handler, batching, timer);
         ConsumerProxyGrpc.newStub(target.channel()).consume(stream);
         stream.send(ConsumeRequest.newBuilder().setSubscribe(subscribe).build());
         return stream;

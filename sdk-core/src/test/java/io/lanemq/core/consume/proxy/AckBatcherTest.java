@@ -25,7 +25,11 @@ class AckBatcherTest {
     }
 
     private AckBatcher batcher(int maxBatch, Duration maxDelay) {
-        return new AckBatcher(maxBatch, maxDelay, timer, (ids, granted) -> {
+        return batcher(maxBatch, maxDelay, false);
+    }
+
+    private AckBatcher batcher(int maxBatch, Duration maxDelay, boolean flushWhenIdle) {
+        return new AckBatcher(maxBatch, maxDelay, flushWhenIdle, timer, (ids, granted) -> {
             frames.add(List.copyOf(ids));
             credits.add(granted);
         });
@@ -46,8 +50,19 @@ class AckBatcherTest {
     }
 
     @Test
-    void aConsumerHoldingNothingElseAcksAtOnce() {
+    void anUnorderedConsumerHoldingNothingElseStillWaitsForItsBatch() {
         AckBatcher acks = batcher(16, Duration.ofMinutes(1));
+        acks.received();
+        acks.acked(1);
+
+        assertThat(frames).as("the proxy still holds credits for this consumer; the ack waits for company").isEmpty();
+        acks.flush();
+        assertThat(frames).containsExactly(List.of(1L));
+    }
+
+    @Test
+    void anOrderedConsumerHoldingNothingElseAcksAtOnce() {
+        AckBatcher acks = batcher(16, Duration.ofMinutes(1), true);
         acks.received();
         acks.acked(1);
         acks.received();
@@ -71,8 +86,8 @@ class AckBatcherTest {
     }
 
     @Test
-    void aNackThatEmptiesTheConsumersHandsSendsTheGatheredAcks() {
-        AckBatcher acks = batcher(16, Duration.ofMinutes(1));
+    void aNackThatEmptiesAnOrderedConsumersHandsSendsTheGatheredAcks() {
+        AckBatcher acks = batcher(16, Duration.ofMinutes(1), true);
         acks.received();
         acks.received();
         acks.acked(1);
@@ -112,6 +127,8 @@ class AckBatcherTest {
             }).start();
         }
         assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+        // The last, partial batch leaves on the timer.
+        await().atMost(Duration.ofSeconds(5)).until(() -> credits.stream().mapToInt(Integer::intValue).sum() == threads * perThread);
 
         List<Long> all = new ArrayList<>();
         synchronized (frames) {
