@@ -17,14 +17,6 @@ final class ConsumerSession {
     interface DeliverySink {
         /** Deliveries decided together for this consumer, in order; the sink may send them as one frame. */
         void push(List<Delivery> deliveries);
-
-        /**
-         * How many deliveries in a row the dispatcher may give this consumer before the next one's turn,
-         * so that they travel together: 1 (strict round-robin) unless the sink sends several in one frame.
-         */
-        default int run() {
-            return 1;
-        }
     }
 
     static final long MAX_CREDITS = Integer.MAX_VALUE;

@@ -5,10 +5,24 @@ import java.util.Objects;
 
 /**
  * How one group's messages are dispatched: the ack timeout, the attempts before the dead-letter
- * topic, and the exponential backoff of a nack that names no delay.
+ * topic, the exponential backoff of a nack that names no delay, and the run: how many deliveries in a
+ * row one consumer may take in its round-robin turn, within one decision, so that they can share a
+ * frame. The same run for every consumer keeps the shares even between consumers that accept
+ * batched frames and those that do not.
  */
-record DispatchSettings(Duration ackTimeout, int maxDeliveryAttempts, Duration initialBackoff, Duration maxBackoff) {
+record DispatchSettings(Duration ackTimeout, int maxDeliveryAttempts, Duration initialBackoff, Duration maxBackoff, int run) {
+    /** What the SDK acks in one batch with its default 4 listener threads. */
+    static final int DEFAULT_RUN = 8;
+
+    /** Strict round-robin, one delivery per turn. */
+    DispatchSettings(Duration ackTimeout, int maxDeliveryAttempts, Duration initialBackoff, Duration maxBackoff) {
+        this(ackTimeout, maxDeliveryAttempts, initialBackoff, maxBackoff, 1);
+    }
+
     DispatchSettings {
+        if (run < 1) {
+            throw new IllegalArgumentException("run must be at least 1, was " + run);
+        }
         Objects.requireNonNull(ackTimeout, "ackTimeout");
         Objects.requireNonNull(initialBackoff, "initialBackoff");
         Objects.requireNonNull(maxBackoff, "maxBackoff");

@@ -27,8 +27,11 @@ import org.slf4j.LoggerFactory;
  * dead-letter topic after the last allowed attempt.
  *
  * <p>Fair spread: a message goes to the next consumer, round-robin, that has a credit; a consumer
- * without credits is skipped. A consumer whose sink batches ({@link ConsumerSession.DeliverySink#run()})
- * takes its turn as a run of up to that many messages, within one decision, so they share a frame. Ordered messages (those with a sharding key) wait in a lane per
+ * without credits is skipped. A turn is a run of up to {@link DispatchSettings#run()} messages, so a
+ * consumer's share of a decision can travel in one frame. A run may go on into the next decision: were
+ * turns cut at each decision, consumers would take turns by decisions, not by messages, and two
+ * fetchers whose decisions alternate (one per cluster) would give the even consumers one cluster's
+ * batches and the odd ones the other's. Ordered messages (those with a sharding key) wait in a lane per
  * (cluster, key): one in flight per lane, in fetch order, to the lane's consumer while it stays
  * connected (a consumer without credits holds its lanes back rather than lose them).
  *
@@ -77,7 +80,7 @@ final class Dispatcher {
 
     private final List<ConsumerSession> sessions = new ArrayList<>();
     private int cursor;
-    /** The consumer whose run is going on in the current decision, and how many deliveries its run has left. */
+    /** The consumer whose run is going on, and how many deliveries its run has left. */
     private ConsumerSession turn;
     private int turnLeft;
     private final ArrayDeque<HeldMessage> ready = new ArrayDeque<>();
@@ -455,11 +458,6 @@ final class Dispatcher {
         }
     }
 
-    /** A run never spans two decisions: what the next one brings starts a new turn. */
-    private void endTurn() {
-        turn = null;
-        turnLeft = 0;
-    }
 
     private ConsumerSession nextWithCredits() {
         if (turn != null && turnLeft > 0 && turn.connected && turn.credits > 0) {
@@ -472,7 +470,7 @@ final class Dispatcher {
             if (session.credits > 0) {
                 cursor = (cursor + i + 1) % n;
                 turn = session;
-                turnLeft = session.sink().run() - 1;
+                turnLeft = settings.run() - 1;
                 return session;
             }
         }
@@ -499,7 +497,6 @@ final class Dispatcher {
         synchronized (this) {
             result = decision.get();
             pump();
-            endTurn();
             if (undelivered.isEmpty()) {
                 return result;
             }

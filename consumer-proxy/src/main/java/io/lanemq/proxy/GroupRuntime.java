@@ -46,7 +46,8 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
         this.spec = GroupSpec.of(platform, key).orElseThrow();
         this.metrics = metrics;
         this.dispatcher = new Dispatcher(key.toString(), new DispatchSettings(config.ackTimeout(),
-                settings.maxDeliveryAttempts(), config.initialBackoff(), config.maxBackoff()), System::nanoTime, deliveryIds, this);
+                settings.maxDeliveryAttempts(), config.initialBackoff(), config.maxBackoff(), DispatchSettings.DEFAULT_RUN),
+                System::nanoTime, deliveryIds, this);
         GroupLimits limits = GroupLimits.of(settings, config.limits(key.consumerGroup()));
         RateLimiter rate = limits.maxPerSecond() > 0 ? RateLimiter.create(limits.maxPerSecond()) : null;
         for (TopicRoute route : topic.routes()) {

@@ -30,8 +30,6 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
     private static final Logger log = LoggerFactory.getLogger(StreamSession.class);
     /** Inbound frames (acks, credits) requested from gRPC at a time; see {@link FrameWindow}. */
     private static final int INBOUND_CHUNK = 32;
-    /** Deliveries in a row to a consumer that accepts Deliveries frames (what the SDK acks in one batch with 4 listener threads). */
-    private static final int BATCH_RUN = 8;
 
     private final ServerCallStreamObserver<ConsumeResponse> responses;
     private final String application;
@@ -91,7 +89,7 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
         acceptsBatches = subscribe.getAcceptsBatches();
         GroupRegistry.Joined joined;
         try {
-            joined = groups.join(subscribe.getLogicTopic(), subscribe.getConsumerGroup(), consumerId, new Sink());
+            joined = groups.join(subscribe.getLogicTopic(), subscribe.getConsumerGroup(), consumerId, this::push);
         } catch (StatusException e) {
             end(e.getStatus());
             return;
@@ -241,19 +239,6 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
         log.debug("{}: dropped a frame: {}", session, message);
         send(ConsumeResponse.newBuilder().setStatus(io.lanemq.proxy.protocol.Status.newBuilder()
                 .setCode(code).setMessage(message).setDeliveryId(deliveryId)).build());
-    }
-
-    /** The dispatcher's way to this stream. */
-    private final class Sink implements ConsumerSession.DeliverySink {
-        @Override
-        public void push(List<Delivery> deliveries) {
-            StreamSession.this.push(deliveries);
-        }
-
-        @Override
-        public int run() {
-            return acceptsBatches ? BATCH_RUN : 1;
-        }
     }
 
     private void push(List<Delivery> deliveries) {

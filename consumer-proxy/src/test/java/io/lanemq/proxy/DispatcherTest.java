@@ -68,9 +68,11 @@ class DispatcherTest {
     }
 
     @Test
-    void aConsumerWhoseSinkBatchesTakesItsTurnAsARunWithinOneDecision() {
-        Sink a = new Sink(3);
-        Sink b = new Sink(3);
+    void aTurnIsARunOfDeliveriesThatMayGoOnIntoTheNextDecision() {
+        Dispatcher dispatcher = new Dispatcher("runs", new DispatchSettings(Duration.ofSeconds(10), 3,
+                Duration.ofMillis(100), Duration.ofSeconds(1), 3), clock::get, ids::incrementAndGet, recorder);
+        Sink a = new Sink();
+        Sink b = new Sink();
         dispatcher.connect("a", 100, a);
         dispatcher.connect("b", 100, b);
         dispatcher.offer(messages(0, 8, null));
@@ -80,7 +82,8 @@ class DispatcherTest {
         assertThat(a.pushSizes).as("one push per decision").containsExactly(5);
 
         dispatcher.offer(messages(8, 10, null));
-        assertThat(b.received).as("the next decision starts a new turn, at the next consumer").hasSize(5);
+        assertThat(a.received).as("a's run had one delivery left").hasSize(6);
+        assertThat(b.received).as("then b's turn").hasSize(4);
     }
 
     @Test
@@ -293,25 +296,11 @@ class DispatcherTest {
     }
 
     private final class Sink implements ConsumerSession.DeliverySink {
-        final int run;
         final List<Delivery> received = new ArrayList<>();
         final List<Delivery> pending = new ArrayList<>();
         int pushedUnderLock;
 
         final List<Integer> pushSizes = new ArrayList<>();
-
-        Sink() {
-            this(1);
-        }
-
-        Sink(int run) {
-            this.run = run;
-        }
-
-        @Override
-        public int run() {
-            return run;
-        }
 
         @Override
         public void push(List<Delivery> deliveries) {
