@@ -2,6 +2,6 @@ package io.lanemq.benchmarks.produce;
 
 /** One synchronous send; throws when the send failed. */
 @FunctionalInterface
-interface SendLoop {
+public interface SendLoop {
     void sendOne() throws Exception;
 }

@@ -5,11 +5,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 /** Runs a send loop on N threads for a fixed time and reports successful sends per second. */
-final class Throughput {
+public final class Throughput {
     private Throughput() {
     }
 
-    static double measure(SendLoop loop, int threads, int seconds) throws InterruptedException {
+    public static double measure(SendLoop loop, int threads, int seconds) throws InterruptedException {
         LongAdder sent = new LongAdder();
         AtomicReference<Exception> failure = new AtomicReference<>();
         CountDownLatch done = new CountDownLatch(threads);

@@ -65,6 +65,8 @@ final class ClusterDelayService implements AutoCloseable {
     private static final long POLL_MILLIS = 100;
     private static final long STORE_RETRY_MILLIS = 1_000;
     private static final int REENQUEUE_BATCH = 10_000;
+    /** Ids handed over per engine call, so a large queue's hand-over does not build one huge list. */
+    private static final int HANDOVER_BATCH = 50_000;
     /** RocketMQ's default of 10 per pull cannot keep up with a burst of thousands of sends a second. */
     private static final int PULL_BATCH = 128;
 
@@ -177,7 +179,7 @@ final class ClusterDelayService implements AutoCloseable {
 
     private void handle(MessageExt m) {
         MessageQueue queue = new MessageQueue(m.getTopic(), m.getBrokerName(), m.getQueueId());
-        QueueLedger ledger = ledgers.computeIfAbsent(queue, QueueLedger::new);
+        QueueLedger ledger = ledgers.computeIfAbsent(queue, q -> book.register(new QueueLedger(q)));
         String kind = m.getProperty(DelayProtocol.PROPERTY_KIND);
         try {
             if (DelayProtocol.KIND_SCHEDULE.equals(kind)) {
@@ -199,16 +201,12 @@ final class ClusterDelayService implements AutoCloseable {
     private void schedule(MessageExt m, QueueLedger ledger) throws DelayRejectedException {
         DelayedRecord record = InternalMessages.toRecord(m, cluster.name());
         InternalMessages.toDelivery(record); // refuse now what could never be delivered
-        long offset = m.getQueueOffset();
-        SettlementBook.Waiter waiter = new SettlementBook.Waiter(ledger, offset);
-        ledger.hold(offset, record.id(), System.currentTimeMillis());
         ScheduleOutcome outcome;
         handover.readLock().lock();
         try {
-            if (book.joinIfPending(record.id(), waiter)) {
+            if (book.hold(ledger, m.getQueueOffset(), record.id(), System.currentTimeMillis())) {
                 return; // a copy this server re-enqueued: the record is already stored and pending here
             }
-            book.await(record.id(), waiter);
             outcome = untilStored(() -> engine.schedule(record));
         } catch (DelayRejectedException e) {
             book.settled(record.id()); // never stored: nothing to wait for
@@ -322,19 +320,19 @@ final class ClusterDelayService implements AutoCloseable {
                 continue;
             }
             List<DelayId> ids = new ArrayList<>(overdue.size());
-            overdue.forEach(h -> ids.add(h.id));
+            overdue.forEach(h -> ids.add(h.id()));
             Map<DelayId, DelayedRecord> pending;
             try {
                 pending = engine.readPending(ids);
             } catch (DelayStoreException e) {
-                overdue.forEach(ledger::unclaim);
+                overdue.forEach(h -> ledger.unclaim(h.offset()));
                 log.warn("Could not read records to re-enqueue for cluster {}: {}", cluster.name(), e.getMessage());
                 continue;
             }
             for (QueueLedger.Held h : overdue) {
-                DelayedRecord record = pending.get(h.id);
+                DelayedRecord record = pending.get(h.id());
                 if (record == null) {
-                    ledger.unclaim(h); // being delivered or just settled: its settlement releases the offset
+                    ledger.unclaim(h.offset()); // being delivered or just settled: its settlement releases the offset
                     continue;
                 }
                 reenqueue(ledger, h, record);
@@ -350,24 +348,23 @@ final class ClusterDelayService implements AutoCloseable {
                         public void onSuccess(SendResult result) {
                             if (result.getSendStatus() != SendStatus.SEND_OK) {
                                 // Stored, but not yet flushed or replicated as configured: keep the old offset too.
-                                ledger.unclaim(h);
+                                ledger.unclaim(h.offset());
                                 return;
                             }
-                            book.leave(h.id, new SettlementBook.Waiter(ledger, h.offset));
-                            ledger.release(h.offset);
+                            book.leave(ledger, h.offset(), h.id());
                             metrics.reenqueued.increment();
                         }
 
                         @Override
                         public void onException(Throwable e) {
-                            ledger.unclaim(h);
-                            log.warn("Re-enqueue of {} to {} failed; trying again later: {}", h.id, ledger.queue,
+                            ledger.unclaim(h.offset());
+                            log.warn("Re-enqueue of {} to {} failed; trying again later: {}", h.id(), ledger.queue,
                                     e.toString());
                         }
                     });
         } catch (Exception e) {
-            ledger.unclaim(h);
-            log.warn("Re-enqueue of {} to {} failed; trying again later: {}", h.id, ledger.queue, e.toString());
+            ledger.unclaim(h.offset());
+            log.warn("Re-enqueue of {} to {} failed; trying again later: {}", h.id(), ledger.queue, e.toString());
         }
     }
 
@@ -378,6 +375,15 @@ final class ClusterDelayService implements AutoCloseable {
             n += ledger.heldCount();
         }
         return n;
+    }
+
+    /** Heap the offset bookkeeping takes (ledgers and settlement book), estimated from their array sizes. */
+    long ledgerBytes() {
+        long bytes = book.estimatedBytes();
+        for (QueueLedger ledger : ledgers.values()) {
+            bytes += ledger.estimatedBytes();
+        }
+        return bytes;
     }
 
     boolean healthy() {
@@ -436,17 +442,24 @@ final class ClusterDelayService implements AutoCloseable {
      */
     private void handOver(List<QueueLedger> lost) {
         for (QueueLedger ledger : lost) {
-            List<DelayId> ids = ledger.heldIds();
             handover.writeLock().lock();
             try {
-                int dropped = engine.relinquish(ids);
+                int dropped = 0;
+                long from = 0;
+                for (List<QueueLedger.Held> page = ledger.held(from, HANDOVER_BATCH); !page.isEmpty();
+                        page = ledger.held(from, HANDOVER_BATCH)) {
+                    List<DelayId> ids = new ArrayList<>(page.size());
+                    page.forEach(h -> ids.add(h.id()));
+                    dropped += engine.relinquish(ids);
+                    from = page.get(page.size() - 1).offset() + 1;
+                }
                 log.info("Cluster {}: queue {} is read by another server now; handed over {} pending records",
                         cluster.name(), ledger.queue.getQueueId(), dropped);
             } catch (DelayStoreException | IllegalStateException e) {
                 log.warn("Cluster {}: could not hand over the records of queue {}; they may be delivered twice: {}",
                         cluster.name(), ledger.queue.getQueueId(), e.getMessage());
             } finally {
-                ids.forEach(book::forget);
+                book.drop(ledger);
                 handover.writeLock().unlock();
             }
         }

@@ -26,6 +26,7 @@ final class DelayServerMetrics {
     static final String CANCELS = "lanemq.delay.cancels";
     static final String MALFORMED = "lanemq.delay.malformed";
     static final String HELD_OFFSETS = "lanemq.delay.held.offsets";
+    static final String LEDGER_BYTES = "lanemq.delay.ledger.bytes";
     static final String TAG_CLUSTER = "cluster";
     static final String TAG_OUTCOME = "outcome";
 
@@ -66,6 +67,9 @@ final class DelayServerMetrics {
                 .tag(TAG_CLUSTER, cluster).register(registry);
         Gauge.builder(HELD_OFFSETS, service, ClusterDelayService::heldOffsets).tag(TAG_CLUSTER, cluster)
                 .register(registry);
+        Gauge.builder(LEDGER_BYTES, service, ClusterDelayService::ledgerBytes).baseUnit("bytes")
+                .description("Heap of the held-offset bookkeeping (ledgers and settlement book), estimated from array sizes")
+                .tag(TAG_CLUSTER, cluster).register(registry);
     }
 
     void cancelled(String result) {
