@@ -437,7 +437,7 @@ final class Dispatcher {
         }
         for (Iterator<Lane> it = readyLanes.iterator(); it.hasNext(); ) {
             Lane lane = it.next();
-            ConsumerSession target = lane.consumer != null ? (lane.consumer.credits > 0 ? lane.consumer : null) : nextWithCredits();
+            ConsumerSession target = lane.consumer != null ? (lane.consumer.credits > 0 ? lane.consumer : null) : nextTurn(1);
             if (target == null) {
                 if (lane.consumer == null) {
                     break; // nobody has credits; lanes bound to a consumer are checked next time
@@ -459,18 +459,28 @@ final class Dispatcher {
     }
 
 
+    /** The consumer for the next unordered message: the current run's, or the next turn's. */
     private ConsumerSession nextWithCredits() {
         if (turn != null && turnLeft > 0 && turn.connected && turn.credits > 0) {
             turnLeft--;
             return turn;
         }
+        return nextTurn(settings.run());
+    }
+
+    /**
+     * The next consumer, round-robin, with a credit; its turn is a run of {@code run}. Binding a new
+     * sharding key is a turn of one, so keys spread over the consumers one by one (a run would bind up
+     * to a run's worth of keys, for good, to one consumer).
+     */
+    private ConsumerSession nextTurn(int run) {
         int n = sessions.size();
         for (int i = 0; i < n; i++) {
             ConsumerSession session = sessions.get((cursor + i) % n);
             if (session.credits > 0) {
                 cursor = (cursor + i + 1) % n;
                 turn = session;
-                turnLeft = settings.run() - 1;
+                turnLeft = run - 1;
                 return session;
             }
         }

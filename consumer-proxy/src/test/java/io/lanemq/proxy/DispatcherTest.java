@@ -87,6 +87,25 @@ class DispatcherTest {
     }
 
     @Test
+    void newShardingKeysAreBoundOneByOneEvenWithRuns() {
+        Dispatcher dispatcher = new Dispatcher("runs", new DispatchSettings(Duration.ofSeconds(10), 3,
+                Duration.ofMillis(100), Duration.ofSeconds(1), 8), clock::get, ids::incrementAndGet, recorder);
+        Sink a = new Sink();
+        Sink b = new Sink();
+        Sink c = new Sink();
+        dispatcher.connect("a", 100, a);
+        dispatcher.connect("b", 100, b);
+        dispatcher.connect("c", 100, c);
+        List<HeldMessage> keyed = new ArrayList<>();
+        for (int key = 0; key < 6; key++) {
+            keyed.addAll(messages(key, key + 1, "key-" + key));
+        }
+        dispatcher.offer(keyed);
+
+        assertThat(List.of(a.received.size(), b.received.size(), c.received.size())).containsExactly(2, 2, 2);
+    }
+
+    @Test
     void pushesAreMadeAfterTheLockIsReleased() {
         Sink a = new Sink();
         Sink b = new Sink();
