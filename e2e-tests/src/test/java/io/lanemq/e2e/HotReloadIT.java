@@ -17,17 +17,14 @@ import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.localstack.SendStream;
 import io.lanemq.testkit.RocketMqStack;
 import io.lanemq.testkit.etcd.EtcdServer;
-import io.micrometer.core.instrument.Metrics;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Platform configuration changed while producers and consumers run, from a watched file and
@@ -36,17 +33,8 @@ import org.junit.jupiter.api.Test;
  */
 class HotReloadIT {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
-    private static final SimpleMeterRegistry METRICS = new SimpleMeterRegistry();
-
-    @BeforeAll
-    static void collectMetrics() {
-        Metrics.globalRegistry.add(METRICS);
-    }
-
-    @AfterAll
-    static void stopCollecting() {
-        Metrics.globalRegistry.remove(METRICS);
-    }
+    @RegisterExtension
+    static final GlobalMeters METRICS = new GlobalMeters();
 
     @Test
     void weightChangeInAWatchedFileMovesTrafficWithinASecondWithoutFailedSendsOrLoss() throws Exception {

@@ -17,8 +17,6 @@ import io.lanemq.core.consume.DualClusterConsumer;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.testkit.RocketMqStack;
-import io.micrometer.core.instrument.Metrics;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -29,9 +27,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * PROXY consumption through the public API and a real consumer proxy (TLS, token) over real brokers:
@@ -41,17 +38,8 @@ class ProxyModeIT {
     private static final int MESSAGES = 2_000;
     private static final int KEYS = 8;
     private static final int PER_KEY = 40;
-    private static final SimpleMeterRegistry METRICS = new SimpleMeterRegistry();
-
-    @BeforeAll
-    static void collectMetrics() {
-        Metrics.globalRegistry.add(METRICS);
-    }
-
-    @AfterAll
-    static void stopCollecting() {
-        Metrics.globalRegistry.remove(METRICS);
-    }
+    @RegisterExtension
+    static final GlobalMeters METRICS = new GlobalMeters();
 
     @Test
     void aProxyModeSubscriptionReceivesEveryMessageOfBothClustersAndRetryLaterComesBackAsAttemptTwo() throws Exception {
