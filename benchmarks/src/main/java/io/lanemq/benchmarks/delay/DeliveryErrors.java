@@ -58,6 +58,10 @@ final class DeliveryErrors {
         }
     }
 
+    String name() {
+        return name;
+    }
+
     int distinct() {
         return seen.size();
     }

@@ -4,6 +4,10 @@ import io.lanemq.delay.server.DelayServer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.distribution.HistogramSnapshot;
+import io.micrometer.core.instrument.distribution.ValueAtPercentile;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A running delay server's own meters, summed over its clusters: what the backlog benchmark reads
@@ -44,6 +48,32 @@ final class ServerGauges {
     /** Delivery attempts that failed (each is retried with backoff). */
     long deliveryFailures() {
         return deliveries("failed");
+    }
+
+    /**
+     * The server's own due lag (the broker's acknowledgement of a delivery minus its due time) per cluster, as
+     * "cluster p50/p99/max ms": it splits a late arrival into the server's part and the consumer's part.
+     */
+    String dueLag() {
+        return lag("lanemq.delay.due.lag");
+    }
+
+    /** The same for the time the engine handed each record to the SDK. */
+    String fireLag() {
+        return lag("lanemq.delay.fire.lag");
+    }
+
+    private String lag(String timer) {
+        StringBuilder out = new StringBuilder();
+        for (Timer t : registry.find(timer).timers()) {
+            HistogramSnapshot s = t.takeSnapshot();
+            out.append(out.isEmpty() ? "" : ", ").append(t.getId().getTag("cluster"));
+            for (ValueAtPercentile v : s.percentileValues()) {
+                out.append(String.format(" %.1f", v.value(TimeUnit.MILLISECONDS)));
+            }
+            out.append(String.format(" / max %.1f ms", s.max(TimeUnit.MILLISECONDS)));
+        }
+        return out.toString();
     }
 
     private long deliveries(String outcome) {

@@ -3,6 +3,7 @@ package io.lanemq.benchmarks.proxy;
 import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
+import io.lanemq.benchmarks.cpu.CpuMeter;
 import io.lanemq.core.config.ConsumptionMode;
 import io.lanemq.localstack.LocalPlatform;
 import java.util.Arrays;
@@ -78,7 +79,7 @@ public final class ProxyBenchmark implements Callable<Integer> {
                 PacedSender sender = new PacedSender(producer, TOPIC, bodyBytes);
                 preload(sender);
                 try (ConsumerFleet direct = ConsumerFleet.subscribe(directConsumers, () -> platform.client("bench-direct"), TOPIC, directGroup)) {
-                    double directRate = drain("DIRECT", direct, () -> true).rate();
+                    Drain directDrain = drain("DIRECT", direct, () -> true);
                     try (ConsumerFleet proxied = ConsumerFleet.subscribe(proxyConsumers, proxy::client, TOPIC, proxyGroup)) {
                         Drain proxyDrain;
                         try (Progress progress = Progress.every(2, () -> String.format("PROXY: %,d distinct, %d consumers connected; %s",
@@ -89,11 +90,10 @@ public final class ProxyBenchmark implements Callable<Integer> {
                         ShareSpread spread = ShareSpread.of(shares);
                         System.out.printf("  PROXY per-consumer deliveries in the window: min %,d max %,d mean %,.0f, worst %.1f%% from the mean; %s%n",
                                 spread.min(), spread.max(), spread.mean(), spread.worstDeviation() * 100, Arrays.toString(shares));
-                        double proxyRate = proxyDrain.rate();
                         measureLatency(sender, direct, proxied);
                         System.out.printf("  proxy redeliveries: %.0f, failed sends: %d, deliveries per pushed frame: %.1f%n", proxy.redeliveries(),
                                 sender.failed(), proxy.deliveriesPerFrame());
-                        report(directRate, proxyRate, spread, direct.latency(), proxied.latency());
+                        report(directDrain, proxyDrain, spread, direct.latency(), proxied.latency());
                     }
                 }
             }
@@ -109,8 +109,12 @@ public final class ProxyBenchmark implements Callable<Integer> {
         System.out.printf("  preload: %,d messages in %.1f s (%,.0f msgs/s), %d failed%n", total, seconds, total / seconds, sender.failed());
     }
 
-    /** A drain's measurement: its window's start and its rate. */
-    private record Drain(ConsumerFleet.Mark mark, double rate) {
+    /** A drain's measurement: its window's start, its rate and the CPU it cost. */
+    private record Drain(ConsumerFleet.Mark mark, double rate, long messages, CpuMeter.Usage cpu) {
+
+        double cpuNanosPerMessage() {
+            return messages == 0 ? 0 : (double) (cpu.ownCpuNanos() + cpu.childCpuNanos()) / messages;
+        }
     }
 
     /** @param ready besides the warm-up, what must hold before the window opens */
@@ -119,17 +123,23 @@ public final class ProxyBenchmark implements Callable<Integer> {
         long start = System.nanoTime();
         long timeout = TimeUnit.SECONDS.toNanos(drainTimeoutSeconds);
         ConsumerFleet.Mark mark = fleet.markAfter(warmup, ready, total, timeout);
+        CpuMeter.Reading windowOpened = CpuMeter.read();
         boolean drained = fleet.awaitDistinct(total, timeout);
+        CpuMeter.Usage cpu = CpuMeter.read().since(windowOpened);
         double rate = fleet.rateSince(mark);
         System.out.printf("  %s drain: %,d distinct of %,d (%,d deliveries) %.1f s after subscribing; window opened after %,d"
                         + " (%.1f s), %,.0f msgs/s from then to the last receipt%s%n",
                 path, fleet.distinctCount(), total, fleet.deliveries(), (System.nanoTime() - start) / 1e9, mark.distinct(),
                 (mark.nanos() - start) / 1e9, rate, drained ? "" : " (TIMED OUT)");
-        return new Drain(mark, rate);
+        long messages = fleet.distinctCount() - mark.distinct();
+        System.out.printf("  %s drain window: %s%n", path, cpu.perThousand(messages));
+        return new Drain(mark, rate, messages, cpu);
     }
 
     private void measureLatency(PacedSender sender, ConsumerFleet direct, ConsumerFleet proxied) throws InterruptedException {
+        CpuMeter.Reading began = CpuMeter.read();
         long sent = sender.sendPaced(latencyRate, latencySeconds);
+        System.out.printf("  latency phase, while sending: %.2f cores busy%n", CpuMeter.read().since(began).cores());
         long timeout = TimeUnit.SECONDS.toNanos(30);
         boolean complete = direct.awaitLatencySamples(sent, timeout) & proxied.awaitLatencySamples(sent, timeout);
         System.out.printf("  latency phase: %,d sent; DIRECT p50 %.2f ms p99 %.2f ms (%,d samples); PROXY p50 %.2f ms p99 %.2f ms (%,d samples)%s%n",
@@ -138,8 +148,14 @@ public final class ProxyBenchmark implements Callable<Integer> {
                 complete ? "" : " (not every message arrived within 30 s)");
     }
 
-    private static void report(double directRate, double proxyRate, ShareSpread spread, LatencyRecorder direct, LatencyRecorder proxied) {
+    private static void report(Drain directDrain, Drain proxyDrain, ShareSpread spread, LatencyRecorder direct, LatencyRecorder proxied) {
+        double directRate = directDrain.rate();
+        double proxyRate = proxyDrain.rate();
         double ratio = directRate == 0 ? 0 : proxyRate / directRate;
+        double cpuRatio = directDrain.cpuNanosPerMessage() == 0 ? 0 : proxyDrain.cpuNanosPerMessage() / directDrain.cpuNanosPerMessage();
+        // Both drains keep every core busy on a small machine, so their rates stand in the inverse ratio of their CPU per message.
+        System.out.printf("  CPU per message, PROXY path (proxy, consumers, broker) / DIRECT path: %.2f; with every core busy the"
+                + " throughput ratio cannot exceed %.2f on one machine%n", cpuRatio, cpuRatio == 0 ? 0 : 1 / cpuRatio);
         double addedP99 = proxied.percentileMillis(0.99) - direct.percentileMillis(0.99);
         System.out.printf("RESULT P3 direct=%,.0f msgs/s proxy=%,.0f msgs/s ratio=%.3f target>=%.1f %s;"
                         + " share_spread=%.1f%% target<=%.0f%% %s; p99 direct=%.2f ms proxy=%.2f ms added=%.2f ms target<=%.0f ms %s%n",

@@ -276,6 +276,7 @@ final class ClusterDelayService implements AutoCloseable {
 
     /** The engine's sink: the original message to its logic topic through the SDK (routing and failover apply). */
     private CompletionStage<?> deliver(DelayedRecord record) {
+        metrics.fireLag(System.currentTimeMillis() - record.dueAtMillis());
         CompletableFuture<io.lanemq.api.SendResult> sent = delivery.sendAsync(InternalMessages.toDelivery(record));
         return sent.whenComplete((result, failure) -> {
             if (failure == null) {

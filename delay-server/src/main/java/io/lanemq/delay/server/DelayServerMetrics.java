@@ -19,6 +19,7 @@ final class DelayServerMetrics {
     static final String PENDING = "lanemq.delay.pending";
     static final String STORE_BYTES = "lanemq.delay.store.bytes";
     static final String DUE_LAG = "lanemq.delay.due.lag";
+    static final String FIRE_LAG = "lanemq.delay.fire.lag";
     static final String DELIVERIES = "lanemq.delay.deliveries";
     static final String DUPLICATES_SKIPPED = "lanemq.delay.duplicates.skipped";
     static final String REENQUEUES = "lanemq.delay.reenqueues";
@@ -31,6 +32,7 @@ final class DelayServerMetrics {
     static final String TAG_OUTCOME = "outcome";
 
     final Timer dueLag;
+    final Timer fireLag;
     final Counter delivered;
     final Counter deliveryFailed;
     final Counter reenqueued;
@@ -43,6 +45,11 @@ final class DelayServerMetrics {
         this.registry = registry;
         this.cluster = cluster;
         this.dueLag = Timer.builder(DUE_LAG).description("Delivery time (send to the broker acknowledged) minus due time")
+                .tag(TAG_CLUSTER, cluster).publishPercentileHistogram().publishPercentiles(0.5, 0.99)
+                .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofMinutes(10))
+                .register(registry);
+        this.fireLag = Timer.builder(FIRE_LAG)
+                .description("Time the engine handed a record to the SDK minus its due time (the server's own share of the due lag)")
                 .tag(TAG_CLUSTER, cluster).publishPercentileHistogram().publishPercentiles(0.5, 0.99)
                 .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofMinutes(10))
                 .register(registry);
@@ -74,6 +81,10 @@ final class DelayServerMetrics {
 
     void cancelled(String result) {
         Counter.builder(CANCELS).tag(TAG_CLUSTER, cluster).tag(TAG_OUTCOME, result).register(registry).increment();
+    }
+
+    void fireLag(long lagMillis) {
+        fireLag.record(Math.max(0, lagMillis), TimeUnit.MILLISECONDS);
     }
 
     void dueLag(long lagMillis) {
