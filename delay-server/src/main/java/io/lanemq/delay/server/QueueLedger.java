@@ -42,11 +42,17 @@ final class QueueLedger {
     record Held(long offset, DelayId id) {
     }
 
+    /** What a checkpoint records of this ledger besides its held offsets. */
+    record Header(long committed, long next, long[] readOffsets, long[] readMillis) {
+    }
+
     private static final class Chunk {
         final long[] due = new long[CHUNK];
         final long[] nonce = new long[CHUNK];
         final long[] held = new long[CHUNK / 64];
         final long[] claimed = new long[CHUNK / 64];
+        /** Only while a checkpoint is being checked against the engine: held offsets whose id the engine knows. */
+        long[] verified;
         int heldCount;
 
         boolean isHeld(int i) {
@@ -117,6 +123,65 @@ final class QueueLedger {
         heldCount++;
         readTimes.read(offset, nowMillis);
         return true;
+    }
+
+    /** For a checkpoint: the offset last committed (-1 if none), the next to read, the read times. */
+    synchronized Header header() {
+        return new Header(lastCommitted, next, readTimes.offsets(), readTimes.millis());
+    }
+
+    /**
+     * Starts a ledger rebuilt from a checkpoint: {@code committed} is what the broker has, {@code next}
+     * where reading resumes. Held offsets follow through {@link SettlementBook#restore}, checked
+     * until {@link #endVerification}.
+     */
+    synchronized void restoreHeader(long committed, long next, long[] readOffsets, long[] readMillis) {
+        this.lastCommitted = committed;
+        this.next = Math.max(this.next, next);
+        for (int i = 0; i < readOffsets.length; i++) {
+            readTimes.read(readOffsets[i], readMillis[i]);
+        }
+    }
+
+    /** Holds an offset from a checkpoint, unverified; only the {@link SettlementBook} calls this. */
+    synchronized boolean restoreHold(long offset, long due, long nonce) {
+        Chunk c = chunks.computeIfAbsent(offset >>> CHUNK_SHIFT, k -> new Chunk());
+        int i = index(offset);
+        if (c.isHeld(i)) {
+            return false;
+        }
+        if (c.verified == null) {
+            c.verified = new long[CHUNK / 64];
+        }
+        c.due[i] = due;
+        c.nonce[i] = nonce;
+        c.held[i >>> 6] |= 1L << i;
+        c.heldCount++;
+        heldCount++;
+        return true;
+    }
+
+    /** The engine knows the id held at {@code offset} (a no-op outside a verification). */
+    synchronized void verified(long offset) {
+        Chunk c = chunks.get(offset >>> CHUNK_SHIFT);
+        if (c != null && c.verified != null) {
+            int i = index(offset);
+            c.verified[i >>> 6] |= 1L << i;
+        }
+    }
+
+    /** Ends a verification: returns how many held offsets the engine did not know, and forgets the marks. */
+    synchronized long endVerification() {
+        long unknown = 0;
+        for (Chunk c : chunks.values()) {
+            if (c.verified != null) {
+                for (int w = 0; w < c.held.length; w++) {
+                    unknown += Long.bitCount(c.held[w] & ~c.verified[w]);
+                }
+                c.verified = null;
+            }
+        }
+        return unknown;
     }
 
     /** Lets go of a held offset. Only the {@link SettlementBook} calls this. */
