@@ -437,12 +437,17 @@ final class ClusterDelayService implements AutoCloseable {
             long broker = committed == null ? -1 : committed;
             if (section == null || ledgers.containsKey(queue)) {
                 fallback.put(queue, broker);
-            } else if (broker < section.committed() || broker > section.nextRead()) {
+            } else if (broker > section.nextRead()) {
                 metrics.checkpointQueue("discarded");
-                log.warn("Cluster {}: checkpoint of {} not used: the broker's committed offset {} is outside [{}, {}] "
-                        + "(committed, next read) of the checkpoint: another server read it meanwhile, or the server ran "
-                        + "on after this checkpoint; reading again from {}", cluster.name(), queue, broker,
-                        section.committed(), section.nextRead(), broker);
+                log.info("Cluster {}: checkpoint of {} not needed: the broker's committed offset {} is past its next "
+                        + "offset {} (everything it held was settled or re-enqueued since, or another server read the queue); "
+                        + "reading on from {}", cluster.name(), queue, broker, section.nextRead(), broker);
+                fallback.put(queue, broker);
+            } else if (broker < section.committed()) {
+                metrics.checkpointQueue("discarded");
+                log.warn("Cluster {}: checkpoint of {} not used: the broker's committed offset {} is below the checkpoint's "
+                        + "{} (a commit was lost?); reading again from {}", cluster.name(), queue, broker,
+                        section.committed(), broker);
                 fallback.put(queue, broker);
             } else {
                 candidates.add(new CheckpointRestore.Candidate(section, broker));

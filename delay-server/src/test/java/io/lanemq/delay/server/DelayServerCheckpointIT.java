@@ -101,7 +101,8 @@ class DelayServerCheckpointIT {
                         .until(() -> p.arrivals.distinct() >= all);
                 await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).until(() -> true);
                 System.out.printf("[DelayServerCheckpointIT] kill -9 after a periodic checkpoint of %d, with %d read since:"
-                                + " %.0f restored from the checkpoint, copies read again: %.0f skipped as duplicates, %.0f appended to buckets on disk (dropped when loaded); all %d"
+                                + " %.0f restored from the checkpoint, copies read again: %.0f skipped as duplicates, %.0f"
+                                + " appended to buckets on disk (dropped when loaded); all %d"
                                 + " delivered, %d duplicates, arrival minus due %s%n", before.size(), since.size(), restored,
                         skipped, stored, p.arrivals.distinct(), p.arrivals.duplicates(), p.arrivals.lateness());
                 // Some of the later records may have made it into a later checkpoint of their cluster.
