@@ -97,6 +97,8 @@ final class ClusterDelayService implements AutoCloseable {
     private final Set<MessageQueue> restoring = ConcurrentHashMap.newKeySet();
     /** The checkpoint found at start, while some of its queues are not restored yet; else null. */
     private volatile LedgerCheckpoint.Loaded checkpoint;
+    /** Queues of {@link #restoring} whose seek failed while still assigned: retried. Reading thread only. */
+    private final Map<MessageQueue, Long> pendingSeeks = new HashMap<>();
     private Path storeDir;
     private DelayEngine engine;
     private DefaultLitePullConsumer consumer;
@@ -424,7 +426,11 @@ final class ClusterDelayService implements AutoCloseable {
         long began = System.nanoTime();
         List<CheckpointRestore.Candidate> candidates = new ArrayList<>();
         Map<MessageQueue, Long> fallback = new HashMap<>();
+        new HashMap<>(pendingSeeks).forEach(this::seekBeforeReading);
         for (MessageQueue queue : List.copyOf(restoring)) {
+            if (pendingSeeks.containsKey(queue)) {
+                continue;
+            }
             Long committed;
             try {
                 committed = consumer.committed(queue);
@@ -456,7 +462,7 @@ final class ClusterDelayService implements AutoCloseable {
         if (!candidates.isEmpty()) {
             restore(loaded, candidates, fallback, began);
         }
-        fallback.forEach(this::resumeFrom);
+        fallback.forEach(this::seekBeforeReading);
         if (loaded != null && loaded.sections().isEmpty()) {
             closeCheckpoint();
         }
@@ -489,14 +495,7 @@ final class ClusterDelayService implements AutoCloseable {
                 continue;
             }
             ledgers.put(o.queue(), o.ledger());
-            if (!seek(o.queue(), o.seekTo())) {
-                if (ledgers.remove(o.queue(), o.ledger())) {
-                    handOver(List.of(o.ledger())); // taken away during the restore
-                }
-                restoring.remove(o.queue());
-                continue;
-            }
-            restoring.remove(o.queue());
+            seekBeforeReading(o.queue(), o.seekTo());
             metrics.checkpointQueue("restored");
             metrics.checkpointRestored.increment(o.restored() - o.releasedAtOnce());
             restored += o.restored();
@@ -509,29 +508,61 @@ final class ClusterDelayService implements AutoCloseable {
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began), restored, released, result.visited());
     }
 
-    /** Reads {@code queue} again from the broker's committed offset (its messages were skipped while it waited). */
-    private void resumeFrom(MessageQueue queue, long committed) {
-        if (committed >= 0) {
-            seek(queue, committed);
-        } else {
+    /**
+     * Seeks a queue of {@link #restoring} to {@code offset} (-1: its beginning) and lets it be read:
+     * RocketMQ's seek replaces the queue's pull task and drops what it pulled before, so the messages
+     * skipped meanwhile are read again. If the queue is no longer assigned, its ledger is handed
+     * over; if the offset is out of the queue's range, it is read from its beginning; if the seek
+     * fails otherwise, it is tried again, and the queue stays unread (never committed past) meanwhile.
+     */
+    private void seekBeforeReading(MessageQueue queue, long offset) {
+        Exception failure;
+        try {
+            if (offset >= 0) {
+                consumer.seek(queue, offset);
+            } else {
+                consumer.seekToBegin(queue);
+            }
+            readable(queue);
+            return;
+        } catch (MQClientException | RuntimeException e) {
+            failure = e;
+        }
+        boolean assigned;
+        try {
+            assigned = consumer.assignment().contains(queue);
+        } catch (MQClientException | RuntimeException e) {
+            assigned = true; // unknown: keep it unread and try again
+        }
+        if (!assigned) {
+            readable(queue);
+            QueueLedger ledger = ledgers.get(queue);
+            if (ledger != null && ledgers.remove(queue, ledger)) {
+                handOver(List.of(ledger)); // taken away during the restore
+            }
+            log.info("Cluster {}: {} was taken away while its checkpoint was restored: {}", cluster.name(), queue,
+                    failure.getMessage());
+            return;
+        }
+        if (offset >= 0) {
             try {
                 consumer.seekToBegin(queue);
+                readable(queue);
+                log.warn("Cluster {}: could not seek {} to {} ({}); reading it from its beginning instead", cluster.name(),
+                        queue, offset, failure.getMessage());
+                return;
             } catch (MQClientException | RuntimeException e) {
-                log.debug("Cluster {}: could not seek {} to its beginning: {}", cluster.name(), queue, e.toString());
+                failure = e;
             }
         }
-        restoring.remove(queue);
+        pendingSeeks.put(queue, offset);
+        log.warn("Cluster {}: could not seek {} to {}; trying again, not reading it meanwhile: {}", cluster.name(), queue,
+                offset, failure.toString());
     }
 
-    private boolean seek(MessageQueue queue, long offset) {
-        try {
-            consumer.seek(queue, offset);
-            return true;
-        } catch (MQClientException | RuntimeException e) {
-            // Not assigned any more (a rebalance during the restore): its new owner reads it from the committed offset.
-            log.info("Cluster {}: could not seek {} to {}: {}", cluster.name(), queue, offset, e.getMessage());
-            return false;
-        }
+    private void readable(MessageQueue queue) {
+        pendingSeeks.remove(queue);
+        restoring.remove(queue);
     }
 
     private void closeCheckpoint() {
@@ -620,6 +651,12 @@ final class ClusterDelayService implements AutoCloseable {
         }
         if (maintenance != null) {
             maintenance.shutdownNow();
+            try {
+                // A periodic checkpoint under way must not race the final one over the same file.
+                maintenance.awaitTermination(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         if (engine != null) {
             engine.close();
