@@ -473,10 +473,10 @@ final class Segment {
         RecordStates out = new RecordStates(records);
         ByteBuffer v = contents();
         try {
-            Set<DelayId> seen = new HashSet<>();
+            IdSet seen = new IdSet(records);
             walk(v, (pos, ordinal, due, nonce) -> {
                 byte state = st != null ? st.get(ordinal) : persisted[ordinal];
-                if (state != MarkFile.DUPLICATE && seen.add(new DelayId(due, nonce))) {
+                if (state != MarkFile.DUPLICATE && seen.add(due, nonce)) {
                     out.add(due, nonce, state == MarkFile.DELIVERED ? RecordState.DELIVERED
                             : state == MarkFile.CANCELLED ? RecordState.CANCELLED : RecordState.PENDING);
                 }
@@ -488,6 +488,39 @@ final class Segment {
             }
         }
         return out;
+    }
+
+    /** A set of ids in two primitive arrays (open addressing): the store walk's first-copy check without an object per record. */
+    private static final class IdSet {
+        private final long[] due;
+        private final long[] nonce;
+        private final boolean[] used;
+        private final int mask;
+
+        IdSet(int expected) {
+            int capacity = Integer.highestOneBit(Math.max(8, expected) * 2 - 1) << 1;
+            due = new long[capacity];
+            nonce = new long[capacity];
+            used = new boolean[capacity];
+            mask = capacity - 1;
+        }
+
+        /** @return false if the id was in the set already */
+        boolean add(long d, long n) {
+            long h = d * 0x9E3779B97F4A7C15L ^ n;
+            h ^= h >>> 29;
+            int i = (int) h & mask;
+            while (used[i]) {
+                if (due[i] == d && nonce[i] == n) {
+                    return false;
+                }
+                i = (i + 1) & mask;
+            }
+            used[i] = true;
+            due[i] = d;
+            nonce[i] = n;
+            return true;
+        }
     }
 
     /** Ids and their states collected under the segment's lock, handed to a visitor after it is released. */

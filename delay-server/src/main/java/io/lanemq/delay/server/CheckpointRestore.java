@@ -40,8 +40,8 @@ final class CheckpointRestore {
             long seekTo) {
     }
 
-    /** Every queue's outcome and how many stored ids the walk visited. */
-    record Result(List<Outcome> outcomes, long visited) {
+    /** Every queue's outcome, how many stored ids the walk visited, and how long holding and walking took. */
+    record Result(List<Outcome> outcomes, long visited, long holdMillis, long walkMillis) {
     }
 
     private CheckpointRestore() {
@@ -52,6 +52,7 @@ final class CheckpointRestore {
         List<QueueLedger> ledgers = new ArrayList<>();
         Set<DelayId> awaitingUnseen = new HashSet<>();
         long[] restored = new long[candidates.size()];
+        long began = System.nanoTime();
         try {
             for (int i = 0; i < candidates.size(); i++) {
                 LedgerCheckpoint.Section s = candidates.get(i).section();
@@ -71,6 +72,7 @@ final class CheckpointRestore {
                     awaitingUnseen.add(id);
                 }
             }
+            long held = System.nanoTime();
             long visited = engine.forEachRecord((due, nonce, state) -> {
                 book.verify(due, nonce, state != RecordState.PENDING);
                 if (!awaitingUnseen.isEmpty()) {
@@ -92,7 +94,7 @@ final class CheckpointRestore {
                     outcomes.add(new Outcome(s.queue(), ledger, restored[i], released, 0, s.nextRead()));
                 }
             }
-            return new Result(outcomes, visited);
+            return new Result(outcomes, visited, (held - began) / 1_000_000, (System.nanoTime() - held) / 1_000_000);
         } catch (IOException | DelayStoreException | RuntimeException e) {
             ledgers.forEach(book::drop);
             throw e;

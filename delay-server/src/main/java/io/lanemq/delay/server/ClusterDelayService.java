@@ -400,6 +400,7 @@ final class ClusterDelayService implements AutoCloseable {
 
     /** Opens the checkpoint a graceful stop (or a periodic write) left in the store directory, if any. */
     private void openCheckpoint() {
+        long began = System.nanoTime();
         try {
             checkpoint = LedgerCheckpoint.open(storeDir, cluster.name());
         } catch (IOException e) {
@@ -410,9 +411,10 @@ final class ClusterDelayService implements AutoCloseable {
         }
         if (checkpoint != null) {
             long held = checkpoint.sections().values().stream().mapToLong(LedgerCheckpoint.Section::heldCount).sum();
-            log.info("Cluster {}: ledger checkpoint of {} found: {} queues, {} held offsets; queues assigned to this "
-                    + "server are restored from it", cluster.name(),
-                    java.time.Instant.ofEpochMilli(checkpoint.writtenAtMillis()), checkpoint.sections().size(), held);
+            log.info("Cluster {}: ledger checkpoint of {} found and checked in {} ms: {} queues, {} held offsets; queues "
+                    + "assigned to this server are restored from it", cluster.name(),
+                    java.time.Instant.ofEpochMilli(checkpoint.writtenAtMillis()),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began), checkpoint.sections().size(), held);
         }
     }
 
@@ -503,9 +505,10 @@ final class ClusterDelayService implements AutoCloseable {
             used++;
         }
         log.info("Cluster {}: restored {} of {} queues from the checkpoint in {} ms: {} held offsets, {} of them "
-                + "released at once (settled since), reading on from each queue's checkpointed next offset; {} stored "
-                + "ids checked", cluster.name(), used, candidates.size(),
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began), restored, released, result.visited());
+                + "released at once (settled since), reading on from each queue's checkpointed next offset; holding "
+                + "took {} ms, checking {} stored ids {} ms", cluster.name(), used, candidates.size(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began), restored, released, result.holdMillis(),
+                result.visited(), result.walkMillis());
     }
 
     /**

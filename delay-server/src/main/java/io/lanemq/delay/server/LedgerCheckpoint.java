@@ -1,16 +1,15 @@
 package io.lanemq.delay.server;
 
 import io.lanemq.delay.DelayId;
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
+import java.io.ByteArrayInputStream;
 import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.EOFException;
-import java.io.FilterInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -24,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32C;
-import java.util.zip.CheckedInputStream;
 import java.util.zip.CheckedOutputStream;
 import org.apache.rocketmq.common.message.MessageQueue;
 
@@ -46,11 +44,12 @@ import org.apache.rocketmq.common.message.MessageQueue;
  * Written to a temporary file, forced to the device, then renamed over the old one, so a reader
  * sees a whole checkpoint or the previous one; a torn or altered file fails its CRC.
  *
- * <p><b>Reading</b> is two passes so that millions of held offsets never sit in the heap twice:
- * {@link #open} checks the whole file (CRC, structure) and keeps each queue's header and where its
- * offsets start; {@link Loaded#readHeld} streams one queue's offsets into its ledger later. The
- * file is deleted as soon as it is opened (the open channel keeps it readable), so a checkpoint is
- * used at most once and a crash after this start never loads a stale one.
+ * <p><b>Reading</b> maps the file and makes two passes, so that millions of held offsets never sit
+ * in the heap twice: {@link #open} checks the whole file (structure, bounds, CRC) and keeps each
+ * queue's header and where its offsets start; {@link Loaded#readHeld} streams one queue's offsets
+ * into its ledger later. The file is deleted as soon as it is opened (the mapping keeps it
+ * readable), so a checkpoint is used at most once and a crash after this start never loads a stale
+ * one.
  *
  * <p>Not thread-safe; one thread writes, one thread reads.
  */
@@ -104,7 +103,7 @@ final class LedgerCheckpoint {
         private final Path target;
         private final Path temp;
         private final FileChannel channel;
-        private final BufferedOutputStream buffered;
+        private final OutputStream raw;
         private final CheckedOutputStream checked;
         private final DataOutputStream out;
         private final long[] blockOffsets = new long[BLOCK];
@@ -122,9 +121,10 @@ final class LedgerCheckpoint {
             this.temp = directory.resolve(FILE_NAME + ".tmp");
             this.channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING);
-            this.buffered = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16);
-            this.checked = new CheckedOutputStream(buffered, new CRC32C());
-            this.out = new DataOutputStream(checked);
+            // Buffered above the CRC, so the CRC is computed over 64 KiB at a time, not per field.
+            this.raw = Channels.newOutputStream(channel);
+            this.checked = new CheckedOutputStream(raw, new CRC32C());
+            this.out = new DataOutputStream(new BufferedOutputStream(checked, 1 << 16));
             out.writeInt(MAGIC);
             out.writeInt(VERSION);
             out.writeUTF(cluster);
@@ -194,8 +194,7 @@ final class LedgerCheckpoint {
             out.writeByte(END);
             out.flush();
             int crc = (int) checked.getChecksum().getValue();
-            new DataOutputStream(buffered).writeInt(crc); // the trailer itself is not checksummed
-            buffered.flush();
+            new DataOutputStream(raw).writeInt(crc); // the trailer itself is not checksummed
             channel.force(true);
             long size = channel.size();
             channel.close();
@@ -271,77 +270,80 @@ final class LedgerCheckpoint {
         }
     }
 
+    /** Parses the whole mapped file (bounds-checked against its size), then checks its CRC. */
     private static Loaded check(FileChannel channel, Path file, String cluster) throws IOException {
-        CountingInputStream counting = new CountingInputStream(
-                new BufferedInputStream(Channels.newInputStream(channel), 1 << 16));
-        CheckedInputStream checked = new CheckedInputStream(counting, new CRC32C());
-        DataInputStream in = new DataInputStream(checked);
+        long size = channel.size();
+        if (size > Integer.MAX_VALUE) {
+            throw invalid(file, "larger than 2 GiB (" + size + " bytes)");
+        }
+        ByteBuffer in = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
         Map<MessageQueue, Section> sections = new LinkedHashMap<>();
         List<Awaiting> awaiting = new ArrayList<>();
         long writtenAt;
         try {
-            int magic = in.readInt();
+            int magic = in.getInt();
             if (magic != MAGIC) {
                 throw invalid(file, "not a ledger checkpoint (magic " + Integer.toHexString(magic) + ")");
             }
-            int version = in.readInt();
+            int version = in.getInt();
             if (version != VERSION) {
                 throw invalid(file, "version " + version + ", this server reads " + VERSION);
             }
-            String written = in.readUTF();
+            String written = readUtf(in);
             if (!written.equals(cluster)) {
                 throw invalid(file, "written for cluster '" + written + "', not '" + cluster + "'");
             }
-            writtenAt = in.readLong();
-            for (byte tag = in.readByte(); tag != END; tag = in.readByte()) {
+            writtenAt = in.getLong();
+            for (byte tag = in.get(); tag != END; tag = in.get()) {
                 if (tag == QUEUE) {
-                    Section s = readSection(in, counting, file);
+                    Section s = readSection(in, file);
                     if (sections.put(s.queue(), s) != null) {
                         throw invalid(file, "queue " + s.queue() + " appears twice");
                     }
                 } else if (tag == AWAITING) {
-                    awaiting.add(new Awaiting(readQueue(in), new DelayId(in.readLong(), in.readLong())));
+                    awaiting.add(new Awaiting(readQueue(in), new DelayId(in.getLong(), in.getLong())));
                 } else {
-                    throw invalid(file, "unknown section tag " + tag + " at byte " + (counting.count - 1));
+                    throw invalid(file, "unknown section tag " + tag + " at byte " + (in.position() - 1));
                 }
             }
-            int expected = (int) checked.getChecksum().getValue();
-            int stored = new DataInputStream(counting).readInt();
-            if (stored != expected) {
+            int end = in.position();
+            int stored = in.getInt();
+            if (in.hasRemaining()) {
+                throw invalid(file, in.remaining() + " bytes after the end");
+            }
+            CRC32C crc = new CRC32C();
+            crc.update(in.duplicate().position(0).limit(end));
+            if (stored != (int) crc.getValue()) {
                 throw invalid(file, "CRC mismatch (stored " + Integer.toHexString(stored) + ", computed "
-                        + Integer.toHexString(expected) + "): the file was altered or torn");
+                        + Integer.toHexString((int) crc.getValue()) + "): the file was altered or torn");
             }
-            if (counting.read() != -1) {
-                throw invalid(file, "bytes after the end");
-            }
-        } catch (EOFException e) {
-            throw new InvalidCheckpointException("checkpoint " + file + " is truncated (ends at byte "
-                    + counting.count + ")", e);
+        } catch (BufferUnderflowException e) {
+            throw new InvalidCheckpointException("checkpoint " + file + " is truncated (" + size + " bytes)", e);
         }
-        return new Loaded(channel, writtenAt, sections, awaiting);
+        return new Loaded(channel, in, writtenAt, sections, awaiting);
     }
 
-    private static Section readSection(DataInputStream in, CountingInputStream counting, Path file) throws IOException {
+    private static Section readSection(ByteBuffer in, Path file) throws IOException {
         MessageQueue queue = readQueue(in);
-        long committed = in.readLong();
-        long nextRead = in.readLong();
+        long committed = in.getLong();
+        long nextRead = in.getLong();
         if (committed < 0 || nextRead < committed) {
             throw invalid(file, "queue " + queue + " has committed " + committed + " above nextRead " + nextRead);
         }
-        int times = in.readInt();
-        if (times < 0 || times > MAX_READ_TIMES) {
-            throw invalid(file, "queue " + queue + " has " + times + " read times");
+        int times = in.getInt();
+        if (times < 0 || times > in.remaining() / 16) {
+            throw invalid(file, "queue " + queue + " has " + times + " read times in " + in.remaining() + " bytes");
         }
         long[] readOffsets = new long[times];
         long[] readMillis = new long[times];
         for (int i = 0; i < times; i++) {
-            readOffsets[i] = in.readLong();
-            readMillis[i] = in.readLong();
+            readOffsets[i] = in.getLong();
+            readMillis[i] = in.getLong();
         }
-        long heldAt = counting.count;
+        int heldAt = in.position();
         long held = 0;
         long offset = 0;
-        for (int n = in.readInt(); n != 0; n = in.readInt()) {
+        for (int n = in.getInt(); n != 0; n = in.getInt()) {
             if (n < 0 || n > BLOCK) {
                 throw invalid(file, "queue " + queue + " has a block of " + n + " offsets");
             }
@@ -351,8 +353,7 @@ final class LedgerCheckpoint {
                     throw invalid(file, "queue " + queue + " has offsets out of order");
                 }
                 offset += delta;
-                in.readLong();
-                in.readLong();
+                in.position(in.position() + 16); // due, nonce
                 held++;
             }
         }
@@ -362,8 +363,18 @@ final class LedgerCheckpoint {
         return new Section(queue, committed, nextRead, readOffsets, readMillis, held, heldAt);
     }
 
-    private static MessageQueue readQueue(DataInputStream in) throws IOException {
-        return new MessageQueue(in.readUTF(), in.readUTF(), in.readInt());
+    private static MessageQueue readQueue(ByteBuffer in) throws IOException {
+        return new MessageQueue(readUtf(in), readUtf(in), in.getInt());
+    }
+
+    /** What {@link DataOutputStream#writeUTF} wrote: a two-byte length, then modified UTF-8. */
+    private static String readUtf(ByteBuffer in) throws IOException {
+        int length = Short.toUnsignedInt(in.getShort());
+        byte[] bytes = new byte[2 + length];
+        bytes[0] = (byte) (length >>> 8);
+        bytes[1] = (byte) length;
+        in.get(bytes, 2, length);
+        return new DataInputStream(new ByteArrayInputStream(bytes)).readUTF();
     }
 
     private static InvalidCheckpointException invalid(Path file, String why) {
@@ -373,13 +384,16 @@ final class LedgerCheckpoint {
     /** A checked checkpoint; its file is already deleted, its contents readable until {@link #close}. */
     static final class Loaded implements Closeable {
         private final FileChannel channel;
+        /** The whole file, mapped read-only: a mapping outlives the deleted file and the closed channel. */
+        private final ByteBuffer contents;
         private final long writtenAtMillis;
         private final Map<MessageQueue, Section> sections;
         private final List<Awaiting> awaiting;
 
-        private Loaded(FileChannel channel, long writtenAtMillis, Map<MessageQueue, Section> sections,
+        private Loaded(FileChannel channel, ByteBuffer contents, long writtenAtMillis, Map<MessageQueue, Section> sections,
                 List<Awaiting> awaiting) {
             this.channel = channel;
+            this.contents = contents;
             this.writtenAtMillis = writtenAtMillis;
             this.sections = sections;
             this.awaiting = awaiting;
@@ -415,15 +429,13 @@ final class LedgerCheckpoint {
         }
 
         /** Streams the held offsets of {@code section} (checked by {@link #open}) in increasing order. */
-        synchronized void readHeld(Section section, HeldSink sink) throws IOException {
-            channel.position(section.heldAt());
-            // Not closed: closing it would close the channel, which later sections still need.
-            DataInputStream in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(channel), 1 << 16));
+        void readHeld(Section section, HeldSink sink) throws IOException {
+            ByteBuffer in = contents.duplicate().position((int) section.heldAt());
             long offset = 0;
-            for (int n = in.readInt(); n != 0; n = in.readInt()) {
+            for (int n = in.getInt(); n != 0; n = in.getInt()) {
                 for (int i = 0; i < n; i++) {
                     offset += readVarLong(in);
-                    sink.held(offset, in.readLong(), in.readLong());
+                    sink.held(offset, in.getLong(), in.getLong());
                 }
             }
         }
@@ -443,13 +455,10 @@ final class LedgerCheckpoint {
         out.write((int) value);
     }
 
-    private static long readVarLong(InputStream in) throws IOException {
+    private static long readVarLong(ByteBuffer in) throws IOException {
         long value = 0;
         for (int shift = 0; shift < 64; shift += 7) {
-            int b = in.read();
-            if (b < 0) {
-                throw new EOFException();
-            }
+            int b = in.get() & 0xFF;
             value |= (long) (b & 0x7F) << shift;
             if ((b & 0x80) == 0) {
                 return value;
@@ -463,39 +472,6 @@ final class LedgerCheckpoint {
             dir.force(true);
         } catch (IOException e) {
             // Some file systems cannot open a directory; the rename is then as durable as they make it.
-        }
-    }
-
-    private static final class CountingInputStream extends FilterInputStream {
-        long count;
-
-        CountingInputStream(InputStream in) {
-            super(in);
-        }
-
-        @Override
-        public int read() throws IOException {
-            int b = super.read();
-            if (b >= 0) {
-                count++;
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            int n = super.read(b, off, len);
-            if (n > 0) {
-                count += n;
-            }
-            return n;
-        }
-
-        @Override
-        public long skip(long n) throws IOException {
-            long skipped = super.skip(n);
-            count += skipped;
-            return skipped;
         }
     }
 }

@@ -83,6 +83,9 @@ final class QueueLedger {
     private long next = -1;
     private long lastCommitted = -1;
     private long heldCount;
+    /** The chunk the last restored offset went to: a checkpoint restores in offset order. */
+    private long restoreKey = -1;
+    private Chunk restoreChunk;
     /** The ledger's slot in its {@link SettlementBook}; -1 when not (or no longer) registered. */
     int bookSlot = -1;
 
@@ -145,7 +148,13 @@ final class QueueLedger {
 
     /** Holds an offset from a checkpoint, unverified; only the {@link SettlementBook} calls this. */
     synchronized boolean restoreHold(long offset, long due, long nonce) {
-        Chunk c = chunks.computeIfAbsent(offset >>> CHUNK_SHIFT, k -> new Chunk());
+        long key = offset >>> CHUNK_SHIFT;
+        Chunk c = key == restoreKey ? restoreChunk : null; // offsets come in order: mostly the same chunk
+        if (c == null) {
+            c = chunks.computeIfAbsent(key, k -> new Chunk());
+            restoreKey = key;
+            restoreChunk = c;
+        }
         int i = index(offset);
         if (c.isHeld(i)) {
             return false;
@@ -161,18 +170,27 @@ final class QueueLedger {
         return true;
     }
 
-    /** The engine knows the id held at {@code offset} (a no-op outside a verification). */
-    synchronized void verified(long offset) {
+    /**
+     * Whether {@code offset} is held for the id (due, nonce), as {@link #holds}; if so, marks it
+     * known to the engine (when a verification is under way). One lookup for the store walk's hot path.
+     */
+    synchronized boolean verifyHeld(long offset, long due, long nonce) {
         Chunk c = chunks.get(offset >>> CHUNK_SHIFT);
-        if (c != null && c.verified != null) {
-            int i = index(offset);
+        int i = index(offset);
+        if (c == null || !c.isHeld(i) || c.due[i] != due || c.nonce[i] != nonce) {
+            return false;
+        }
+        if (c.verified != null) {
             c.verified[i >>> 6] |= 1L << i;
         }
+        return true;
     }
 
     /** Ends a verification: returns how many held offsets the engine did not know, and forgets the marks. */
     synchronized long endVerification() {
         long unknown = 0;
+        restoreChunk = null;
+        restoreKey = -1;
         for (Chunk c : chunks.values()) {
             if (c.verified != null) {
                 for (int w = 0; w < c.held.length; w++) {
@@ -198,6 +216,10 @@ final class QueueLedger {
         heldCount--;
         if (c.heldCount == 0 && key < (next >>> CHUNK_SHIFT)) {
             chunks.remove(key); // nothing held and no new offset will land in it
+            if (key == restoreKey) {
+                restoreChunk = null;
+                restoreKey = -1;
+            }
         }
     }
 
@@ -276,6 +298,10 @@ final class QueueLedger {
             }
             if (e.getKey() < writeChunk) {
                 it.remove();
+                if (e.getKey() == restoreKey) {
+                    restoreChunk = null;
+                    restoreKey = -1;
+                }
             }
         }
         return -1;

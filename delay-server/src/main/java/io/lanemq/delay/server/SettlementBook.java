@@ -183,8 +183,7 @@ final class SettlementBook {
             long loc = slots[i];
             QueueLedger ledger = ledgerAt(loc);
             long offset = offsetOf(loc);
-            if (ledger.holds(offset, due, nonce)) {
-                ledger.verified(offset);
+            if (ledger.verifyHeld(offset, due, nonce)) {
                 if (settled) {
                     removeAt(i); // slot i now holds the next entry of the run, or nothing
                     ledger.release(offset);
