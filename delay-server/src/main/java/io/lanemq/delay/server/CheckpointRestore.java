@@ -54,13 +54,14 @@ final class CheckpointRestore {
         long[] restored = new long[candidates.size()];
         long began = System.nanoTime();
         try {
+            // Once for all queues: growing the table queue by queue would re-insert everything held so far each time.
+            book.reserve(candidates.stream().mapToLong(c -> c.section().heldCount()).sum());
             for (int i = 0; i < candidates.size(); i++) {
                 LedgerCheckpoint.Section s = candidates.get(i).section();
                 long committed = candidates.get(i).brokerCommitted();
                 QueueLedger ledger = book.register(new QueueLedger(s.queue()));
                 ledgers.add(ledger);
                 ledger.restoreHeader(committed, s.nextRead(), s.readOffsets(), s.readMillis());
-                book.reserve(s.heldCount());
                 checkpoint.readHeld(s, (offset, due, nonce) -> {
                     if (offset >= committed) {
                         book.restore(ledger, offset, due, nonce);
