@@ -204,6 +204,29 @@ public final class DelayEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * Hands every id stored here (settled ones too, while their segment is kept) with the state of
+     * its first copy to {@code visitor}: one walk of each segment, a few MB of heap at a time,
+     * whatever the store's size. The server checks a ledger checkpoint against it: an id the
+     * checkpoint holds but the store does not know means the checkpoint belongs to another store.
+     * States are read segment by segment, so an id may settle after it was visited as pending; the
+     * settlement listener reports that as usual.
+     *
+     * @return how many ids were visited
+     * @throws DelayStoreException  a segment could not be read
+     * @throws IllegalStateException the engine is closed
+     */
+    public long forEachRecord(RecordStateVisitor visitor) throws DelayStoreException {
+        Objects.requireNonNull(visitor, "visitor");
+        lifecycle.readLock().lock();
+        try {
+            ensureOpen();
+            return store.forEachRecord(visitor);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
     /** Copies of an already stored id that were not stored again (or were dropped at load), since this engine opened. */
     public long duplicatesSkipped() {
         return ctx.duplicates.get();

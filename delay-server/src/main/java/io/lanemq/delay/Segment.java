@@ -459,6 +459,100 @@ final class Segment {
     }
 
     /**
+     * The state of each id stored here, from its first copy (later copies and relinquished ones
+     * do not count): one walk of the segment. An id being delivered or cancelled right now is
+     * still {@link RecordState#PENDING}; its settlement is reported to the listener as usual.
+     */
+    synchronized RecordStates recordStates() throws IOException {
+        if (deleted || size == 0) {
+            return RecordStates.EMPTY;
+        }
+        ensureStoreOpen();
+        StateTable st = states;
+        byte[] persisted = st == null ? marks.readAll(nextOrdinal) : null;
+        RecordStates out = new RecordStates(records);
+        ByteBuffer v = contents();
+        try {
+            IdSet seen = new IdSet(records);
+            walk(v, (pos, ordinal, due, nonce) -> {
+                byte state = st != null ? st.get(ordinal) : persisted[ordinal];
+                if (state != MarkFile.DUPLICATE && seen.add(due, nonce)) {
+                    out.add(due, nonce, state == MarkFile.DELIVERED ? RecordState.DELIVERED
+                            : state == MarkFile.CANCELLED ? RecordState.CANCELLED : RecordState.PENDING);
+                }
+                return true;
+            });
+        } finally {
+            if (v instanceof MappedByteBuffer mapped) {
+                Unmapper.unmap(mapped);
+            }
+        }
+        return out;
+    }
+
+    /** A set of ids in two primitive arrays (open addressing): the store walk's first-copy check without an object per record. */
+    private static final class IdSet {
+        private final long[] due;
+        private final long[] nonce;
+        private final boolean[] used;
+        private final int mask;
+
+        IdSet(int expected) {
+            int capacity = Integer.highestOneBit(Math.max(8, expected) * 2 - 1) << 1;
+            due = new long[capacity];
+            nonce = new long[capacity];
+            used = new boolean[capacity];
+            mask = capacity - 1;
+        }
+
+        /** @return false if the id was in the set already */
+        boolean add(long d, long n) {
+            long h = d * 0x9E3779B97F4A7C15L ^ n;
+            h ^= h >>> 29;
+            int i = (int) h & mask;
+            while (used[i]) {
+                if (due[i] == d && nonce[i] == n) {
+                    return false;
+                }
+                i = (i + 1) & mask;
+            }
+            used[i] = true;
+            due[i] = d;
+            nonce[i] = n;
+            return true;
+        }
+    }
+
+    /** Ids and their states collected under the segment's lock, handed to a visitor after it is released. */
+    static final class RecordStates {
+        static final RecordStates EMPTY = new RecordStates(0);
+        private final long[] due;
+        private final long[] nonce;
+        private final RecordState[] state;
+        private int count;
+
+        RecordStates(int capacity) {
+            due = new long[capacity];
+            nonce = new long[capacity];
+            state = new RecordState[capacity];
+        }
+
+        void add(long d, long n, RecordState s) {
+            due[count] = d;
+            nonce[count] = n;
+            state[count] = s;
+            count++;
+        }
+
+        int visit(RecordStateVisitor visitor) {
+            for (int i = 0; i < count; i++) {
+                visitor.visit(due[i], nonce[i], state[i]);
+            }
+            return count;
+        }
+    }
+
+    /**
      * Drops the pending copies of {@code ids} without delivering them: another server owns their
      * upstream copies now. They are marked {@link MarkFile#DUPLICATE}, so a copy of the same id
      * scheduled later is stored afresh and decides. Copies being delivered or settled are left.

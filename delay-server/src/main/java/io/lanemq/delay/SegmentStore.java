@@ -254,6 +254,27 @@ final class SegmentStore implements Closeable {
         return out;
     }
 
+    /** Hands every stored id and its state to {@code visitor}, segment by segment; returns how many ids. */
+    long forEachRecord(RecordStateVisitor visitor) throws DelayStoreException {
+        List<Segment> all;
+        synchronized (lock) {
+            all = new ArrayList<>(ordered.values());
+        }
+        long visited = 0;
+        for (Segment segment : all) {
+            Segment.RecordStates states;
+            try {
+                states = segment.recordStates();
+            } catch (IOException e) {
+                String what = "could not read record states of " + segment.dataPath + ": " + e;
+                ctx.health.error(what);
+                throw new DelayStoreException(what, e);
+            }
+            visited += states.visit(visitor); // outside the segment's lock: the visitor may take its own
+        }
+        return visited;
+    }
+
     /** Relinquishes {@code ids} (see {@link Segment#relinquish}), one walk per bucket they fall in. */
     int relinquish(Collection<DelayId> ids) throws DelayStoreException {
         int dropped = 0;

@@ -41,7 +41,8 @@ import picocli.CommandLine.Option;
  * The delay server with a large backlog: N delayed messages (due over the next day) written through
  * the SDK to the internal topic of a local stack, then a delay server ingesting them. Prints the
  * server's ingest rate next to a raw producer's sync send rate measured in the same run, the heap
- * used with N pending (after a full GC), restart to ready on the same store and committed offsets,
+ * used with N pending (after a full GC), restart to ready after a graceful stop (the time until every
+ * pending record's offset is held again, from the ledger checkpoint) on the same store,
  * and the delivery rate of a burst of records due within the same second.
  *
  * <p>Everything runs in this JVM next to the server (SDK clients included), so the heap figure is an
@@ -49,7 +50,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "delay-backlog", mixinStandardHelpOptions = true,
         description = "Delay server with N pending (default 10 M, due over a day): ingest msgs/s vs raw sync send, "
-                + "heap used after GC (target <= 512 MB), restart to ready (target <= 30 s), delivery msgs/s.")
+                + "heap used after GC (target <= 512 MB), restart to ready: every offset held again (target <= 30 s), delivery msgs/s.")
 public final class DelayBacklogBenchmark implements Callable<Integer> {
 
     private static final String TOPIC = "bench-backlog";
@@ -129,7 +130,11 @@ public final class DelayBacklogBenchmark implements Callable<Integer> {
                         (heap - heapBefore) / (double) pending, ledger / MB, ledger / (double) pending,
                         gauges.storeBytes() / MB);
 
+                // Graceful: the final commit, then the ledger checkpoint the restart rebuilds its offsets from.
+                long storeBeforeRestart = gauges.storeBytes();
+                began = System.nanoTime();
                 server.close();
+                double stopped = seconds(began);
                 began = System.nanoTime();
                 server = DelayServer.start(settings);
                 double opened = seconds(began);
@@ -138,21 +143,24 @@ public final class DelayBacklogBenchmark implements Callable<Integer> {
                 await("health", () -> healthy(http, port));
                 double healthy = seconds(began);
                 ServerGauges restarted = new ServerGauges(server);
-                await("re-read", () -> restarted.heldOffsets() >= pending);
-                double reread = seconds(began);
-                System.out.printf("  restart: store open and reading in %.1f s, /health UP in %.1f s, "
-                                + "every pending record's offset held again (re-read from the committed offsets) in %.1f s; "
-                                + "store %,d MB%n", opened, healthy, reread, restarted.storeBytes() / MB);
+                await("every offset held again", () -> restarted.heldOffsets() >= pending);
+                double ready = seconds(began);
+                System.out.printf("  restart (graceful stop with checkpoint in %.1f s): store open and reading in %.1f s, "
+                                + "/health UP in %.1f s, every pending record's offset held again in %.1f s "
+                                + "(%,d restored from the checkpoint; old copies read again: %,d stored, %,d skipped as "
+                                + "duplicates); store %,d -> %,d MB%n", stopped, opened, healthy, ready,
+                        restarted.restoredFromCheckpoint(), restarted.scheduled(), restarted.duplicatesSkipped(),
+                        storeBeforeRestart / MB, restarted.storeBytes() / MB);
 
                 double deliveryRate = deliverBurst(client, producer, restarted, group);
 
                 System.out.printf("RESULT delay-backlog pending=%d sync_send=%.0f ingest=%.0f ingest_ratio=%.2f "
-                                + "delivery=%.0f heap_mb=%d heap_ratio=%.3f ledger_b_per_record=%.1f ready_s=%.1f "
-                                + "reread_s=%.1f targets heap<=512MB %s ready(health)<=30s %s re-read<=30s %s%n", pending,
+                                + "delivery=%.0f heap_mb=%d heap_ratio=%.3f ledger_b_per_record=%.1f health_s=%.1f "
+                                + "ready_s=%.1f targets heap<=512MB %s restart-to-ready(every offset held)<=30s %s%n", pending,
                         syncRate, ingestRate, ingestRate / syncRate, deliveryRate, heap / MB, heap / (512.0 * MB),
-                        ledger / (double) pending, healthy, reread, heap <= 512 * MB ? "MET" : "MISSED",
-                        healthy <= 30 ? "MET" : "MISSED", reread <= 30 ? "MET" : "MISSED");
-                return heap <= 512 * MB && healthy <= 30 ? 0 : 1;
+                        ledger / (double) pending, healthy, ready, heap <= 512 * MB ? "MET" : "MISSED",
+                        ready <= 30 ? "MET" : "MISSED");
+                return heap <= 512 * MB && ready <= 30 ? 0 : 1;
             } finally {
                 if (server != null) {
                     server.close();

@@ -40,6 +40,22 @@ final class ServerGauges {
         return (long) gauge("lanemq.delay.store.bytes");
     }
 
+    /** Held offsets rebuilt from a ledger checkpoint at start. */
+    long restoredFromCheckpoint() {
+        return (long) counter("lanemq.delay.checkpoint.restored");
+    }
+
+    /** Records the server stored (a re-read old copy whose bucket is on disk only counts here too). */
+    long scheduled() {
+        return (long) counter("lanemq.delay.scheduled");
+    }
+
+    /** Old copies read again and recognised (or dropped at load) as duplicates of stored ids. */
+    long duplicatesSkipped() {
+        return (long) registry.find("lanemq.delay.duplicates.skipped").functionCounters().stream()
+                .mapToDouble(c -> c.count()).sum();
+    }
+
     /** Deliveries the broker acknowledged. */
     long delivered() {
         return deliveries("delivered");
@@ -79,6 +95,10 @@ final class ServerGauges {
     private long deliveries(String outcome) {
         return (long) registry.find("lanemq.delay.deliveries").tag("outcome", outcome).counters().stream()
                 .mapToDouble(Counter::count).sum();
+    }
+
+    private double counter(String name) {
+        return registry.find(name).counters().stream().mapToDouble(Counter::count).sum();
     }
 
     private double gauge(String name) {

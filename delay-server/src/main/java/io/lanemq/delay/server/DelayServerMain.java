@@ -34,6 +34,11 @@ public final class DelayServerMain implements Callable<Integer> {
     @Option(names = "--commit-interval-ms", defaultValue = "1000", description = "Offset commit period; default ${DEFAULT-VALUE}")
     long commitIntervalMs;
 
+    @Option(names = "--checkpoint-interval-seconds", defaultValue = "300",
+            description = "Also checkpoint the offset ledgers this often while running (0 = only at graceful shutdown), "
+                    + "so a restart after a crash re-reads only what was read since; default ${DEFAULT-VALUE}")
+    long checkpointIntervalSeconds;
+
     public static void main(String[] args) {
         pinLogging();
         System.exit(new CommandLine(new DelayServerMain()).execute(args));
@@ -46,6 +51,7 @@ public final class DelayServerMain implements Callable<Integer> {
                 .metricsPort(metricsPort)
                 .reenqueueAfter(Duration.ofSeconds(reenqueueAfterSeconds))
                 .commitInterval(Duration.ofMillis(commitIntervalMs))
+                .checkpointInterval(Duration.ofSeconds(checkpointIntervalSeconds))
                 .build();
         DelayServer server = DelayServer.start(settings);
         CountDownLatch stopped = new CountDownLatch(1);

@@ -28,6 +28,10 @@ final class DelayServerMetrics {
     static final String MALFORMED = "lanemq.delay.malformed";
     static final String HELD_OFFSETS = "lanemq.delay.held.offsets";
     static final String LEDGER_BYTES = "lanemq.delay.ledger.bytes";
+    static final String CHECKPOINT_RESTORED = "lanemq.delay.checkpoint.restored";
+    static final String CHECKPOINT_QUEUES = "lanemq.delay.checkpoint.queues";
+    static final String CHECKPOINT_WRITES = "lanemq.delay.checkpoint.writes";
+    static final String CHECKPOINT_REJECTED = "lanemq.delay.checkpoint.rejected";
     static final String TAG_CLUSTER = "cluster";
     static final String TAG_OUTCOME = "outcome";
 
@@ -38,6 +42,9 @@ final class DelayServerMetrics {
     final Counter reenqueued;
     final Counter scheduled;
     final Counter malformed;
+    final Counter checkpointRestored;
+    final Counter checkpointsWritten;
+    final Counter checkpointRejected;
     private final MeterRegistry registry;
     private final String cluster;
 
@@ -62,6 +69,14 @@ final class DelayServerMetrics {
         this.scheduled = Counter.builder(SCHEDULED).tag(TAG_CLUSTER, cluster).register(registry);
         this.malformed = Counter.builder(MALFORMED).description("Internal-topic messages skipped as unreadable")
                 .tag(TAG_CLUSTER, cluster).register(registry);
+        this.checkpointRestored = Counter.builder(CHECKPOINT_RESTORED)
+                .description("Held offsets rebuilt from a ledger checkpoint at start, instead of re-read from the internal topic")
+                .tag(TAG_CLUSTER, cluster).register(registry);
+        this.checkpointsWritten = Counter.builder(CHECKPOINT_WRITES).description("Ledger checkpoints written")
+                .tag(TAG_CLUSTER, cluster).register(registry);
+        this.checkpointRejected = Counter.builder(CHECKPOINT_REJECTED)
+                .description("Ledger checkpoints found unusable at start (CRC, version, truncated, another cluster)")
+                .tag(TAG_CLUSTER, cluster).register(registry);
     }
 
     /** Gauges read from the engine and the ledgers while they live. */
@@ -85,6 +100,12 @@ final class DelayServerMetrics {
 
     void fireLag(long lagMillis) {
         fireLag.record(Math.max(0, lagMillis), TimeUnit.MILLISECONDS);
+    }
+
+    /** A checkpointed queue was restored, or discarded and read again from its committed offset. */
+    void checkpointQueue(String outcome) {
+        Counter.builder(CHECKPOINT_QUEUES).tag(TAG_CLUSTER, cluster).tag(TAG_OUTCOME, outcome).register(registry)
+                .increment();
     }
 
     void dueLag(long lagMillis) {

@@ -42,11 +42,17 @@ final class QueueLedger {
     record Held(long offset, DelayId id) {
     }
 
+    /** What a checkpoint records of this ledger besides its held offsets. */
+    record Header(long committed, long next, long[] readOffsets, long[] readMillis) {
+    }
+
     private static final class Chunk {
         final long[] due = new long[CHUNK];
         final long[] nonce = new long[CHUNK];
         final long[] held = new long[CHUNK / 64];
         final long[] claimed = new long[CHUNK / 64];
+        /** Only while a checkpoint is being checked against the engine: held offsets whose id the engine knows. */
+        long[] verified;
         int heldCount;
 
         boolean isHeld(int i) {
@@ -77,6 +83,9 @@ final class QueueLedger {
     private long next = -1;
     private long lastCommitted = -1;
     private long heldCount;
+    /** The chunk the last restored offset went to: a checkpoint restores in offset order. */
+    private long restoreKey = -1;
+    private Chunk restoreChunk;
     /** The ledger's slot in its {@link SettlementBook}; -1 when not (or no longer) registered. */
     int bookSlot = -1;
 
@@ -119,6 +128,80 @@ final class QueueLedger {
         return true;
     }
 
+    /** For a checkpoint: the offset last committed (-1 if none), the next to read, the read times. */
+    synchronized Header header() {
+        return new Header(lastCommitted, next, readTimes.offsets(), readTimes.millis());
+    }
+
+    /**
+     * Starts a ledger rebuilt from a checkpoint: {@code committed} is what the broker has, {@code next}
+     * where reading resumes. Held offsets follow through {@link SettlementBook#restore}, checked
+     * until {@link #endVerification}.
+     */
+    synchronized void restoreHeader(long committed, long next, long[] readOffsets, long[] readMillis) {
+        this.lastCommitted = committed;
+        this.next = Math.max(this.next, next);
+        for (int i = 0; i < readOffsets.length; i++) {
+            readTimes.read(readOffsets[i], readMillis[i]);
+        }
+    }
+
+    /** Holds an offset from a checkpoint, unverified; only the {@link SettlementBook} calls this. */
+    synchronized boolean restoreHold(long offset, long due, long nonce) {
+        long key = offset >>> CHUNK_SHIFT;
+        Chunk c = key == restoreKey ? restoreChunk : null; // offsets come in order: mostly the same chunk
+        if (c == null) {
+            c = chunks.computeIfAbsent(key, k -> new Chunk());
+            restoreKey = key;
+            restoreChunk = c;
+        }
+        int i = index(offset);
+        if (c.isHeld(i)) {
+            return false;
+        }
+        if (c.verified == null) {
+            c.verified = new long[CHUNK / 64];
+        }
+        c.due[i] = due;
+        c.nonce[i] = nonce;
+        c.held[i >>> 6] |= 1L << i;
+        c.heldCount++;
+        heldCount++;
+        return true;
+    }
+
+    /**
+     * Whether {@code offset} is held for the id (due, nonce), as {@link #holds}; if so, marks it
+     * known to the engine (when a verification is under way). One lookup for the store walk's hot path.
+     */
+    synchronized boolean verifyHeld(long offset, long due, long nonce) {
+        Chunk c = chunks.get(offset >>> CHUNK_SHIFT);
+        int i = index(offset);
+        if (c == null || !c.isHeld(i) || c.due[i] != due || c.nonce[i] != nonce) {
+            return false;
+        }
+        if (c.verified != null) {
+            c.verified[i >>> 6] |= 1L << i;
+        }
+        return true;
+    }
+
+    /** Ends a verification: returns how many held offsets the engine did not know, and forgets the marks. */
+    synchronized long endVerification() {
+        long unknown = 0;
+        restoreChunk = null;
+        restoreKey = -1;
+        for (Chunk c : chunks.values()) {
+            if (c.verified != null) {
+                for (int w = 0; w < c.held.length; w++) {
+                    unknown += Long.bitCount(c.held[w] & ~c.verified[w]);
+                }
+                c.verified = null;
+            }
+        }
+        return unknown;
+    }
+
     /** Lets go of a held offset. Only the {@link SettlementBook} calls this. */
     synchronized void release(long offset) {
         Long key = offset >>> CHUNK_SHIFT;
@@ -133,6 +216,10 @@ final class QueueLedger {
         heldCount--;
         if (c.heldCount == 0 && key < (next >>> CHUNK_SHIFT)) {
             chunks.remove(key); // nothing held and no new offset will land in it
+            if (key == restoreKey) {
+                restoreChunk = null;
+                restoreKey = -1;
+            }
         }
     }
 
@@ -211,6 +298,10 @@ final class QueueLedger {
             }
             if (e.getKey() < writeChunk) {
                 it.remove();
+                if (e.getKey() == restoreKey) {
+                    restoreChunk = null;
+                    restoreKey = -1;
+                }
             }
         }
         return -1;

@@ -73,6 +73,24 @@ final class ReadTimes {
         }
     }
 
+    /** The checkpoints' offsets, oldest first (a copy). */
+    long[] offsets() {
+        long[] out = new long[size];
+        for (int i = 0; i < size; i++) {
+            out[i] = offsets[slot(i)];
+        }
+        return out;
+    }
+
+    /** The checkpoints' times, in the order of {@link #offsets()} (a copy). */
+    long[] millis() {
+        long[] out = new long[size];
+        for (int i = 0; i < size; i++) {
+            out[i] = millis[slot(i)];
+        }
+        return out;
+    }
+
     int size() {
         return size;
     }

@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.rocketmq.common.message.MessageQueue;
 
 /**
  * Which held offsets wait for which record: when the engine settles an id, every offset read
@@ -121,6 +122,90 @@ final class SettlementBook {
             awaitingCopy.put(id, ledger);
         }
         shrinkIfSparse();
+    }
+
+    /** Makes room for {@code more} held offsets at once, so restoring a checkpoint does not double the table step by step. */
+    synchronized void reserve(long more) {
+        long wanted = size + more;
+        int capacity = slots.length;
+        while (wanted > capacity - (capacity >>> 2) && capacity < (1 << 30)) {
+            capacity <<= 1;
+        }
+        if (capacity != slots.length) {
+            resize(capacity);
+        }
+    }
+
+    /**
+     * Holds {@code offset} of a ledger rebuilt from a checkpoint, unverified until the engine is
+     * asked about its id ({@link #verify}). Cheaper than {@link #hold}: whether the id is pending
+     * elsewhere does not matter here.
+     */
+    synchronized void restore(QueueLedger ledger, long offset, long due, long nonce) {
+        if (offset > MAX_OFFSET) {
+            throw new IllegalArgumentException("offset " + offset + " above " + MAX_OFFSET + " [queue=" + ledger.queue + "]");
+        }
+        if (registered(ledger) && ledger.restoreHold(offset, due, nonce)) {
+            if (size + 1 > slots.length - (slots.length >>> 2)) {
+                resize(slots.length * 2);
+            }
+            int mask = slots.length - 1;
+            int i = home(due, nonce);
+            while (slots[i] != 0) {
+                i = (i + 1) & mask;
+            }
+            slots[i] = location(ledger, offset);
+            size++;
+        }
+    }
+
+    /** A checkpoint's id whose re-enqueued copy was acknowledged but not read back yet. */
+    synchronized void restoreAwaiting(DelayId id, QueueLedger ledger) {
+        if (registered(ledger)) {
+            awaitingCopy.put(id, ledger);
+        }
+    }
+
+    /** Forgets an id awaiting its copy (the engine does not know it: nothing to wait for). */
+    synchronized void forgetAwaiting(DelayId id) {
+        awaitingCopy.remove(id);
+    }
+
+    /**
+     * The engine knows the id (due, nonce): marks its held offsets verified and, if it is already
+     * settled, releases them as {@link #settled} would.
+     */
+    synchronized void verify(long due, long nonce, boolean settled) {
+        int mask = slots.length - 1;
+        int i = home(due, nonce);
+        boolean released = false;
+        while (slots[i] != 0) {
+            long loc = slots[i];
+            QueueLedger ledger = ledgerAt(loc);
+            long offset = offsetOf(loc);
+            if (ledger.verifyHeld(offset, due, nonce)) {
+                if (settled) {
+                    removeAt(i); // slot i now holds the next entry of the run, or nothing
+                    ledger.release(offset);
+                    released = true;
+                    continue;
+                }
+            }
+            i = (i + 1) & mask;
+        }
+        if (settled && !awaitingCopy.isEmpty()) {
+            awaitingCopy.remove(new DelayId(due, nonce));
+        }
+        if (released) {
+            shrinkIfSparse();
+        }
+    }
+
+    /** The ids awaiting their re-enqueued copy, with their queue: for a checkpoint. */
+    synchronized Map<DelayId, MessageQueue> awaitingSnapshot() {
+        Map<DelayId, MessageQueue> out = new HashMap<>();
+        awaitingCopy.forEach((id, ledger) -> out.put(id, ledger.queue));
+        return out;
     }
 
     /**

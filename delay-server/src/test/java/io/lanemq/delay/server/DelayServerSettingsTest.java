@@ -19,6 +19,8 @@ class DelayServerSettingsTest {
         assertThat(s.commitInterval()).isEqualTo(Duration.ofSeconds(1));
         assertThat(s.metricsPort()).isEqualTo(9406);
         assertThat(s.bindAddress()).isEqualTo("127.0.0.1");
+        assertThat(s.checkpointInterval()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(builder.checkpointInterval(Duration.ZERO).build().checkpointInterval()).as("off").isZero();
     }
 
     @Test
@@ -28,6 +30,9 @@ class DelayServerSettingsTest {
         assertThatThrownBy(() -> builder.metricsPort(70_000)).hasMessageContaining("metricsPort");
         assertThatThrownBy(() -> builder.reenqueueAfter(Duration.ofMillis(10))).hasMessageContaining("reenqueueAfter");
         assertThatThrownBy(() -> builder.commitInterval(Duration.ZERO)).hasMessageContaining("commitInterval");
+        assertThatThrownBy(() -> builder.checkpointInterval(Duration.ofMillis(500)))
+                .hasMessageContaining("checkpointInterval");
+        assertThatThrownBy(() -> builder.checkpointInterval(Duration.ofHours(2))).hasMessageContaining("checkpointInterval");
         assertThatThrownBy(() -> builder.reenqueueAfter(Duration.ofSeconds(2)).commitInterval(Duration.ofSeconds(5)).build())
                 .hasMessageContaining("commitInterval").hasMessageContaining("reenqueueAfter");
     }

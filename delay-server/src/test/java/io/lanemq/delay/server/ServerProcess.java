@@ -35,8 +35,11 @@ final class ServerProcess implements AutoCloseable {
         this.log = log;
     }
 
-    /** Starts a server on {@code config} with its store in {@code storeDir} and waits until {@code /health} says UP. */
-    static ServerProcess start(Path config, Path storeDir, Path log) throws Exception {
+    /**
+     * Starts a server on {@code config} with its store in {@code storeDir} and further command-line
+     * {@code options}, and waits until {@code /health} says UP.
+     */
+    static ServerProcess start(Path config, Path storeDir, Path log, String... options) throws Exception {
         int port = freePort();
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -48,6 +51,7 @@ final class ServerProcess implements AutoCloseable {
                 "--config", "file:" + config,
                 "--store-dir", storeDir.toString(),
                 "--metrics-port", Integer.toString(port)));
+        command.addAll(List.of(options));
         Files.createDirectories(log.getParent());
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
@@ -86,6 +90,18 @@ final class ServerProcess implements AutoCloseable {
             }
         }
         return sum;
+    }
+
+    /** Each series of a Prometheus metric, by its labels ({@code {cluster="a"}}). */
+    java.util.Map<String, Double> series(String name) throws Exception {
+        java.util.Map<String, Double> out = new java.util.TreeMap<>();
+        for (String line : get("/metrics").body().split("\n")) {
+            if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
+                int space = line.lastIndexOf(' ');
+                out.put(line.substring(name.length(), space), Double.parseDouble(line.substring(space + 1)));
+            }
+        }
+        return out;
     }
 
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {
