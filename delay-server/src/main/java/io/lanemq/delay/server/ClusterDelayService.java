@@ -13,7 +13,6 @@ import io.lanemq.delay.DelayedRecord;
 import io.lanemq.delay.DroppedRange;
 import io.lanemq.delay.ScheduleOutcome;
 import io.lanemq.delay.StoreHealth;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,11 +58,9 @@ import org.slf4j.LoggerFactory;
  * is acknowledged, no longer holds the old offset; the engine recognises the copy as the same id.
  *
  * <p><b>Checkpoint.</b> At graceful shutdown (and every {@code checkpointInterval}) the ledgers are
- * written to a {@link LedgerCheckpoint}; a restart on the same store rebuilds them from it
- * ({@link CheckpointRestore}) and reads each queue on from the checkpoint's next offset instead of
- * re-reading one copy of every pending record. Until a queue's checkpoint is settled (restored or
- * discarded), the reading thread skips that queue's messages, then seeks the queue to where
- * reading must resume.
+ * written to a {@link LedgerCheckpoint}; a restart on the same store rebuilds them from it and reads
+ * each queue on from the checkpoint's next offset instead of re-reading one copy of every pending
+ * record ({@link CheckpointedQueues}).
  *
  * <p>Threads: {@code lanemq-delay-<cluster>-poll} reads and schedules (and restores checkpointed
  * queues); {@code -maintenance} commits, re-enqueues and writes periodic checkpoints; the engine's
@@ -93,12 +90,7 @@ final class ClusterDelayService implements AutoCloseable {
      * it and the book forgetting it, and wait for a record nobody holds.
      */
     private final ReentrantReadWriteLock handover = new ReentrantReadWriteLock();
-    /** Assigned queues a checkpoint covers, not yet restored: their messages are skipped until then. */
-    private final Set<MessageQueue> restoring = ConcurrentHashMap.newKeySet();
-    /** The checkpoint found at start, while some of its queues are not restored yet; else null. */
-    private volatile LedgerCheckpoint.Loaded checkpoint;
-    /** Queues of {@link #restoring} whose seek failed while still assigned: retried. Reading thread only. */
-    private final Map<MessageQueue, Long> pendingSeeks = new HashMap<>();
+    private CheckpointedQueues checkpoints;
     private Path storeDir;
     private DelayEngine engine;
     private DefaultLitePullConsumer consumer;
@@ -134,7 +126,6 @@ final class ClusterDelayService implements AutoCloseable {
                     dropped.bucketEndMillis(), dropped.reason());
         }
         metrics.bind(engine, this);
-        openCheckpoint();
 
         upstream = new DefaultMQProducer(settings.serverGroup() + "-producer");
         configure(upstream);
@@ -155,6 +146,8 @@ final class ClusterDelayService implements AutoCloseable {
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         consumer.setPollTimeoutMillis(POLL_MILLIS);
         consumer.setPullBatchSize(PULL_BATCH);
+        checkpoints = new CheckpointedQueues(cluster.name(), storeDir, engine, book, ledgers, consumer, metrics, this::handOver);
+        checkpoints.open();
         consumer.subscribe(settings.internalTopic(), "*", new RebalanceListener());
         consumer.start();
 
@@ -166,7 +159,7 @@ final class ClusterDelayService implements AutoCloseable {
         maintenance.scheduleWithFixedDelay(this::maintain, every, every, TimeUnit.MILLISECONDS);
         long checkpointEvery = settings.checkpointInterval().toMillis();
         if (checkpointEvery > 0) {
-            maintenance.scheduleWithFixedDelay(this::periodicCheckpoint, checkpointEvery, checkpointEvery,
+            maintenance.scheduleWithFixedDelay(checkpoints::periodicWrite, checkpointEvery, checkpointEvery,
                     TimeUnit.MILLISECONDS);
         }
         log.info("Delay server for cluster {} reading {} as {} [store={}, pending={}, recovered in {} ms]",
@@ -189,15 +182,13 @@ final class ClusterDelayService implements AutoCloseable {
     private void pollLoop() {
         while (running) {
             try {
-                if (!restoring.isEmpty()) {
-                    restoreCheckpointedQueues();
-                }
+                checkpoints.restorePending();
                 for (MessageExt m : consumer.poll(POLL_MILLIS)) {
                     if (!running) {
                         return; // not acted on, not committed: read again after restart
                     }
                     MessageQueue queue = new MessageQueue(m.getTopic(), m.getBrokerName(), m.getQueueId());
-                    if (!restoring.isEmpty() && restoring.contains(queue)) {
+                    if (checkpoints.restoring(queue)) {
                         continue; // pulled before the restore decided where to read from; the seek after it reads again
                     }
                     handle(m, queue);
@@ -399,212 +390,6 @@ final class ClusterDelayService implements AutoCloseable {
         }
     }
 
-    /** Opens the checkpoint a graceful stop (or a periodic write) left in the store directory, if any. */
-    private void openCheckpoint() {
-        long began = System.nanoTime();
-        try {
-            checkpoint = LedgerCheckpoint.open(storeDir, cluster.name());
-        } catch (IOException e) {
-            metrics.checkpointRejected.increment();
-            log.warn("Cluster {}: {}; every queue is read again from its committed offset", cluster.name(),
-                    e.getMessage());
-            return;
-        }
-        if (checkpoint != null) {
-            long held = checkpoint.sections().values().stream().mapToLong(LedgerCheckpoint.Section::heldCount).sum();
-            log.info("Cluster {}: ledger checkpoint of {} found and checked in {} ms: {} queues, {} held offsets; queues "
-                    + "assigned to this server are restored from it", cluster.name(),
-                    java.time.Instant.ofEpochMilli(checkpoint.writtenAtMillis()),
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began), checkpoint.sections().size(), held);
-        }
-    }
-
-    /**
-     * Restores the queues waiting in {@link #restoring} (on the reading thread, which skips their
-     * messages meanwhile), then seeks each to where reading resumes: the checkpoint's next offset,
-     * or the broker's committed offset when the checkpoint does not fit.
-     */
-    private void restoreCheckpointedQueues() {
-        LedgerCheckpoint.Loaded loaded = checkpoint;
-        long began = System.nanoTime();
-        List<CheckpointRestore.Candidate> candidates = new ArrayList<>();
-        Map<MessageQueue, Long> fallback = new HashMap<>();
-        new HashMap<>(pendingSeeks).forEach(this::seekBeforeReading);
-        for (MessageQueue queue : List.copyOf(restoring)) {
-            if (pendingSeeks.containsKey(queue)) {
-                continue;
-            }
-            Long committed;
-            try {
-                committed = consumer.committed(queue);
-            } catch (MQClientException | RuntimeException e) {
-                log.warn("Cluster {}: could not read the committed offset of {} to check its checkpoint; trying again: {}",
-                        cluster.name(), queue, e.toString());
-                continue;
-            }
-            LedgerCheckpoint.Section section = loaded == null ? null : loaded.take(queue);
-            long broker = committed == null ? -1 : committed;
-            if (section == null || ledgers.containsKey(queue)) {
-                fallback.put(queue, broker);
-            } else if (broker > section.nextRead()) {
-                metrics.checkpointQueue("discarded");
-                log.info("Cluster {}: checkpoint of {} not needed: the broker's committed offset {} is past its next "
-                        + "offset {} (everything it held was settled or re-enqueued since, or another server read the queue); "
-                        + "reading on from {}", cluster.name(), queue, broker, section.nextRead(), broker);
-                fallback.put(queue, broker);
-            } else if (broker < section.committed()) {
-                metrics.checkpointQueue("discarded");
-                log.warn("Cluster {}: checkpoint of {} not used: the broker's committed offset {} is below the checkpoint's "
-                        + "{} (a commit was lost?); reading again from {}", cluster.name(), queue, broker,
-                        section.committed(), broker);
-                fallback.put(queue, broker);
-            } else {
-                candidates.add(new CheckpointRestore.Candidate(section, broker));
-            }
-        }
-        if (!candidates.isEmpty()) {
-            restore(loaded, candidates, fallback, began);
-        }
-        fallback.forEach(this::seekBeforeReading);
-        if (loaded != null && loaded.sections().isEmpty()) {
-            closeCheckpoint();
-        }
-    }
-
-    private void restore(LedgerCheckpoint.Loaded loaded, List<CheckpointRestore.Candidate> candidates,
-            Map<MessageQueue, Long> fallback, long began) {
-        CheckpointRestore.Result result;
-        try {
-            result = CheckpointRestore.restore(loaded, candidates, book, engine);
-        } catch (IOException | DelayStoreException | RuntimeException e) {
-            log.error("Cluster {}: restoring {} queues from the checkpoint failed; reading them again from their "
-                    + "committed offsets", cluster.name(), candidates.size(), e);
-            candidates.forEach(c -> {
-                metrics.checkpointQueue("discarded");
-                fallback.put(c.section().queue(), c.brokerCommitted());
-            });
-            return;
-        }
-        long restored = 0;
-        long released = 0;
-        int used = 0;
-        for (CheckpointRestore.Outcome o : result.outcomes()) {
-            if (o.ledger() == null) {
-                metrics.checkpointQueue("discarded");
-                log.warn("Cluster {}: checkpoint of {} discarded: {} of its {} held ids are unknown to this store (written "
-                        + "for another store?); reading again from committed offset {}", cluster.name(), o.queue(),
-                        o.unknown(), o.restored(), o.seekTo());
-                fallback.put(o.queue(), o.seekTo());
-                continue;
-            }
-            ledgers.put(o.queue(), o.ledger());
-            seekBeforeReading(o.queue(), o.seekTo());
-            metrics.checkpointQueue("restored");
-            metrics.checkpointRestored.increment(o.restored() - o.releasedAtOnce());
-            restored += o.restored();
-            released += o.releasedAtOnce();
-            used++;
-        }
-        log.info("Cluster {}: restored {} of {} queues from the checkpoint in {} ms: {} held offsets, {} of them "
-                + "released at once (settled since), reading on from each queue's checkpointed next offset; holding "
-                + "took {} ms, checking {} stored ids {} ms", cluster.name(), used, candidates.size(),
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began), restored, released, result.holdMillis(),
-                result.visited(), result.walkMillis());
-    }
-
-    /**
-     * Seeks a queue of {@link #restoring} to {@code offset} (-1: its beginning) and lets it be read:
-     * RocketMQ's seek replaces the queue's pull task and drops what it pulled before, so the messages
-     * skipped meanwhile are read again. If the queue is no longer assigned, its ledger is handed
-     * over; if the offset is out of the queue's range, it is read from its beginning; if the seek
-     * fails otherwise, it is tried again, and the queue stays unread (never committed past) meanwhile.
-     */
-    private void seekBeforeReading(MessageQueue queue, long offset) {
-        Exception failure;
-        try {
-            if (offset >= 0) {
-                consumer.seek(queue, offset);
-            } else {
-                consumer.seekToBegin(queue);
-            }
-            readable(queue);
-            return;
-        } catch (MQClientException | RuntimeException e) {
-            failure = e;
-        }
-        boolean assigned;
-        try {
-            assigned = consumer.assignment().contains(queue);
-        } catch (MQClientException | RuntimeException e) {
-            assigned = true; // unknown: keep it unread and try again
-        }
-        if (!assigned) {
-            readable(queue);
-            QueueLedger ledger = ledgers.get(queue);
-            if (ledger != null && ledgers.remove(queue, ledger)) {
-                handOver(List.of(ledger)); // taken away during the restore
-            }
-            log.info("Cluster {}: {} was taken away while its checkpoint was restored: {}", cluster.name(), queue,
-                    failure.getMessage());
-            return;
-        }
-        if (offset >= 0) {
-            try {
-                consumer.seekToBegin(queue);
-                readable(queue);
-                log.warn("Cluster {}: could not seek {} to {} ({}); reading it from its beginning instead", cluster.name(),
-                        queue, offset, failure.getMessage());
-                return;
-            } catch (MQClientException | RuntimeException e) {
-                failure = e;
-            }
-        }
-        pendingSeeks.put(queue, offset);
-        log.warn("Cluster {}: could not seek {} to {}; trying again, not reading it meanwhile: {}", cluster.name(), queue,
-                offset, failure.toString());
-    }
-
-    private void readable(MessageQueue queue) {
-        pendingSeeks.remove(queue);
-        restoring.remove(queue);
-    }
-
-    private void closeCheckpoint() {
-        LedgerCheckpoint.Loaded loaded = checkpoint;
-        checkpoint = null;
-        if (loaded != null) {
-            try {
-                loaded.close();
-            } catch (IOException e) {
-                log.debug("Cluster {}: closing the checkpoint failed: {}", cluster.name(), e.toString());
-            }
-        }
-    }
-
-    private void periodicCheckpoint() {
-        try {
-            writeCheckpoint();
-        } catch (RuntimeException e) {
-            log.error("Cluster {}: periodic checkpoint failed; continuing", cluster.name(), e);
-        }
-    }
-
-    /** Writes the ledgers as a checkpoint; a failure is logged (a restart then re-reads, as without one). */
-    void writeCheckpoint() {
-        long began = System.nanoTime();
-        try {
-            CheckpointWriter.Written w = CheckpointWriter.write(storeDir, cluster.name(), ledgers.values(), book,
-                    System.currentTimeMillis());
-            metrics.checkpointsWritten.increment();
-            log.info("Cluster {}: ledger checkpoint written in {} ms: {} queues, {} held offsets, {} awaiting their "
-                    + "re-enqueued copy, {} bytes", cluster.name(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began),
-                    w.queues(), w.heldOffsets(), w.awaiting(), w.bytes());
-        } catch (IOException | RuntimeException e) {
-            log.warn("Cluster {}: could not write the ledger checkpoint to {}; a restart re-reads from the committed "
-                    + "offsets: {}", cluster.name(), storeDir, e.toString());
-        }
-    }
-
     /** Offsets read but not yet safe to commit, over every queue of this cluster. */
     long heldOffsets() {
         long n = 0;
@@ -673,13 +458,15 @@ final class ClusterDelayService implements AutoCloseable {
             } catch (RuntimeException e) {
                 log.warn("Final commit of cluster {} failed; the next owner reads a little more again", cluster.name(), e);
             }
-            closeCheckpoint();
+            checkpoints.close();
             if (committed) {
-                writeCheckpoint(); // reading and delivering have stopped: the ledgers are final
+                checkpoints.write(); // reading and delivering have stopped: the ledgers are final
             }
             consumer.shutdown();
         }
-        closeCheckpoint();
+        if (checkpoints != null) {
+            checkpoints.close();
+        }
         if (upstream != null) {
             upstream.shutdown();
         }
@@ -727,15 +514,7 @@ final class ClusterDelayService implements AutoCloseable {
                 lost.add(e.getValue());
                 return true;
             });
-            LedgerCheckpoint.Loaded loaded = checkpoint;
-            if (loaded != null) {
-                for (MessageQueue queue : mine) {
-                    if (!ledgers.containsKey(queue) && loaded.covers(queue)) {
-                        restoring.add(queue); // the reading thread restores it and seeks it before reading it
-                    }
-                }
-            }
-            restoring.retainAll(mine);
+            checkpoints.assigned(mine);
             if (!lost.isEmpty()) {
                 try {
                     maintenance.execute(() -> handOver(lost));

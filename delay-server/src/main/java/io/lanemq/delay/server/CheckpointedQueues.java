@@ -1,0 +1,289 @@
+package io.lanemq.delay.server;
+
+import io.lanemq.delay.DelayEngine;
+import io.lanemq.delay.DelayStoreException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One cluster's ledger checkpoint, for {@link ClusterDelayService}: opened at start, written at graceful stop and
+ * periodically, and the queues it covers from their assignment until each is settled: restored from it (its ledger
+ * rebuilt by {@link CheckpointRestore}, read on from its next offset) or found not to fit and read again from the
+ * broker's committed offset. The reading thread calls {@link #restorePending()} and skips the messages of a queue
+ * while {@link #restoring(MessageQueue)}; the rebalance listener calls {@link #assigned(Set)}.
+ */
+final class CheckpointedQueues {
+
+    private static final Logger log = LoggerFactory.getLogger(CheckpointedQueues.class);
+
+    private final String cluster;
+    private final Path storeDir;
+    private final DelayEngine engine;
+    private final SettlementBook book;
+    /** The service's ledgers: restored ones are put here, written ones read from here. */
+    private final Map<MessageQueue, QueueLedger> ledgers;
+    private final DefaultLitePullConsumer consumer;
+    private final DelayServerMetrics metrics;
+    /** The service's hand-over of a queue taken away while it was being restored. */
+    private final Consumer<List<QueueLedger>> handOver;
+    /** Assigned queues the checkpoint covers, not yet restored: their messages are skipped until then. */
+    private final Set<MessageQueue> restoring = ConcurrentHashMap.newKeySet();
+    /** Queues of {@link #restoring} whose seek failed while still assigned: retried. Reading thread only. */
+    private final Map<MessageQueue, Long> pendingSeeks = new HashMap<>();
+    /** The checkpoint found at start, while some of its queues are not restored yet; else null. */
+    private volatile LedgerCheckpoint.Loaded checkpoint;
+
+    CheckpointedQueues(String cluster, Path storeDir, DelayEngine engine, SettlementBook book,
+            Map<MessageQueue, QueueLedger> ledgers, DefaultLitePullConsumer consumer, DelayServerMetrics metrics,
+            Consumer<List<QueueLedger>> handOver) {
+        this.cluster = cluster;
+        this.storeDir = storeDir;
+        this.engine = engine;
+        this.book = book;
+        this.ledgers = ledgers;
+        this.consumer = consumer;
+        this.metrics = metrics;
+        this.handOver = handOver;
+    }
+
+    /** From the rebalance listener: assigned queues the checkpoint covers wait to be restored before they are read. */
+    void assigned(Set<MessageQueue> mine) {
+        LedgerCheckpoint.Loaded loaded = checkpoint;
+        if (loaded != null) {
+            for (MessageQueue queue : mine) {
+                if (!ledgers.containsKey(queue) && loaded.covers(queue)) {
+                    restoring.add(queue); // the reading thread restores it and seeks it before reading it
+                }
+            }
+        }
+        restoring.retainAll(mine);
+    }
+
+    /** True while the queue's messages must be skipped: the restore has not decided where its reading resumes. */
+    boolean restoring(MessageQueue queue) {
+        return !restoring.isEmpty() && restoring.contains(queue);
+    }
+
+    /** Opens the checkpoint a graceful stop (or a periodic write) left in the store directory, if any. */
+    void open() {
+        long began = System.nanoTime();
+        try {
+            checkpoint = LedgerCheckpoint.open(storeDir, cluster);
+        } catch (IOException e) {
+            metrics.checkpointRejected.increment();
+            log.warn("Cluster {}: {}; every queue is read again from its committed offset", cluster,
+                    e.getMessage());
+            return;
+        }
+        if (checkpoint != null) {
+            long held = checkpoint.sections().values().stream().mapToLong(LedgerCheckpoint.Section::heldCount).sum();
+            log.info("Cluster {}: ledger checkpoint of {} found and checked in {} ms: {} queues, {} held offsets; queues "
+                    + "assigned to this server are restored from it", cluster,
+                    Instant.ofEpochMilli(checkpoint.writtenAtMillis()),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began), checkpoint.sections().size(), held);
+        }
+    }
+
+    /**
+     * Restores the queues waiting in {@link #restoring} (on the reading thread, which skips their
+     * messages meanwhile), then seeks each to where reading resumes: the checkpoint's next offset,
+     * or the broker's committed offset when the checkpoint does not fit.
+     */
+    void restorePending() {
+        if (restoring.isEmpty()) {
+            return;
+        }
+        LedgerCheckpoint.Loaded loaded = checkpoint;
+        long began = System.nanoTime();
+        List<CheckpointRestore.Candidate> candidates = new ArrayList<>();
+        Map<MessageQueue, Long> fallback = new HashMap<>();
+        new HashMap<>(pendingSeeks).forEach(this::seekBeforeReading);
+        for (MessageQueue queue : List.copyOf(restoring)) {
+            if (pendingSeeks.containsKey(queue)) {
+                continue;
+            }
+            Long committed;
+            try {
+                committed = consumer.committed(queue);
+            } catch (MQClientException | RuntimeException e) {
+                log.warn("Cluster {}: could not read the committed offset of {} to check its checkpoint; trying again: {}",
+                        cluster, queue, e.toString());
+                continue;
+            }
+            LedgerCheckpoint.Section section = loaded == null ? null : loaded.take(queue);
+            long broker = committed == null ? -1 : committed;
+            if (section == null || ledgers.containsKey(queue)) {
+                fallback.put(queue, broker);
+            } else if (broker > section.nextRead()) {
+                metrics.checkpointQueue("discarded");
+                log.info("Cluster {}: checkpoint of {} not needed: the broker's committed offset {} is past its next "
+                        + "offset {} (everything it held was settled or re-enqueued since, or another server read the queue); "
+                        + "reading on from {}", cluster, queue, broker, section.nextRead(), broker);
+                fallback.put(queue, broker);
+            } else if (broker < section.committed()) {
+                metrics.checkpointQueue("discarded");
+                log.warn("Cluster {}: checkpoint of {} not used: the broker's committed offset {} is below the checkpoint's "
+                        + "{} (a commit was lost?); reading again from {}", cluster, queue, broker,
+                        section.committed(), broker);
+                fallback.put(queue, broker);
+            } else {
+                candidates.add(new CheckpointRestore.Candidate(section, broker));
+            }
+        }
+        if (!candidates.isEmpty()) {
+            restore(loaded, candidates, fallback, began);
+        }
+        fallback.forEach(this::seekBeforeReading);
+        if (loaded != null && loaded.sections().isEmpty()) {
+            close();
+        }
+    }
+
+    private void restore(LedgerCheckpoint.Loaded loaded, List<CheckpointRestore.Candidate> candidates,
+            Map<MessageQueue, Long> fallback, long began) {
+        CheckpointRestore.Result result;
+        try {
+            result = CheckpointRestore.restore(loaded, candidates, book, engine);
+        } catch (IOException | DelayStoreException | RuntimeException e) {
+            log.error("Cluster {}: restoring {} queues from the checkpoint failed; reading them again from their "
+                    + "committed offsets", cluster, candidates.size(), e);
+            candidates.forEach(c -> {
+                metrics.checkpointQueue("discarded");
+                fallback.put(c.section().queue(), c.brokerCommitted());
+            });
+            return;
+        }
+        long restored = 0;
+        long released = 0;
+        int used = 0;
+        for (CheckpointRestore.Outcome o : result.outcomes()) {
+            if (o.ledger() == null) {
+                metrics.checkpointQueue("discarded");
+                log.warn("Cluster {}: checkpoint of {} discarded: {} of its {} held ids are unknown to this store (written "
+                        + "for another store?); reading again from committed offset {}", cluster, o.queue(),
+                        o.unknown(), o.restored(), o.seekTo());
+                fallback.put(o.queue(), o.seekTo());
+                continue;
+            }
+            ledgers.put(o.queue(), o.ledger());
+            seekBeforeReading(o.queue(), o.seekTo());
+            metrics.checkpointQueue("restored");
+            metrics.checkpointRestored.increment(o.restored() - o.releasedAtOnce());
+            restored += o.restored();
+            released += o.releasedAtOnce();
+            used++;
+        }
+        log.info("Cluster {}: restored {} of {} queues from the checkpoint in {} ms: {} held offsets, {} of them "
+                + "released at once (settled since), reading on from each queue's checkpointed next offset; holding "
+                + "took {} ms, checking {} stored ids {} ms", cluster, used, candidates.size(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began), restored, released, result.holdMillis(),
+                result.visited(), result.walkMillis());
+    }
+
+    /**
+     * Seeks a queue of {@link #restoring} to {@code offset} (-1: its beginning) and lets it be read:
+     * RocketMQ's seek replaces the queue's pull task and drops what it pulled before, so the messages
+     * skipped meanwhile are read again. If the queue is no longer assigned, its ledger is handed
+     * over; if the offset is out of the queue's range, it is read from its beginning; if the seek
+     * fails otherwise, it is tried again, and the queue stays unread (never committed past) meanwhile.
+     */
+    private void seekBeforeReading(MessageQueue queue, long offset) {
+        Exception failure;
+        try {
+            if (offset >= 0) {
+                consumer.seek(queue, offset);
+            } else {
+                consumer.seekToBegin(queue);
+            }
+            readable(queue);
+            return;
+        } catch (MQClientException | RuntimeException e) {
+            failure = e;
+        }
+        boolean assigned;
+        try {
+            assigned = consumer.assignment().contains(queue);
+        } catch (MQClientException | RuntimeException e) {
+            assigned = true; // unknown: keep it unread and try again
+        }
+        if (!assigned) {
+            readable(queue);
+            QueueLedger ledger = ledgers.get(queue);
+            if (ledger != null && ledgers.remove(queue, ledger)) {
+                handOver.accept(List.of(ledger)); // taken away during the restore
+            }
+            log.info("Cluster {}: {} was taken away while its checkpoint was restored: {}", cluster, queue,
+                    failure.getMessage());
+            return;
+        }
+        if (offset >= 0) {
+            try {
+                consumer.seekToBegin(queue);
+                readable(queue);
+                log.warn("Cluster {}: could not seek {} to {} ({}); reading it from its beginning instead", cluster,
+                        queue, offset, failure.getMessage());
+                return;
+            } catch (MQClientException | RuntimeException e) {
+                failure = e;
+            }
+        }
+        pendingSeeks.put(queue, offset);
+        log.warn("Cluster {}: could not seek {} to {}; trying again, not reading it meanwhile: {}", cluster, queue,
+                offset, failure.toString());
+    }
+
+    private void readable(MessageQueue queue) {
+        pendingSeeks.remove(queue);
+        restoring.remove(queue);
+    }
+
+    void close() {
+        LedgerCheckpoint.Loaded loaded = checkpoint;
+        checkpoint = null;
+        if (loaded != null) {
+            try {
+                loaded.close();
+            } catch (IOException e) {
+                log.debug("Cluster {}: closing the checkpoint failed: {}", cluster, e.toString());
+            }
+        }
+    }
+
+    void periodicWrite() {
+        try {
+            write();
+        } catch (RuntimeException e) {
+            log.error("Cluster {}: periodic checkpoint failed; continuing", cluster, e);
+        }
+    }
+
+    /** Writes the ledgers as a checkpoint; a failure is logged (a restart then re-reads, as without one). */
+    void write() {
+        long began = System.nanoTime();
+        try {
+            CheckpointWriter.Written w = CheckpointWriter.write(storeDir, cluster, ledgers.values(), book,
+                    System.currentTimeMillis());
+            metrics.checkpointsWritten.increment();
+            log.info("Cluster {}: ledger checkpoint written in {} ms: {} queues, {} held offsets, {} awaiting their "
+                    + "re-enqueued copy, {} bytes", cluster, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began),
+                    w.queues(), w.heldOffsets(), w.awaiting(), w.bytes());
+        } catch (IOException | RuntimeException e) {
+            log.warn("Cluster {}: could not write the ledger checkpoint to {}; a restart re-reads from the committed "
+                    + "offsets: {}", cluster, storeDir, e.toString());
+        }
+    }
+}
