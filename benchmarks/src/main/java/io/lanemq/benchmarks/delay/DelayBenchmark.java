@@ -106,6 +106,10 @@ public final class DelayBenchmark implements Callable<Integer> {
                 });
                 rawConsumer.start();
                 warmUp(producer, raw, timerTopic, plainTopic);
+                CpuMeter.Reading quiet = CpuMeter.read();
+                LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(5));
+                System.out.printf("  idle, every client and the delay server connected: %.2f cores busy%n",
+                        CpuMeter.read().since(quiet).cores());
                 int total = rate * seconds;
                 System.out.printf("P4: %d msgs/s for %d s of each kind, one kind after the other, delays %d-%d ms%n", rate,
                         seconds, minDelayMs, maxDelayMs);
