@@ -26,6 +26,8 @@ final class ConsumerSession {
     final Set<Long> outstanding = new HashSet<>();
     long credits;
     boolean connected = true;
+    /** Deliveries handed to this consumer, counted from the group's least-served consumer when it joined. */
+    long served;
 
     ConsumerSession(String consumerId, long credits, DeliverySink sink) {
         this.consumerId = consumerId;

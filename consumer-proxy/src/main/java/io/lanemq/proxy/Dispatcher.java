@@ -26,8 +26,15 @@ import org.slf4j.LoggerFactory;
  * end: ack, nack (redelivery after a delay), ack timeout or disconnect (redelivery at once), or the
  * dead-letter topic after the last allowed attempt.
  *
- * <p>Fair spread: a message goes to the next consumer, round-robin, that has a credit; a consumer
- * without credits is skipped. A turn is a run of up to {@link DispatchSettings#run()} messages, so a
+ * <p>Fair spread: a turn goes to the consumer with a credit that has been served least (ties
+ * round-robin); a consumer without credits is skipped. Plain round-robin among those with credits
+ * would let round trips decide the shares: when the consumers hold most of their credits, whoever
+ * acks sooner has credits more often and is served more, and on a busy host a few fast ones took
+ * nearly twice the share of the rest. Serving the least-served first hands each fetch to those
+ * behind, and costs no throughput, since a consumer still gets nothing beyond its credits. A newcomer
+ * starts level with the least-served, and nobody counts more than {@link #CATCH_UP} behind the
+ * most-served, so neither a new consumer nor one that was slow for long takes every turn while it
+ * catches up. A turn is a run of up to {@link DispatchSettings#run()} messages, so a
  * consumer's share of a decision can travel in one frame. A run may go on into the next decision: were
  * turns cut at each decision, consumers would take turns by decisions, not by messages, and two
  * fetchers whose decisions alternate (one per cluster) would give the even consumers one cluster's
@@ -47,6 +54,8 @@ import org.slf4j.LoggerFactory;
  */
 final class Dispatcher {
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+    /** How far behind the most-served consumer the least-served may count; see the class comment. */
+    static final long CATCH_UP = 256;
 
     private record Outstanding(long deliveryId, HeldMessage message, ConsumerSession session, long deadlineNanos) {
     }
@@ -118,6 +127,7 @@ final class Dispatcher {
     ConsumerSession connect(String consumerId, long credits, ConsumerSession.DeliverySink sink) {
         return underLockThenPush(() -> {
             ConsumerSession session = new ConsumerSession(consumerId, Math.min(credits, ConsumerSession.MAX_CREDITS), sink);
+            session.served = sessions.stream().mapToLong(s -> s.served).min().orElse(0);
             sessions.add(session);
             return session;
         });
@@ -469,28 +479,40 @@ final class Dispatcher {
     }
 
     /**
-     * The next consumer, round-robin, with a credit; its turn is a run of {@code run}. Binding a new
-     * sharding key is a turn of one, so keys spread over the consumers one by one (a run would bind up
-     * to a run's worth of keys, for good, to one consumer).
+     * The least-served consumer with a credit (ties: the first round-robin from the cursor); its turn is
+     * a run of {@code run}. Binding a new sharding key is a turn of one, so keys spread over the
+     * consumers one by one (a run would bind up to a run's worth of keys, for good, to one consumer).
      */
     private ConsumerSession nextTurn(int run) {
         int n = sessions.size();
+        long mostServed = Long.MIN_VALUE;
+        for (ConsumerSession session : sessions) {
+            mostServed = Math.max(mostServed, session.served);
+        }
+        ConsumerSession chosen = null;
+        int chosenAt = -1;
         for (int i = 0; i < n; i++) {
-            ConsumerSession session = sessions.get((cursor + i) % n);
-            if (session.credits > 0) {
-                cursor = (cursor + i + 1) % n;
-                turn = session;
-                turnLeft = run - 1;
-                return session;
+            int at = (cursor + i) % n;
+            ConsumerSession session = sessions.get(at);
+            session.served = Math.max(session.served, mostServed - CATCH_UP);
+            if (session.credits > 0 && (chosen == null || session.served < chosen.served)) {
+                chosen = session;
+                chosenAt = at;
             }
         }
-        return null;
+        if (chosen != null) {
+            cursor = (chosenAt + 1) % n;
+            turn = chosen;
+            turnLeft = run - 1;
+        }
+        return chosen;
     }
 
     private void deliver(HeldMessage message, ConsumerSession session) {
         long id = deliveryIds.getAsLong();
         int attempt = message.nextAttempt();
         session.credits--;
+        session.served++;
         session.outstanding.add(id);
         outstanding.put(id, new Outstanding(id, message, session,
                 nanoClock.getAsLong() + settings.ackTimeout().toNanos()));

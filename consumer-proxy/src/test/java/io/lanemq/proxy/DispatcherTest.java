@@ -277,6 +277,44 @@ class DispatcherTest {
     }
 
     @Test
+    void theLeastServedConsumerWithCreditsGoesFirst() {
+        Sink a = new Sink();
+        Sink b = new Sink();
+        dispatcher.connect("a", 100, a);
+        ConsumerSession sb = dispatcher.connect("b", 0, b);
+        dispatcher.offer(messages(0, 10, null));
+        assertThat(a.received).as("b had no credits").hasSize(10);
+
+        dispatcher.grant(sb, 100);
+        dispatcher.offer(messages(10, 20, null));
+        assertThat(b.received).as("b was 10 behind: round-robin would have given it 5").hasSize(10);
+        assertThat(a.received).hasSize(10);
+
+        Sink c = new Sink();
+        dispatcher.connect("c", 100, c);
+        dispatcher.offer(messages(20, 26, null));
+        assertThat(List.of(a.received.size(), b.received.size(), c.received.size()))
+                .as("a newcomer starts level with the least served").containsExactly(12, 12, 2);
+    }
+
+    @Test
+    void aConsumerFarBehindCatchesUpOnlyByTheBoundThenTakesTurns() {
+        Sink a = new Sink();
+        Sink b = new Sink();
+        dispatcher.connect("a", 10_000, a);
+        ConsumerSession sb = dispatcher.connect("b", 0, b);
+        dispatcher.offer(messages(0, 600, null));
+        dispatcher.grant(sb, 10_000);
+        dispatcher.offer(messages(600, 1200, null));
+
+        long caughtUp = Dispatcher.CATCH_UP;
+        assertThat(b.received).as("%d turns in a row, then one each", caughtUp)
+                .hasSize((int) (caughtUp + (600 - caughtUp) / 2));
+        assertThat(b.received.subList(0, (int) caughtUp)).extracting(Delivery::getMessageId)
+                .as("the first of the second offer, in a row").startsWith("m600", "m601", "m602");
+    }
+
+    @Test
     void manyConsumersGetEqualSharesWhenTheyAckAtTheSamePace() {
         List<Sink> sinks = new ArrayList<>();
         Map<Sink, ConsumerSession> sessions = new HashMap<>();
