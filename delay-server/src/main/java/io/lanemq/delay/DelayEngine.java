@@ -152,17 +152,13 @@ public final class DelayEngine implements AutoCloseable {
      */
     public CancelResult cancel(DelayId id) throws DelayStoreException {
         Objects.requireNonNull(id, "id");
-        lifecycle.readLock().lock();
-        try {
-            ensureOpen();
+        return whileOpen(() -> {
             CancelResult result = store.cancel(id);
             if (result == CancelResult.CANCELLED) {
                 MarkWriter.notifySettled(ctx.listener, id);
             }
             return result;
-        } finally {
-            lifecycle.readLock().unlock();
-        }
+        });
     }
 
     /**
@@ -174,13 +170,7 @@ public final class DelayEngine implements AutoCloseable {
      */
     public Map<DelayId, DelayedRecord> readPending(Collection<DelayId> ids) throws DelayStoreException {
         Objects.requireNonNull(ids, "ids");
-        lifecycle.readLock().lock();
-        try {
-            ensureOpen();
-            return store.readPending(ids);
-        } finally {
-            lifecycle.readLock().unlock();
-        }
+        return whileOpen(() -> store.readPending(ids));
     }
 
     /**
@@ -195,13 +185,7 @@ public final class DelayEngine implements AutoCloseable {
      */
     public int relinquish(Collection<DelayId> ids) throws DelayStoreException {
         Objects.requireNonNull(ids, "ids");
-        lifecycle.readLock().lock();
-        try {
-            ensureOpen();
-            return store.relinquish(ids);
-        } finally {
-            lifecycle.readLock().unlock();
-        }
+        return whileOpen(() -> store.relinquish(ids));
     }
 
     /**
@@ -218,13 +202,7 @@ public final class DelayEngine implements AutoCloseable {
      */
     public long forEachRecord(RecordStateVisitor visitor) throws DelayStoreException {
         Objects.requireNonNull(visitor, "visitor");
-        lifecycle.readLock().lock();
-        try {
-            ensureOpen();
-            return store.forEachRecord(visitor);
-        } finally {
-            lifecycle.readLock().unlock();
-        }
+        return whileOpen(() -> store.forEachRecord(visitor));
     }
 
     /** Copies of an already stored id that were not stored again (or were dropped at load), since this engine opened. */
@@ -249,6 +227,23 @@ public final class DelayEngine implements AutoCloseable {
 
     public StoreHealth health() {
         return health.snapshot();
+    }
+
+    /** What the store does for a caller while the engine is open. */
+    @FunctionalInterface
+    private interface StoreCall<T> {
+        T call() throws DelayStoreException;
+    }
+
+    /** Runs {@code call} under the lifecycle's read lock, so {@link #close()} waits for it; fails if closed. */
+    private <T> T whileOpen(StoreCall<T> call) throws DelayStoreException {
+        lifecycle.readLock().lock();
+        try {
+            ensureOpen();
+            return call.call();
+        } finally {
+            lifecycle.readLock().unlock();
+        }
     }
 
     /** Forces every stored record and mark to the device (fsync). */
