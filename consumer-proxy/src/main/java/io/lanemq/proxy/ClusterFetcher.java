@@ -19,6 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.consumer.MessageQueueListener;
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.impl.MQAdminImpl;
+import org.apache.rocketmq.client.impl.MQClientManager;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
@@ -51,6 +53,9 @@ final class ClusterFetcher implements AutoCloseable {
     private final Map<MessageQueue, Long> committed = new HashMap<>();
     private final Thread pollThread;
     private volatile boolean fetching = true;
+    /** The physical topic's queues RocketMQ's rebalancing gave this instance (the retry topic's are not counted in lag). */
+    private volatile Set<MessageQueue> heldQueues = Set.of();
+    private volatile double lag = Double.NaN;
 
     ClusterFetcher(GroupKey group, ClusterConfig cluster, String physicalTopic, String retryTopic, ConsumerSettings settings,
                    Dispatcher dispatcher, GroupLimits limits, RateLimiter sharedRate, long commitIntervalNanos,
@@ -87,6 +92,38 @@ final class ClusterFetcher implements AutoCloseable {
     /** Messages fetched on this cluster whose offsets cannot be committed yet. */
     int uncommitted() {
         return trackers.values().stream().mapToInt(QueueOffsetTracker::unfinishedCount).sum();
+    }
+
+    String cluster() {
+        return cluster;
+    }
+
+    /**
+     * Messages stored on this cluster's brokers beyond the group's committed offset, summed over the
+     * physical topic's queues this instance holds (so the instances of a group add up to the group's lag);
+     * NaN until known or when the last refresh failed. Queues the group has never committed on are left
+     * out: their start is decided by the start position, not by a backlog.
+     */
+    double lag() {
+        return lag;
+    }
+
+    /** Asks the brokers for each held queue's end; a remote call per queue, so not on the poll thread. */
+    void refreshLag() {
+        try {
+            MQAdminImpl brokers = MQClientManager.getInstance().getOrCreateMQClientInstance(consumer).getMQAdminImpl();
+            long total = 0;
+            for (MessageQueue queue : heldQueues) {
+                long committedOffset = consumer.committed(queue);
+                if (committedOffset >= 0) {
+                    total += Math.max(0, brokers.maxOffset(queue) - committedOffset);
+                }
+            }
+            lag = total;
+        } catch (MQClientException | RuntimeException e) {
+            lag = Double.NaN;
+            log.debug("{} on {}: the lag of {} is unknown for now", group, cluster, physicalTopic, e);
+        }
     }
 
     /** Stops fetching and waits for the poll thread (which commits once more on its way out). */
@@ -184,6 +221,9 @@ final class ClusterFetcher implements AutoCloseable {
     private final class QueueChanges implements MessageQueueListener {
         @Override
         public void messageQueueChanged(String topic, Set<MessageQueue> all, Set<MessageQueue> mine) {
+            if (topic.equals(physicalTopic)) {
+                heldQueues = Set.copyOf(mine);
+            }
             trackers.entrySet().removeIf(entry -> {
                 if (!entry.getKey().getTopic().equals(topic) || mine.contains(entry.getKey())) {
                     return false;

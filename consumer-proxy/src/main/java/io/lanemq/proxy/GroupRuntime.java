@@ -37,7 +37,8 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     private final ScheduledExecutorService publisherThread;
     private final GroupTopicsPublisher topics;
     private final ScheduledFuture<?> ticks;
-    private final List<Meter> gauges;
+    private final ScheduledExecutorService lagThread;
+    private final List<Meter> gauges = new ArrayList<>();
 
     private GroupRuntime(GroupKey key, LogicTopicConfig topic, ConsumerSettings settings, PlatformConfig platform,
                          ProxyConfig config, ScheduledExecutorService ticker, LongSupplier deliveryIds, ProxyMetrics metrics)
@@ -58,8 +59,13 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
         }
         this.publisherThread = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lanemq-proxy-publish-" + key.consumerGroup()));
         this.topics = new GroupTopicsPublisher(key, spec.routes(), publisherThread);
-        this.gauges = metrics.groupGauges(key, dispatcher, () -> fetchers.stream().mapToInt(ClusterFetcher::uncommitted).sum());
+        gauges.addAll(metrics.groupGauges(key, dispatcher, () -> fetchers.stream().mapToInt(ClusterFetcher::uncommitted).sum()));
+        fetchers.forEach(fetcher -> gauges.add(metrics.lag(key, fetcher.cluster(), fetcher::lag)));
         this.ticks = ticker.scheduleWithFixedDelay(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
+        // Its own thread: a broker that does not answer must hold up neither dispatching nor dead-lettering.
+        this.lagThread = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lanemq-proxy-lag-" + key.consumerGroup()));
+        long lagEvery = config.commitInterval().toMillis();
+        lagThread.scheduleWithFixedDelay(() -> fetchers.forEach(ClusterFetcher::refreshLag), lagEvery, lagEvery, TimeUnit.MILLISECONDS);
     }
 
     /** Starts consuming every route of the group's logic topic. */
@@ -136,6 +142,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     @Override
     public void close() {
         ticks.cancel(false);
+        lagThread.shutdownNow();
         metrics.remove(gauges);
         fetchers.forEach(ClusterFetcher::close);
         publisherThread.execute(topics::close);

@@ -20,6 +20,7 @@ final class ProxyMetrics {
     static final String HELD = "lanemq.proxy.held";
     static final String CONSUMERS = "lanemq.proxy.consumers";
     static final String UNCOMMITTED = "lanemq.proxy.uncommitted";
+    static final String LAG = "lanemq.proxy.lag";
     static final String COMMIT_FAILURES = "lanemq.proxy.commit.failures";
     static final String DROPPED_FRAMES = "lanemq.proxy.dropped.frames";
     static final String REFUSED_CALLS = "lanemq.proxy.refused.calls";
@@ -87,6 +88,13 @@ final class ProxyMetrics {
                 Gauge.builder(CONSUMERS, dispatcher, Dispatcher::consumers).tags(tags(group)).register(registry),
                 Gauge.builder(UNCOMMITTED, uncommitted).tags(tags(group))
                 .description("fetched messages whose offsets cannot be committed yet").register(registry));
+    }
+
+    /** The group's backlog on one cluster, as the brokers count it (tag {@code cluster}). */
+    Meter lag(GroupKey group, String cluster, Supplier<Number> lag) {
+        return Gauge.builder(LAG, lag).tags(tags(group).and("cluster", cluster))
+                .description("messages on the brokers beyond the group's committed offset, on the queues this proxy holds")
+                .register(registry);
     }
 
     void remove(List<Meter> meters) {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.grpc.Status;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.proxy.protocol.Delivery;
+import io.micrometer.core.instrument.Gauge;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -47,6 +48,8 @@ class OutOfOrderAckIT {
                 // Several commit intervals pass; the offset sits at message 3, the lowest unacked, all along.
                 await().atMost(Duration.ofSeconds(10)).until(() -> committed(admin, group, topic) == 3);
                 await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> committed(admin, group, topic) == 3);
+                // The broker's lag counts from the committed offset: messages 3..19, acked or not, are still owed.
+                await().atMost(Duration.ofSeconds(10)).until(() -> lag(first, group) == 17);
             } finally {
                 first.close();
             }
@@ -66,11 +69,17 @@ class OutOfOrderAckIT {
                 assertThat(fresh.acked).extracting(Delivery::getMessageId).containsExactlyInAnyOrderElementsOf(held);
                 assertThat(fresh.acked).extracting(Delivery::getAttempt).containsOnly(2);
                 assertThat(fresh.acked).extracting(Delivery::getPhysicalTopic).containsOnly(topic);
+                await().atMost(Duration.ofSeconds(10)).until(() -> lag(second, group) == 0);
             }
         } finally {
             admin.shutdown();
             platform.close();
         }
+    }
+
+    /** The proxy's lag gauges of the group, summed over clusters (NaN while one is unknown). */
+    private static double lag(ConsumerProxyServer proxy, String group) {
+        return proxy.meters().find(ProxyMetrics.LAG).tag("group", group).gauges().stream().mapToDouble(Gauge::value).sum();
     }
 
     private static long committed(DefaultMQAdminExt admin, String group, String topic) throws Exception {
