@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -21,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class DashboardRulesPromtoolTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {Dashboards.RULES, Dashboards.SDK_RULES})
+    @ValueSource(strings = {Dashboards.RULES, Dashboards.SDK_RULES, Dashboards.PROXY_RULES})
     void theAlertRulesAreValid(String rules) throws Exception {
         Result result = promtool("check", "rules", rules);
         assertThat(result.exitCode).as(result.output).isZero();
@@ -29,11 +30,30 @@ class DashboardRulesPromtoolTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {Dashboards.RULES_TEST, Dashboards.SDK_RULES_TEST})
+    @ValueSource(strings = {Dashboards.RULES_TEST, Dashboards.SDK_RULES_TEST, Dashboards.PROXY_RULES_TEST})
     void theAlertRulesPassTheirUnitTests(String rulesTest) throws Exception {
         Result result = promtool("test", "rules", rulesTest);
         assertThat(result.exitCode).as(result.output).isZero();
         assertThat(result.output).contains("SUCCESS");
+    }
+
+    /**
+     * Each panel query, its Grafana variables replaced, becomes a recording rule of a scratch rules file, so
+     * {@code promtool check rules} parses it as Prometheus would: a typo in a dashboard fails here, not in Grafana.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {Dashboards.DASHBOARD, Dashboards.SDK_DASHBOARD, Dashboards.PROXY_DASHBOARD})
+    void everyPanelQueryParses(String dashboard, @TempDir Path scratch) throws Exception {
+        List<Dashboards.PanelQuery> queries = Dashboards.panelQueries(dashboard);
+        StringBuilder rules = new StringBuilder("groups:\n  - name: panels\n    rules:\n");
+        for (int i = 0; i < queries.size(); i++) {
+            rules.append("      - record: panel_").append(i).append("\n        expr: '")
+                .append(Dashboards.resolveVariables(queries.get(i).expr()).replace("'", "''")).append("'\n");
+        }
+        Path file = Files.writeString(scratch.resolve("panels.yml"), rules);
+        Result result = promtool("check", "rules", file.toString());
+        assertThat(result.exitCode).as(dashboard + ": " + result.output).isZero();
+        assertThat(result.output).contains("SUCCESS: " + queries.size() + " rules found");
     }
 
     private static Result promtool(String... args) throws IOException, InterruptedException {

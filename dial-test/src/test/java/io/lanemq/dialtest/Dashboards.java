@@ -22,6 +22,9 @@ final class Dashboards {
     static final String SDK_DASHBOARD = "lanemq-sdk.json";
     static final String SDK_RULES = "lanemq-sdk-alerts.yml";
     static final String SDK_RULES_TEST = "lanemq-sdk-alerts.test.yml";
+    static final String PROXY_DASHBOARD = "lanemq-consumer-proxy.json";
+    static final String PROXY_RULES = "lanemq-consumer-proxy-alerts.yml";
+    static final String PROXY_RULES_TEST = "lanemq-consumer-proxy-alerts.test.yml";
     private static final Pattern METRIC = Pattern.compile("\\blanemq_[a-z0-9_]+");
 
     private Dashboards() {
@@ -93,7 +96,8 @@ final class Dashboards {
     static String resolveVariables(String expr) {
         return expr.replace("$__rate_interval", "1m").replace("$__range", "5m")
             .replace("$cluster", ".*").replace("$broker", ".*").replace("$kind", ".*")
-            .replace("$application", ".*").replace("$logic_topic", ".*");
+            .replace("$application", ".*").replace("$logic_topic", ".*")
+            .replace("$topic", ".*").replace("$group", ".*");
     }
 
     private static JsonNode read(ObjectMapper mapper, String file) {
