@@ -2,20 +2,11 @@ package io.lanemq.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lanemq.testkit.metrics.PrometheusNames;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -26,8 +17,7 @@ import org.junit.jupiter.api.Test;
  * {@code ProxyMetrics} method was called, so the suffixes are exactly Micrometer's.
  */
 class ProxyDashboardMetricNamesTest {
-    private static final Path DASHBOARDS = Path.of("..", "dial-test", "dashboards");
-    private static final Pattern PROXY_METRIC = Pattern.compile("\\blanemq_proxy_[a-z0-9_]+");
+    private static final String PREFIX = "lanemq_proxy_";
 
     private static Set<String> exported;
 
@@ -49,15 +39,14 @@ class ProxyDashboardMetricNamesTest {
         metrics.frameDeliveries().record(4);
         metrics.groupGauges(group, dispatcher, () -> 0);
         metrics.lag(group, "cluster-a", () -> 0);
-        exported = Arrays.stream(registry.scrape().split("\n")).filter(line -> !line.startsWith("#") && !line.isBlank())
-                .map(line -> line.replaceAll("[{ ].*", "")).collect(Collectors.toCollection(TreeSet::new));
+        exported = PrometheusNames.ofScrape(registry.scrape());
         registry.close();
     }
 
     @Test
-    void theDashboardAndTheAlertRulesUseOnlyExportedNames() throws IOException {
-        Set<String> dashboard = namesIn("lanemq-consumer-proxy.json");
-        Set<String> rules = namesIn("lanemq-consumer-proxy-alerts.yml");
+    void theDashboardAndTheAlertRulesUseOnlyExportedNames() {
+        Set<String> dashboard = PrometheusNames.inFile(PrometheusNames.dashboardsDir().resolve("lanemq-consumer-proxy.json"), PREFIX);
+        Set<String> rules = PrometheusNames.inFile(PrometheusNames.dashboardsDir().resolve("lanemq-consumer-proxy-alerts.yml"), PREFIX);
         assertThat(dashboard).contains("lanemq_proxy_lag", "lanemq_proxy_deliveries_total", "lanemq_proxy_in_flight",
                 "lanemq_proxy_redeliveries_total", "lanemq_proxy_dead_letters_total");
         assertThat(rules).isNotEmpty();
@@ -65,27 +54,12 @@ class ProxyDashboardMetricNamesTest {
     }
 
     @Test
-    void theDashboardShowsEveryProxyMetric() throws IOException, IllegalAccessException {
-        Set<String> dashboard = namesIn("lanemq-consumer-proxy.json");
-        Set<String> constants = new TreeSet<>();
-        for (Field field : ProxyMetrics.class.getDeclaredFields()) {
-            if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class) {
-                constants.add(((String) field.get(null)).replace('.', '_'));
-            }
-        }
+    void theDashboardShowsEveryProxyMetric() {
+        Set<String> dashboard = PrometheusNames.inFile(PrometheusNames.dashboardsDir().resolve("lanemq-consumer-proxy.json"), PREFIX);
+        Set<String> constants = PrometheusNames.constantsOf(ProxyMetrics.class);
         assertThat(constants).hasSizeGreaterThanOrEqualTo(14);
         for (String constant : constants) {
-            assertThat(dashboard).as("dashboard queries of %s", constant)
-                    .anyMatch(name -> name.equals(constant) || name.startsWith(constant + "_"));
+            assertThat(PrometheusNames.covers(dashboard, constant)).as("the dashboard queries %s", constant).isTrue();
         }
-    }
-
-    private static Set<String> namesIn(String file) throws IOException {
-        Matcher matcher = PROXY_METRIC.matcher(Files.readString(DASHBOARDS.resolve(file)));
-        Set<String> names = new TreeSet<>();
-        while (matcher.find()) {
-            names.add(matcher.group());
-        }
-        return names;
     }
 }

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class DashboardRulesPromtoolTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {Dashboards.RULES, Dashboards.SDK_RULES, Dashboards.PROXY_RULES})
+    @ValueSource(strings = {Dashboards.RULES, Dashboards.SDK_RULES, Dashboards.PROXY_RULES, Dashboards.DELAY_RULES})
     void theAlertRulesAreValid(String rules) throws Exception {
         Result result = promtool("check", "rules", rules);
         assertThat(result.exitCode).as(result.output).isZero();
@@ -30,7 +30,7 @@ class DashboardRulesPromtoolTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {Dashboards.RULES_TEST, Dashboards.SDK_RULES_TEST, Dashboards.PROXY_RULES_TEST})
+    @ValueSource(strings = {Dashboards.RULES_TEST, Dashboards.SDK_RULES_TEST, Dashboards.PROXY_RULES_TEST, Dashboards.DELAY_RULES_TEST})
     void theAlertRulesPassTheirUnitTests(String rulesTest) throws Exception {
         Result result = promtool("test", "rules", rulesTest);
         assertThat(result.exitCode).as(result.output).isZero();
@@ -42,7 +42,7 @@ class DashboardRulesPromtoolTest {
      * {@code promtool check rules} parses it as Prometheus would: a typo in a dashboard fails here, not in Grafana.
      */
     @ParameterizedTest
-    @ValueSource(strings = {Dashboards.DASHBOARD, Dashboards.SDK_DASHBOARD, Dashboards.PROXY_DASHBOARD})
+    @ValueSource(strings = {Dashboards.DASHBOARD, Dashboards.SDK_DASHBOARD, Dashboards.PROXY_DASHBOARD, Dashboards.DELAY_DASHBOARD})
     void everyPanelQueryParses(String dashboard, @TempDir Path scratch) throws Exception {
         List<Dashboards.PanelQuery> queries = Dashboards.panelQueries(dashboard);
         StringBuilder rules = new StringBuilder("groups:\n  - name: panels\n    rules:\n");

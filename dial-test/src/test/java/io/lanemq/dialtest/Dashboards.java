@@ -25,6 +25,9 @@ final class Dashboards {
     static final String PROXY_DASHBOARD = "lanemq-consumer-proxy.json";
     static final String PROXY_RULES = "lanemq-consumer-proxy-alerts.yml";
     static final String PROXY_RULES_TEST = "lanemq-consumer-proxy-alerts.test.yml";
+    static final String DELAY_DASHBOARD = "lanemq-delay-server.json";
+    static final String DELAY_RULES = "lanemq-delay-server-alerts.yml";
+    static final String DELAY_RULES_TEST = "lanemq-delay-server-alerts.test.yml";
     private static final Pattern METRIC = Pattern.compile("\\blanemq_[a-z0-9_]+");
 
     private Dashboards() {

@@ -125,7 +125,7 @@ final class ClusterDelayService implements AutoCloseable {
                     dropped.segment().getFileName(), dropped.kind(), dropped.bucketStartMillis(),
                     dropped.bucketEndMillis(), dropped.reason());
         }
-        metrics.bind(engine, this);
+        metrics.bind(engine, this::heldOffsets, this::ledgerBytes);
 
         upstream = new DefaultMQProducer(settings.serverGroup() + "-producer");
         configure(upstream);

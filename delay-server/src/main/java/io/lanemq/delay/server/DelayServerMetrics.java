@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The delay server's meters for one cluster; every name is a constant here (Prometheus adds
@@ -79,17 +80,16 @@ final class DelayServerMetrics {
                 .tag(TAG_CLUSTER, cluster).register(registry);
     }
 
-    /** Gauges read from the engine and the ledgers while they live. */
-    void bind(DelayEngine engine, ClusterDelayService service) {
+    /** Gauges read from the engine and the ledgers (held offsets, their heap in bytes) while they live. */
+    void bind(DelayEngine engine, LongSupplier heldOffsets, LongSupplier ledgerBytes) {
         Gauge.builder(PENDING, engine, DelayEngine::pendingCount).tag(TAG_CLUSTER, cluster).register(registry);
         Gauge.builder(STORE_BYTES, engine, DelayEngine::storeBytes).baseUnit("bytes").tag(TAG_CLUSTER, cluster)
                 .register(registry);
         FunctionCounter.builder(DUPLICATES_SKIPPED, engine, DelayEngine::duplicatesSkipped)
                 .description("Copies of an already stored id, read again from the internal topic and not delivered again")
                 .tag(TAG_CLUSTER, cluster).register(registry);
-        Gauge.builder(HELD_OFFSETS, service, ClusterDelayService::heldOffsets).tag(TAG_CLUSTER, cluster)
-                .register(registry);
-        Gauge.builder(LEDGER_BYTES, service, ClusterDelayService::ledgerBytes).baseUnit("bytes")
+        Gauge.builder(HELD_OFFSETS, heldOffsets::getAsLong).tag(TAG_CLUSTER, cluster).register(registry);
+        Gauge.builder(LEDGER_BYTES, ledgerBytes::getAsLong).baseUnit("bytes")
                 .description("Heap of the held-offset bookkeeping (ledgers and settlement book), estimated from array sizes")
                 .tag(TAG_CLUSTER, cluster).register(registry);
     }
