@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lanemq.testkit.metrics.PrometheusNames;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,6 +19,9 @@ import org.junit.jupiter.api.Test;
  */
 class ProxyDashboardMetricNamesTest {
     private static final String PREFIX = "lanemq_proxy_";
+
+    private static final Path DASHBOARD = PrometheusNames.dashboardsDir().resolve("lanemq-consumer-proxy.json");
+    private static final Path RULES = PrometheusNames.dashboardsDir().resolve("lanemq-consumer-proxy-alerts.yml");
 
     private static Set<String> exported;
 
@@ -45,21 +49,15 @@ class ProxyDashboardMetricNamesTest {
 
     @Test
     void theDashboardAndTheAlertRulesUseOnlyExportedNames() {
-        Set<String> dashboard = PrometheusNames.inFile(PrometheusNames.dashboardsDir().resolve("lanemq-consumer-proxy.json"), PREFIX);
-        Set<String> rules = PrometheusNames.inFile(PrometheusNames.dashboardsDir().resolve("lanemq-consumer-proxy-alerts.yml"), PREFIX);
-        assertThat(dashboard).contains("lanemq_proxy_lag", "lanemq_proxy_deliveries_total", "lanemq_proxy_in_flight",
-                "lanemq_proxy_redeliveries_total", "lanemq_proxy_dead_letters_total");
-        assertThat(rules).isNotEmpty();
-        assertThat(exported).containsAll(dashboard).containsAll(rules);
+        assertThat(PrometheusNames.inFile(DASHBOARD, PREFIX)).contains("lanemq_proxy_lag", "lanemq_proxy_deliveries_total",
+                "lanemq_proxy_in_flight", "lanemq_proxy_redeliveries_total", "lanemq_proxy_dead_letters_total");
+        assertThat(PrometheusNames.inFile(RULES, PREFIX)).isNotEmpty();
+        assertThat(PrometheusNames.queriedButNotExported(exported, PREFIX, DASHBOARD, RULES)).isEmpty();
     }
 
     @Test
-    void theDashboardShowsEveryProxyMetric() {
-        Set<String> dashboard = PrometheusNames.inFile(PrometheusNames.dashboardsDir().resolve("lanemq-consumer-proxy.json"), PREFIX);
-        Set<String> constants = PrometheusNames.constantsOf(ProxyMetrics.class);
-        assertThat(constants).hasSizeGreaterThanOrEqualTo(14);
-        for (String constant : constants) {
-            assertThat(PrometheusNames.covers(dashboard, constant)).as("the dashboard queries %s", constant).isTrue();
-        }
+    void theDashboardShowsEveryProxyMetricsMeter() {
+        assertThat(PrometheusNames.constantsOf(ProxyMetrics.class)).hasSizeGreaterThanOrEqualTo(14);
+        assertThat(PrometheusNames.notShown(ProxyMetrics.class, DASHBOARD, PREFIX)).isEmpty();
     }
 }

@@ -21,6 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 class DelayDashboardMetricNamesTest {
     private static final String PREFIX = "lanemq_delay_";
 
+    private static final Path DASHBOARD = PrometheusNames.dashboardsDir().resolve("lanemq-delay-server.json");
+    private static final Path RULES = PrometheusNames.dashboardsDir().resolve("lanemq-delay-server-alerts.yml");
+
     private static Set<String> exported;
 
     @BeforeAll
@@ -42,21 +45,15 @@ class DelayDashboardMetricNamesTest {
 
     @Test
     void theDashboardAndTheAlertRulesUseOnlyExportedNames() {
-        Set<String> dashboard = PrometheusNames.inFile(PrometheusNames.dashboardsDir().resolve("lanemq-delay-server.json"), PREFIX);
-        Set<String> rules = PrometheusNames.inFile(PrometheusNames.dashboardsDir().resolve("lanemq-delay-server-alerts.yml"), PREFIX);
-        assertThat(dashboard).contains("lanemq_delay_pending", "lanemq_delay_due_lag_seconds_bucket",
+        assertThat(PrometheusNames.inFile(DASHBOARD, PREFIX)).contains("lanemq_delay_pending", "lanemq_delay_due_lag_seconds_bucket",
                 "lanemq_delay_fire_lag_seconds_bucket", "lanemq_delay_deliveries_total");
-        assertThat(rules).isNotEmpty();
-        assertThat(exported).containsAll(dashboard).containsAll(rules);
+        assertThat(PrometheusNames.inFile(RULES, PREFIX)).isNotEmpty();
+        assertThat(PrometheusNames.queriedButNotExported(exported, PREFIX, DASHBOARD, RULES)).isEmpty();
     }
 
     @Test
-    void theDashboardShowsEveryDelayServerMetric() {
-        Set<String> dashboard = PrometheusNames.inFile(PrometheusNames.dashboardsDir().resolve("lanemq-delay-server.json"), PREFIX);
-        Set<String> constants = PrometheusNames.constantsOf(DelayServerMetrics.class);
-        assertThat(constants).hasSizeGreaterThanOrEqualTo(16);
-        for (String constant : constants) {
-            assertThat(PrometheusNames.covers(dashboard, constant)).as("the dashboard queries %s", constant).isTrue();
-        }
+    void theDashboardShowsEveryDelayServerMetricsMeter() {
+        assertThat(PrometheusNames.constantsOf(DelayServerMetrics.class)).hasSizeGreaterThanOrEqualTo(16);
+        assertThat(PrometheusNames.notShown(DelayServerMetrics.class, DASHBOARD, PREFIX)).isEmpty();
     }
 }

@@ -67,6 +67,23 @@ public final class PrometheusNames {
         return names.stream().anyMatch(name -> name.equals(base) || name.startsWith(base + "_"));
     }
 
+    /** Names under {@code prefix} that the files query and the scrape does not export: each one an empty panel or a dead alert. */
+    public static Set<String> queriedButNotExported(Set<String> exported, String prefix, Path... files) {
+        Set<String> missing = new TreeSet<>();
+        for (Path file : files) {
+            inFile(file, prefix).stream().filter(name -> !exported.contains(name)).forEach(missing::add);
+        }
+        return missing;
+    }
+
+    /** The meter-name constants of {@code metrics} that no query of {@code dashboard} shows. */
+    public static Set<String> notShown(Class<?> metrics, Path dashboard, String prefix) {
+        Set<String> shown = inFile(dashboard, prefix);
+        Set<String> missing = new TreeSet<>(constantsOf(metrics));
+        missing.removeIf(constant -> covers(shown, constant));
+        return missing;
+    }
+
     private static String read(Path file) {
         try {
             return Files.readString(file);
