@@ -3,11 +3,14 @@ package io.lanemq.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.Consumer;
 import io.lanemq.api.Message;
+import io.lanemq.api.MessageListener;
 import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
+import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.SendResult;
 import io.lanemq.api.Subscription;
 import io.lanemq.core.metrics.SdkMetrics;
@@ -21,9 +24,11 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -62,14 +67,8 @@ class LaneMqStarterIT {
         Path config = platform.writeConfig();
 
         long started = System.nanoTime();
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(ListenerApplication.class)
-                .web(WebApplicationType.NONE)
-                .properties("spring.main.banner-mode=off",
-                        "lanemq.application-name=" + APPLICATION,
-                        "lanemq.config-location=file:" + config,
-                        "test.billing-group=" + billing,
-                        "test.audit-group=" + audit)
-                .run();
+        ConfigurableApplicationContext context = run(ListenerApplication.class, config,
+                "test.billing-group=" + billing, "test.audit-group=" + audit);
         LaneMqListenerLifecycle lifecycle;
         BillingListener billingListener;
         try {
@@ -110,6 +109,35 @@ class LaneMqStarterIT {
         assertThat(lifecycle.isRunning()).isFalse();
         assertThat(lifecycle.consumers()).isEmpty();
         assertClosedListenerNoLongerConsumes(billing, billingListener);
+    }
+
+    @Test
+    void closingTheContextLetsTheMessageInHandFinishWhileTheProducerStillWorks() throws Exception {
+        String group = LocalPlatform.unique("shipping");
+        platform.addTopic("order-shipped", 2, 50, 50, group).addTopic("shipping-log", 2, 50, 50);
+        ConfigurableApplicationContext context = run(DrainApplication.class, platform.writeConfig(), "test.shipping-group=" + group);
+        SlowForwarder forwarder = context.getBean(SlowForwarder.class);
+        try {
+            context.getBean(Producer.class).send(Message.builder("order-shipped").body("shipped-1".getBytes(StandardCharsets.UTF_8)).build());
+            await().atMost(Duration.ofSeconds(40)).until(() -> forwarder.entered.getCount() == 0);
+        } finally {
+            long closing = System.nanoTime();
+            context.close();
+            System.out.printf("LaneMqStarterIT: context close with a message in hand took %d ms%n", (System.nanoTime() - closing) / 1_000_000);
+        }
+        assertThat(forwarder.failure).as("forwarding during shutdown").isNull();
+        assertThat(forwarder.forwarded).as("the message in hand finished before close returned, and its send succeeded").isNotNull();
+        assertThat(forwarder.forwarded.logicTopic()).isEqualTo("shipping-log");
+    }
+
+    private static ConfigurableApplicationContext run(Class<?> application, Path config, String... properties) {
+        return new SpringApplicationBuilder(application)
+                .web(WebApplicationType.NONE)
+                .properties("spring.main.banner-mode=off",
+                        "lanemq.application-name=" + APPLICATION,
+                        "lanemq.config-location=file:" + config)
+                .properties(properties)
+                .run();
     }
 
     /**
@@ -163,5 +191,44 @@ class LaneMqStarterIT {
 
     @LaneMqListener(topic = "order-paid", group = "${test.billing-group}")
     static class BillingListener extends RecordingListener {
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class DrainApplication {
+        @Bean
+        SlowForwarder slowForwarder(ObjectProvider<Producer> producer) {
+            return new SlowForwarder(producer);
+        }
+    }
+
+    /**
+     * Takes a while over each message, then forwards it through the application's producer: still
+     * busy when the context starts closing, so the close must wait for it, with the producer open.
+     */
+    @LaneMqListener(topic = "order-shipped", group = "${test.shipping-group}")
+    static class SlowForwarder implements MessageListener {
+        private static final Duration WORK = Duration.ofMillis(1500);
+        final CountDownLatch entered = new CountDownLatch(1);
+        private final ObjectProvider<Producer> producer;
+        volatile SendResult forwarded;
+        volatile Exception failure;
+
+        SlowForwarder(ObjectProvider<Producer> producer) {
+            this.producer = producer;
+        }
+
+        @Override
+        public ConsumeResult consume(ReceivedMessage message) {
+            entered.countDown();
+            try {
+                Thread.sleep(WORK.toMillis()); // the work itself, not a wait for an outcome
+                forwarded = producer.getObject().send(Message.builder("shipping-log").body(message.body()).build());
+                return ConsumeResult.SUCCESS;
+            } catch (Exception e) {
+                failure = e;
+                return ConsumeResult.RETRY_LATER;
+            }
+        }
     }
 }
