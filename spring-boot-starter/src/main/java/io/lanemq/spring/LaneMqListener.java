@@ -9,8 +9,9 @@ import java.lang.annotation.Target;
 /**
  * Subscribes a {@link io.lanemq.api.MessageListener} bean to a logic topic once the application
  * context is refreshed; the subscription is closed, letting messages in hand finish, before any
- * other bean is destroyed. Put it on the listener's class, or on the {@code @Bean} method that
- * returns the listener. Attribute values may hold {@code ${...}} placeholders.
+ * other bean is destroyed. Put it on the listener's class, on the {@code @Bean} method that
+ * returns the listener, or on a {@code ConsumeResult name(ReceivedMessage)} method of any bean.
+ * Attribute values may hold {@code ${...}} placeholders.
  *
  * <pre>{@code
  * @Component
@@ -21,10 +22,19 @@ import java.lang.annotation.Target;
  *         return ConsumeResult.SUCCESS;
  *     }
  * }
+ *
+ * @Component
+ * class Audit {
+ *     @LaneMqListener(topic = "order-paid", group = "audit")
+ *     ConsumeResult record(ReceivedMessage message) {
+ *         ...
+ *     }
+ * }
  * }</pre>
  *
- * <p>A bean carrying this annotation that is not a {@code MessageListener} fails the startup, as does
- * a logic topic or group the platform configuration does not declare.
+ * <p>The startup fails, naming the bean, on the annotation on a class that is not a
+ * {@code MessageListener}, on a method of another signature, and on a logic topic or group the
+ * platform configuration does not declare.
  */
 @Target({ElementType.TYPE, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)

@@ -228,6 +228,25 @@ class LaneMqAutoConfigurationTest {
                         .hasMessageContaining("'bad group'"));
     }
 
+    @Test
+    void handlerMethodOfAnotherSignatureFailsNamingTheMethod() {
+        runner.withPropertyValues("lanemq.producer.enabled=false")
+                .withBean("audit", WrongSignatureHandler.class)
+                .run(context -> assertThat(context.getStartupFailure())
+                        .hasMessageContaining("@LaneMqListener on method " + WrongSignatureHandler.class.getName()
+                                + ".record of bean 'audit': the method must be ConsumeResult name(ReceivedMessage)"));
+    }
+
+    @Test
+    void handlerMethodOnAnUnknownTopicFailsTheStartupNamingTheMethod() {
+        runner.withPropertyValues("lanemq.producer.enabled=false")
+                .withBean("audit", UnknownTopicHandler.class)
+                .run(context -> assertThat(context).hasFailed().getFailure().cause()
+                        .hasMessageContaining("@LaneMqListener bean 'audit.record'")
+                        .hasMessageContaining("no-such-topic")
+                        .rootCause().isInstanceOf(io.lanemq.api.UnknownTopicException.class));
+    }
+
     private static Throwable rootCause(Throwable failure) {
         assertThat(failure).as("startup failure").isNotNull();
         Throwable cause = failure;
@@ -256,6 +275,19 @@ class LaneMqAutoConfigurationTest {
     static class BadGroupListener implements MessageListener {
         @Override
         public ConsumeResult consume(io.lanemq.api.ReceivedMessage message) {
+            return ConsumeResult.SUCCESS;
+        }
+    }
+
+    static class WrongSignatureHandler {
+        @LaneMqListener(topic = "order-paid", group = "billing")
+        void record(io.lanemq.api.ReceivedMessage message) {
+        }
+    }
+
+    static class UnknownTopicHandler {
+        @LaneMqListener(topic = "no-such-topic", group = "billing")
+        ConsumeResult record(io.lanemq.api.ReceivedMessage message) {
             return ConsumeResult.SUCCESS;
         }
     }

@@ -38,8 +38,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * A Spring Boot application on a real local dual-IDC stack that only adds the starter and two
- * properties: the injected producer sends, both kinds of {@code @LaneMqListener} (class and
- * {@code @Bean} method) receive every message exactly once, the SDK's meters are in the
+ * properties: the injected producer sends, the three kinds of {@code @LaneMqListener} (class,
+ * {@code @Bean} method, handler method) receive every message exactly once, the SDK's meters are in the
  * application's registry, and closing the context closes the subscriptions.
  */
 class LaneMqStarterIT {
@@ -63,12 +63,13 @@ class LaneMqStarterIT {
     void applicationSendsThroughTheInjectedProducerAndItsListenersReceiveEachMessageOnce() throws Exception {
         String billing = LocalPlatform.unique("billing");
         String audit = LocalPlatform.unique("audit");
-        platform.addTopic("order-paid", 4, 50, 50, billing, audit);
+        String ledger = LocalPlatform.unique("ledger");
+        platform.addTopic("order-paid", 4, 50, 50, billing, audit, ledger);
         Path config = platform.writeConfig();
 
         long started = System.nanoTime();
         ConfigurableApplicationContext context = run(ListenerApplication.class, config,
-                "test.billing-group=" + billing, "test.audit-group=" + audit);
+                "test.billing-group=" + billing, "test.audit-group=" + audit, "test.ledger-group=" + ledger);
         LaneMqListenerLifecycle lifecycle;
         BillingListener billingListener;
         try {
@@ -76,8 +77,9 @@ class LaneMqStarterIT {
             lifecycle = context.getBean(LaneMqListenerLifecycle.class);
             billingListener = context.getBean(BillingListener.class);
             RecordingListener auditListener = context.getBean("auditListener", RecordingListener.class);
+            RecordingListener ledgerListener = context.getBean(Ledger.class).received;
             assertThat(lifecycle.consumers()).extracting(c -> c.subscription().consumerGroup())
-                    .containsExactlyInAnyOrder(billing, audit);
+                    .containsExactlyInAnyOrder(billing, audit, ledger);
 
             Producer producer = context.getBean(Producer.class);
             Set<String> sentIds = new HashSet<>();
@@ -89,7 +91,7 @@ class LaneMqStarterIT {
             long sendMillis = (System.nanoTime() - sending) / 1_000_000;
             assertThat(sentIds).hasSize(MESSAGES);
 
-            for (RecordingListener listener : List.of(billingListener, auditListener)) {
+            for (RecordingListener listener : List.of(billingListener, auditListener, ledgerListener)) {
                 await().atMost(Duration.ofSeconds(40)).until(() -> listener.deliveriesById.size() >= MESSAGES);
                 assertThat(listener.deliveriesById.keySet()).isEqualTo(sentIds);
                 assertThat(listener.duplicates()).as("messages delivered more than once").isZero();
@@ -100,8 +102,8 @@ class LaneMqStarterIT {
             assertThat(sum(registry, SdkMetrics.SENDS, SdkMetrics.TAG_OUTCOME, "success")).isEqualTo(MESSAGES);
             await().atMost(Duration.ofSeconds(10)).until(() -> sum(registry, SdkMetrics.CONSUMED, SdkMetrics.TAG_GROUP, billing) >= MESSAGES);
             assertThat(sum(registry, SdkMetrics.CONSUMED, SdkMetrics.TAG_GROUP, audit)).isGreaterThanOrEqualTo(MESSAGES);
-            System.out.printf("LaneMqStarterIT: context up with 2 listeners in %d ms; %d sync sends in %d ms; "
-                    + "all delivered to both groups %d ms after the first send%n", contextMillis, MESSAGES, sendMillis, deliveredMillis);
+            System.out.printf("LaneMqStarterIT: context up with 3 listeners in %d ms; %d sync sends in %d ms; "
+                    + "all delivered to the 3 groups %d ms after the first send%n", contextMillis, MESSAGES, sendMillis, deliveredMillis);
         } finally {
             context.close();
         }
@@ -186,6 +188,21 @@ class LaneMqStarterIT {
         @LaneMqListener(topic = "order-paid", group = "${test.audit-group}")
         RecordingListener auditListener() {
             return new RecordingListener();
+        }
+
+        @Bean
+        Ledger ledger() {
+            return new Ledger();
+        }
+    }
+
+    /** A plain bean with a listener method. */
+    static class Ledger {
+        final RecordingListener received = new RecordingListener();
+
+        @LaneMqListener(topic = "order-paid", group = "${test.ledger-group}")
+        ConsumeResult record(ReceivedMessage message) {
+            return received.consume(message);
         }
     }
 
