@@ -37,7 +37,7 @@ public class LaneMqAutoConfiguration {
     public MessagingClient laneMqMessagingClient(LaneMqProperties properties, ObjectProvider<MeterRegistry> registry) {
         ClientOptions options = properties.clientOptions();
         try {
-            return CoreMessagingClient.start(options, registry.getIfAvailable(() -> Metrics.globalRegistry));
+            return CoreMessagingClient.start(options, registry.getIfUnique(() -> Metrics.globalRegistry));
         } catch (MessagingException e) {
             // The SDK's message names the file or key and the line; keep it whole in the startup failure.
             throw new InvalidLaneMqPropertyException(LaneMqProperties.PREFIX + ".config-location",

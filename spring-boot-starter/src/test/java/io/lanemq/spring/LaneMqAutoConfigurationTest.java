@@ -23,6 +23,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -171,6 +174,15 @@ class LaneMqAutoConfigurationTest {
                 .run(context -> assertThat(registry.find(SdkMetrics.CONFIG_LAST_RELOAD_FAILED)
                         .tag(SdkMetrics.TAG_APPLICATION, "starter-test").gauge()).isNotNull());
         assertThat(registry.find(SdkMetrics.CONFIG_LAST_RELOAD_FAILED).gauge()).as("gauge after the context closed").isNull();
+    }
+
+    @Test
+    void sdkMetersGoToActuatorsRegistry() {
+        runner.withPropertyValues("lanemq.producer.enabled=false")
+                .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+                        CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
+                .run(context -> assertThat(context.getBean(MeterRegistry.class).find(SdkMetrics.CONFIG_LAST_RELOAD_FAILED)
+                        .tag(SdkMetrics.TAG_APPLICATION, "starter-test").gauge()).isNotNull());
     }
 
     @Test
