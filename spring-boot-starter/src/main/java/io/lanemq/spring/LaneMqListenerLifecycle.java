@@ -72,7 +72,13 @@ public class LaneMqListenerLifecycle implements SmartLifecycle, SmartInitializin
     private void closeAll() {
         // Latest first, the reverse of start: a shutdown mirrors the startup.
         for (int i = consumers.size() - 1; i >= 0; i--) {
-            consumers.get(i).close();
+            Consumer consumer = consumers.get(i);
+            try {
+                consumer.close();
+            } catch (RuntimeException e) {
+                // One failed close must not keep the others consuming; the shutdown goes on.
+                log.warn("Closing the LaneMQ consumer of {} failed", consumer.subscription(), e);
+            }
         }
         consumers.clear();
     }
