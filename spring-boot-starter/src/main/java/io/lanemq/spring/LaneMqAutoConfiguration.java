@@ -1,0 +1,68 @@
+package io.lanemq.spring;
+
+import io.lanemq.api.ClientOptions;
+import io.lanemq.api.MessagingClient;
+import io.lanemq.api.MessagingException;
+import io.lanemq.api.Producer;
+import io.lanemq.api.ProducerOptions;
+import io.lanemq.api.TransactionChecker;
+import io.lanemq.core.client.CoreMessagingClient;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * LaneMQ for a Spring Boot application: a {@link MessagingClient} from the {@code lanemq.*}
+ * properties, a {@link Producer}, and the {@link LaneMqListener} subscriptions. An application that
+ * defines its own client or producer bean gets it used instead.
+ *
+ * <p>SDK metrics go to the application's {@link MeterRegistry} when it has one (Actuator's, or its
+ * own), else to Micrometer's global registry as for any SDK client. Ordered after Actuator's metrics
+ * configuration so its registry exists by the time the client is built.
+ */
+@AutoConfiguration(afterName = {
+        "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration"})
+@ConditionalOnProperty(prefix = LaneMqProperties.PREFIX, name = "enabled", matchIfMissing = true)
+@EnableConfigurationProperties(LaneMqProperties.class)
+public class LaneMqAutoConfiguration {
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public MessagingClient laneMqMessagingClient(LaneMqProperties properties, ObjectProvider<MeterRegistry> registry) {
+        ClientOptions options = properties.clientOptions();
+        try {
+            return CoreMessagingClient.start(options, registry.getIfUnique(() -> Metrics.globalRegistry));
+        } catch (MessagingException e) {
+            // The SDK's message names the file or key and the line; keep it whole in the startup failure.
+            throw new InvalidLaneMqPropertyException(LaneMqProperties.PREFIX + ".config-location",
+                    "'" + options.configLocation() + "' gives no usable platform configuration: " + e.getMessage(), e);
+        }
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(prefix = LaneMqProperties.PREFIX, name = "producer.enabled", matchIfMissing = true)
+    public Producer laneMqProducer(MessagingClient client, LaneMqProperties properties,
+                                   ObjectProvider<TransactionChecker> transactionChecker) throws MessagingException {
+        ProducerOptions options = properties.producerOptions();
+        TransactionChecker checker = transactionChecker.getIfUnique();
+        if (checker != null) {
+            ProducerOptions.Builder builder = ProducerOptions.builder().transactionChecker(checker);
+            options.producerGroup().ifPresent(builder::producerGroup);
+            options = builder.build();
+        }
+        return client.createProducer(options);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public LaneMqListenerLifecycle laneMqListenerLifecycle(MessagingClient client) {
+        return new LaneMqListenerLifecycle(client);
+    }
+}

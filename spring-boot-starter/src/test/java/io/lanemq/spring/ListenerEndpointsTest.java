@@ -1,0 +1,95 @@
+package io.lanemq.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lanemq.api.ConsumeResult;
+import io.lanemq.api.MessageListener;
+import io.lanemq.api.ReceivedMessage;
+import io.lanemq.api.Subscription;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.MapPropertySource;
+
+/** What each kind of {@link LaneMqListener} becomes: its subscription, from the annotation's attributes. */
+class ListenerEndpointsTest {
+
+    @Test
+    void everyKindOfListenerIsFoundWithItsAttributesAndPlaceholdersResolved() {
+        try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
+            context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test", Map.of("shipments.group", "dispatch")));
+            context.register(Listeners.class);
+            context.refresh();
+
+            List<ListenerEndpoint> endpoints = ListenerEndpoints.discover(context.getBeanFactory());
+
+            assertThat(endpoints).extracting(ListenerEndpoint::beanName)
+                    .containsExactlyInAnyOrder("orderedListener", "factoryListener", "handlers.onRefund");
+            Subscription ordered = subscription(endpoints, "orderedListener");
+            assertThat(ordered.logicTopic()).isEqualTo("order-paid");
+            assertThat(ordered.consumerGroup()).isEqualTo("billing");
+            assertThat(ordered.ordered()).isTrue();
+            assertThat(ordered.tagFilter()).isEqualTo("paid || refunded");
+            Subscription factory = subscription(endpoints, "factoryListener");
+            assertThat(factory.consumerGroup()).isEqualTo("dispatch");
+            assertThat(factory.ordered()).isFalse();
+            assertThat(factory.tagFilter()).isEqualTo("*");
+            assertThat(subscription(endpoints, "handlers.onRefund").logicTopic()).isEqualTo("order-refunded");
+        }
+    }
+
+    @Test
+    void handlerMethodIsCalledWithTheMessageAndItsResultReturned() {
+        try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext(Listeners.class)) {
+            ListenerEndpoint handler = ListenerEndpoints.discover(context.getBeanFactory()).stream()
+                    .filter(e -> e.beanName().equals("handlers.onRefund")).findFirst().orElseThrow();
+
+            assertThat(handler.listener().consume(null)).isEqualTo(ConsumeResult.RETRY_LATER);
+            assertThat(context.getBean(Handlers.class).calls).isEqualTo(1);
+        }
+    }
+
+    private static Subscription subscription(List<ListenerEndpoint> endpoints, String beanName) {
+        return endpoints.stream().filter(e -> e.beanName().equals(beanName)).findFirst().orElseThrow().subscription();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Listeners {
+        @Bean
+        OrderedListener orderedListener() {
+            return new OrderedListener();
+        }
+
+        @Bean
+        @LaneMqListener(topic = "order-shipped", group = "${shipments.group:none}")
+        MessageListener factoryListener() {
+            return message -> ConsumeResult.SUCCESS;
+        }
+
+        @Bean
+        Handlers handlers() {
+            return new Handlers();
+        }
+    }
+
+    @LaneMqListener(topic = "order-paid", group = "billing", ordered = true, tagFilter = "paid || refunded")
+    static class OrderedListener implements MessageListener {
+        @Override
+        public ConsumeResult consume(ReceivedMessage message) {
+            return ConsumeResult.SUCCESS;
+        }
+    }
+
+    static class Handlers {
+        int calls;
+
+        @LaneMqListener(topic = "order-refunded", group = "billing")
+        ConsumeResult onRefund(ReceivedMessage message) {
+            calls++;
+            return ConsumeResult.RETRY_LATER;
+        }
+    }
+}
