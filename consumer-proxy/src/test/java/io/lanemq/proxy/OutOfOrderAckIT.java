@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
-import org.apache.rocketmq.remoting.protocol.admin.ConsumeStats;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.Test;
 
@@ -45,8 +44,8 @@ class OutOfOrderAckIT {
                     }
                 }
                 // Several commit intervals pass; the offset sits at message 3, the lowest unacked, all along.
-                await().atMost(Duration.ofSeconds(10)).until(() -> committed(admin, group, topic) == 3);
-                await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> committed(admin, group, topic) == 3);
+                await().atMost(Duration.ofSeconds(10)).until(() -> ProxyHarness.committed(admin, group, topic) == 3);
+                await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> ProxyHarness.committed(admin, group, topic) == 3);
             } finally {
                 first.close();
             }
@@ -54,7 +53,7 @@ class OutOfOrderAckIT {
                     .contains(io.lanemq.proxy.protocol.Status.Code.DRAINING);
             await().atMost(Duration.ofSeconds(5)).until(() -> picky.ended.get() != null);
             assertThat(picky.ended.get().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
-            assertThat(committed(admin, group, topic)).as("the two unacked moved to the retry topic, so the queue is committed to its end")
+            assertThat(ProxyHarness.committed(admin, group, topic)).as("the two unacked moved to the retry topic, so the queue is committed to its end")
                     .isEqualTo(20);
             picky.close();
 
@@ -71,11 +70,5 @@ class OutOfOrderAckIT {
             admin.shutdown();
             platform.close();
         }
-    }
-
-    private static long committed(DefaultMQAdminExt admin, String group, String topic) throws Exception {
-        ConsumeStats stats = admin.examineConsumeStats(group, topic);
-        return stats.getOffsetTable().entrySet().stream().filter(e -> e.getKey().getTopic().equals(topic))
-                .mapToLong(e -> e.getValue().getConsumerOffset()).sum();
     }
 }
