@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -82,7 +83,9 @@ class ProxyPropertiesTest {
         assertStartupFails(valid, "lanemq.proxy.tokens-file=" + dir.resolve("missing.properties"),
                 "lanemq.proxy.tokens-file: cannot read the tokens file " + dir.resolve("missing.properties"));
         assertStartupFails(valid, "lanemq.proxy.listen=localhost", "lanemq.proxy.listen: takes host:port, got 'localhost'");
-        assertStartupFails(valid, "lanemq.proxy.max-backoff=10ms", "lanemq.proxy.initial-backoff: backoff must satisfy");
+        assertStartupFails(valid, "lanemq.proxy.max-backoff=10ms", "lanemq.proxy.max-backoff: must not be below lanemq.proxy.initial-backoff");
+        assertStartupFails(valid, "lanemq.proxy.initial-backoff=-1ms", "lanemq.proxy.initial-backoff: backoff must satisfy");
+        assertStartupFails(valid, "lanemq.proxy.ack-timeout=soon", "Failed to bind properties under 'lanemq.proxy.ack-timeout'");
         assertStartupFails(valid, "lanemq.proxy.group-limits.billing.max-in-flight=0",
                 "lanemq.proxy.group-limits.billing: maxInFlight must be at least 1");
         assertStartupFails(valid, "lanemq.proxy.plaintext=false", "lanemq.proxy.tls-key-store: is required");
@@ -102,12 +105,13 @@ class ProxyPropertiesTest {
                 .withPropertyValues(properties.toArray(String[]::new))
                 .run(context -> {
                     assertThat(context).as(bad).hasFailed();
+                    // Ours (InvalidProxyPropertyException) or, for a value of the wrong type, Spring's binder's.
                     Throwable cause = context.getStartupFailure();
-                    while (cause != null && !(cause instanceof InvalidProxyPropertyException)) {
+                    while (cause != null && !(cause instanceof InvalidProxyPropertyException || cause instanceof BindException)) {
                         cause = cause.getCause();
                     }
                     assertThat(cause).as(bad + " fails with " + context.getStartupFailure()).isNotNull();
-                    assertThat(cause.getMessage()).startsWith(message);
+                    assertThat(cause.getMessage()).as(bad).startsWith(message);
                 });
     }
 

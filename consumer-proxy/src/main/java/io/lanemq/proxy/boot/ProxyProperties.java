@@ -33,6 +33,7 @@ public class ProxyProperties {
     private Path tlsKeyStore;
     /** The key store's password; when unset, read from the environment variable named by tls-key-store-password-env. */
     private String tlsKeyStorePassword;
+    /** Environment variable holding the key store password, read when tls-key-store-password is unset. */
     private String tlsKeyStorePasswordEnv = "LANEMQ_PROXY_KEYSTORE_PASSWORD";
     /** Serve without TLS (loopback development only). */
     private boolean plaintext;
@@ -40,16 +41,22 @@ public class ProxyProperties {
     private Path tokensFile;
     /** This instance's name in logs and Subscribed frames; default proxy-<pid>. */
     private String proxyId;
+    /** Redeliver a delivery not acked within this time. */
     @DurationUnit(ChronoUnit.MILLIS)
     private Duration ackTimeout = Duration.ofSeconds(30);
+    /** Nack backoff without a delay: the first wait, doubling up to max-backoff. */
     @DurationUnit(ChronoUnit.MILLIS)
     private Duration initialBackoff = Duration.ofSeconds(1);
+    /** Nack backoff without a delay: the longest wait. */
     @DurationUnit(ChronoUnit.MILLIS)
     private Duration maxBackoff = Duration.ofMinutes(1);
+    /** On shutdown, wait this long for outstanding acks before moving the unacked to the retry topic and committing. */
     @DurationUnit(ChronoUnit.MILLIS)
     private Duration drainTimeout = Duration.ofSeconds(10);
+    /** Stop consuming a group that has had no consumer this long. */
     @DurationUnit(ChronoUnit.MILLIS)
     private Duration idleGroupTimeout = Duration.ofSeconds(30);
+    /** Offset commit interval. */
     @DurationUnit(ChronoUnit.MILLIS)
     private Duration commitInterval = Duration.ofSeconds(1);
     /** Per group: messages held at most (where the platform configuration sets none). */
@@ -64,6 +71,10 @@ public class ProxyProperties {
         ProxyConfig.Builder builder = checked("config-location", () -> ProxyConfig.builder(required("config-location", configLocation)));
         checked("listen", () -> builder.grpcAddress(address(listen)));
         checked("ack-timeout", () -> builder.ackTimeout(ackTimeout));
+        if (initialBackoff != null && maxBackoff != null && maxBackoff.compareTo(initialBackoff) < 0) {
+            throw new InvalidProxyPropertyException(PREFIX + "max-backoff",
+                    "must not be below " + PREFIX + "initial-backoff (" + initialBackoff + "), was " + maxBackoff);
+        }
         checked("initial-backoff", () -> builder.backoff(initialBackoff, maxBackoff));
         checked("drain-timeout", () -> builder.drainTimeout(drainTimeout));
         checked("idle-group-timeout", () -> builder.idleGroupTimeout(idleGroupTimeout));
