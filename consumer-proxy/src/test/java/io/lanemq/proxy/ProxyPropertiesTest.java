@@ -3,6 +3,7 @@ package io.lanemq.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lanemq.proxy.boot.InvalidProxyPropertyException;
+import io.lanemq.proxy.boot.InvalidProxyPropertyFailureAnalyzer;
 import io.lanemq.proxy.boot.ProxyProperties;
 import io.lanemq.proxy.boot.ProxyServiceConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** {@code lanemq.proxy.*} into a {@link ProxyConfig}; a bad value stops the context from starting and names the property. */
@@ -112,6 +114,11 @@ class ProxyPropertiesTest {
                     }
                     assertThat(cause).as(bad + " fails with " + context.getStartupFailure()).isNotNull();
                     assertThat(cause.getMessage()).as(bad).startsWith(message);
+                    if (cause instanceof InvalidProxyPropertyException invalid) {
+                        FailureAnalysis analysis = new InvalidProxyPropertyFailureAnalyzer().analyze(context.getStartupFailure());
+                        assertThat(analysis.getDescription()).as(bad).contains(message);
+                        assertThat(analysis.getAction()).as(bad).startsWith("Correct " + invalid.property());
+                    }
                 });
     }
 
