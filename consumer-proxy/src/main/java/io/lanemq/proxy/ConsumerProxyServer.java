@@ -1,6 +1,5 @@
 package io.lanemq.proxy;
 
-import io.lanemq.service.http.ServiceEndpoints;
 import io.grpc.Server;
 import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptors;
@@ -14,8 +13,8 @@ import io.lanemq.core.config.ConfigSource;
 import io.lanemq.core.config.ConfigSources;
 import io.lanemq.core.config.PlatformConfig;
 import io.lanemq.core.config.PlatformConfigRef;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -24,7 +23,7 @@ import java.nio.file.Files;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.List;
-import java.util.Optional;
+import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +35,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The consumer proxy: reads and watches the platform configuration, serves the
  * {@code ConsumerProxy} gRPC service (TLS, per-application tokens) on the configured address only,
- * and {@code /metrics} + {@code /health} over HTTP.
+ * and records its meters in a Micrometer registry (served over HTTP by {@code ConsumerProxyApplication}).
  *
  * <p>{@link #close()} is the graceful shutdown: stop fetching, tell every stream DRAINING, wait up
  * to the drain timeout for outstanding deliveries to be acked, commit the offsets that are safe,
@@ -53,21 +52,26 @@ public final class ConsumerProxyServer implements AutoCloseable {
 
     private final ProxyConfig config;
     private final ConfigSource source;
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private final ProxyMetrics metrics = new ProxyMetrics(registry);
+    private final MeterRegistry registry;
+    /** Closed with the proxy only when the proxy made it; a given registry belongs to the caller. */
+    private final boolean ownsRegistry;
+    private final ProxyMetrics metrics;
     private final ScheduledExecutorService ticker;
     private final ScheduledExecutorService idleCheck;
     private final GroupRegistry groups;
     private final ConsumerProxyService service;
     private final ServerEventLoops eventLoops = ServerEventLoops.create(Runtime.getRuntime().availableProcessors());
     private final Server server;
-    private final ServiceEndpoints http;
     private volatile boolean serving = true;
     private boolean closed;
 
-    private ConsumerProxyServer(ProxyConfig config, ConfigSource source, PlatformConfig initial) throws IOException {
+    private ConsumerProxyServer(ProxyConfig config, ConfigSource source, PlatformConfig initial, MeterRegistry registry,
+                                boolean ownsRegistry) throws IOException {
         this.config = config;
         this.source = source;
+        this.registry = registry;
+        this.ownsRegistry = ownsRegistry;
+        this.metrics = new ProxyMetrics(registry);
         PlatformConfigRef platform = new PlatformConfigRef(initial);
         this.ticker = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lanemq-proxy-ticker"));
         this.groups = new GroupRegistry(platform, config, ticker, metrics);
@@ -80,8 +84,6 @@ public final class ConsumerProxyServer implements AutoCloseable {
                 .permitKeepAliveTime(10, TimeUnit.SECONDS)
                 .build()
                 .start();
-        this.http = config.httpAddress().map(address -> ServiceEndpoints.start("lanemq-proxy-http", address, registry,
-                () -> serving ? ServiceEndpoints.Health.up("UP") : ServiceEndpoints.Health.down("DRAINING"))).orElse(null);
         source.watch(new ConfigListener() {
             @Override
             public void onChange(PlatformConfig next) {
@@ -99,11 +101,25 @@ public final class ConsumerProxyServer implements AutoCloseable {
         });
     }
 
-    /** Reads the platform configuration, binds the gRPC (and HTTP) address and starts serving. */
+    /** Reads the platform configuration, binds the gRPC address and starts serving; meters go to a registry of its own. */
     public static ConsumerProxyServer start(ProxyConfig config) throws InvalidConfigurationException, IOException {
+        return start(config, new SimpleMeterRegistry(), true);
+    }
+
+    /**
+     * As {@link #start(ProxyConfig)}, with the proxy's meters in {@code registry} (a service's Prometheus registry,
+     * say). The registry stays the caller's: {@link #close()} leaves it open.
+     */
+    public static ConsumerProxyServer start(ProxyConfig config, MeterRegistry registry)
+            throws InvalidConfigurationException, IOException {
+        return start(config, Objects.requireNonNull(registry, "registry"), false);
+    }
+
+    private static ConsumerProxyServer start(ProxyConfig config, MeterRegistry registry, boolean ownsRegistry)
+            throws InvalidConfigurationException, IOException {
         ConfigSource source = ConfigSources.open(config.configLocation());
         try {
-            ConsumerProxyServer proxy = new ConsumerProxyServer(config, source, source.load());
+            ConsumerProxyServer proxy = new ConsumerProxyServer(config, source, source.load(), registry, ownsRegistry);
             log.info("consumer proxy {} serving on {} ({}), platform configuration from {}", config.proxyId(),
                     proxy.grpcAddress(), config.keyStore().isPresent() ? "TLS" : "PLAINTEXT", source.describe());
             return proxy;
@@ -156,13 +172,14 @@ public final class ConsumerProxyServer implements AutoCloseable {
         return (InetSocketAddress) server.getListenSockets().get(0);
     }
 
-    public Optional<InetSocketAddress> httpAddress() {
-        return Optional.ofNullable(http).map(ServiceEndpoints::address);
+    /** The registry holding the proxy's meters. */
+    public MeterRegistry meters() {
+        return registry;
     }
 
-    /** The proxy's meters (also served on {@code /metrics}). */
-    public PrometheusMeterRegistry meters() {
-        return registry;
+    /** True until {@link #close()} begins: from then on the proxy drains and takes no new subscriptions. */
+    public boolean serving() {
+        return serving;
     }
 
     public void awaitTermination() throws InterruptedException {
@@ -209,11 +226,10 @@ public final class ConsumerProxyServer implements AutoCloseable {
         running.forEach(GroupRuntime::close);
         ticker.shutdownNow();
         idleCheck.shutdownNow();
-        if (http != null) {
-            http.close();
-        }
         source.close();
-        registry.close();
+        if (ownsRegistry) {
+            registry.close();
+        }
         log.info("consumer proxy {} stopped", config.proxyId());
     }
 }

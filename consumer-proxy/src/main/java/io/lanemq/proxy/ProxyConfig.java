@@ -24,7 +24,6 @@ public final class ProxyConfig {
     private final String configLocation;
     private final String proxyId;
     private final InetSocketAddress grpcAddress;
-    private final Optional<InetSocketAddress> httpAddress;
     private final Optional<Path> keyStore;
     private final char[] keyStorePassword;
     private final Map<String, String> tokens;
@@ -41,7 +40,6 @@ public final class ProxyConfig {
         this.configLocation = b.configLocation;
         this.proxyId = b.proxyId;
         this.grpcAddress = b.grpcAddress;
-        this.httpAddress = Optional.ofNullable(b.httpAddress);
         this.keyStore = Optional.ofNullable(b.keyStore);
         this.keyStorePassword = b.keyStorePassword == null ? new char[0] : b.keyStorePassword.clone();
         this.tokens = Map.copyOf(b.tokens);
@@ -70,11 +68,6 @@ public final class ProxyConfig {
 
     public InetSocketAddress grpcAddress() {
         return grpcAddress;
-    }
-
-    /** Where {@code /metrics} and {@code /health} are served; empty: not served. */
-    public Optional<InetSocketAddress> httpAddress() {
-        return httpAddress;
     }
 
     /** A PKCS12 key store with the server's key and certificate chain; empty only when plaintext was allowed. */
@@ -125,7 +118,6 @@ public final class ProxyConfig {
         private final String configLocation;
         private String proxyId = "proxy-" + ProcessHandle.current().pid();
         private InetSocketAddress grpcAddress = new InetSocketAddress("127.0.0.1", 7443);
-        private InetSocketAddress httpAddress;
         private Path keyStore;
         private char[] keyStorePassword;
         private boolean plaintext;
@@ -151,11 +143,6 @@ public final class ProxyConfig {
         /** Port 0 picks a free port. Only this address is bound. */
         public Builder grpcAddress(InetSocketAddress address) {
             this.grpcAddress = Objects.requireNonNull(address, "grpcAddress");
-            return this;
-        }
-
-        public Builder httpAddress(InetSocketAddress address) {
-            this.httpAddress = Objects.requireNonNull(address, "httpAddress");
             return this;
         }
 

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
-import org.apache.rocketmq.remoting.protocol.admin.ConsumeStats;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.Test;
 
@@ -46,8 +45,8 @@ class OutOfOrderAckIT {
                     }
                 }
                 // Several commit intervals pass; the offset sits at message 3, the lowest unacked, all along.
-                await().atMost(Duration.ofSeconds(10)).until(() -> committed(admin, group, topic) == 3);
-                await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> committed(admin, group, topic) == 3);
+                await().atMost(Duration.ofSeconds(10)).until(() -> ProxyHarness.committed(admin, group, topic) == 3);
+                await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> ProxyHarness.committed(admin, group, topic) == 3);
                 // The broker's lag counts from the committed offset: messages 3..19, acked or not, are still owed.
                 await().atMost(Duration.ofSeconds(10)).until(() -> lag(first, group) == 17);
             } finally {
@@ -57,7 +56,7 @@ class OutOfOrderAckIT {
                     .contains(io.lanemq.proxy.protocol.Status.Code.DRAINING);
             await().atMost(Duration.ofSeconds(5)).until(() -> picky.ended.get() != null);
             assertThat(picky.ended.get().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
-            assertThat(committed(admin, group, topic)).as("the two unacked moved to the retry topic, so the queue is committed to its end")
+            assertThat(ProxyHarness.committed(admin, group, topic)).as("the two unacked moved to the retry topic, so the queue is committed to its end")
                     .isEqualTo(20);
             picky.close();
 
@@ -80,11 +79,5 @@ class OutOfOrderAckIT {
     /** The proxy's lag gauges of the group, summed over clusters (NaN while one is unknown). */
     private static double lag(ConsumerProxyServer proxy, String group) {
         return proxy.meters().find(ProxyMetrics.LAG).tag("group", group).gauges().stream().mapToDouble(Gauge::value).sum();
-    }
-
-    private static long committed(DefaultMQAdminExt admin, String group, String topic) throws Exception {
-        ConsumeStats stats = admin.examineConsumeStats(group, topic);
-        return stats.getOffsetTable().entrySet().stream().filter(e -> e.getKey().getTopic().equals(topic))
-                .mapToLong(e -> e.getValue().getConsumerOffset()).sum();
     }
 }

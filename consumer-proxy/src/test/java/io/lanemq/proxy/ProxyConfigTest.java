@@ -3,12 +3,8 @@ package io.lanemq.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class ProxyConfigTest {
 
@@ -38,18 +34,5 @@ class ProxyConfigTest {
                 .defaultLimits(new GroupLimits(100, 0)).groupLimits("billing", new GroupLimits(5, 50)).build();
         assertThat(config.limits("billing")).isEqualTo(new GroupLimits(5, 50));
         assertThat(config.limits("other")).isEqualTo(new GroupLimits(100, 0));
-    }
-
-    @Test
-    void theMainTurnsItsOptionsIntoAConfig(@TempDir Path dir) throws Exception {
-        Path tokens = Files.writeString(dir.resolve("tokens.properties"), "billing-app = secret-token-1\n");
-        ConsumerProxyMain main = new ConsumerProxyMain();
-        new CommandLine(main).parseArgs("--config", "file:/etc/p.yaml", "--listen", "127.0.0.1:0", "--plaintext",
-                "--tokens", tokens.toString(), "--ack-timeout-ms", "5000", "--group-limits", "billing=10:20");
-        ProxyConfig config = main.config();
-        assertThat(config.ackTimeout()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(config.tokens()).containsEntry("billing-app", "secret-token-1");
-        assertThat(config.limits("billing")).isEqualTo(new GroupLimits(10, 20));
-        assertThat(config.grpcAddress().getHostString()).isEqualTo("127.0.0.1");
     }
 }

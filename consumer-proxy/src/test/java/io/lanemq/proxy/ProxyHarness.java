@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
+import org.apache.rocketmq.remoting.protocol.admin.ConsumeStats;
+import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 
 /** A proxy over a local platform on the shared test stack, with TLS, one application and its token. */
 final class ProxyHarness {
@@ -33,12 +35,18 @@ final class ProxyHarness {
     static ProxyConfig config(LocalPlatform platform, UnaryOperator<ProxyConfig.Builder> tweak) {
         ProxyConfig.Builder builder = ProxyConfig.builder(platform.writeConfig().toString())
                 .grpcAddress(new InetSocketAddress("127.0.0.1", 0))
-                .httpAddress(new InetSocketAddress("127.0.0.1", 0))
                 .tls(SelfSignedCertificate.shared().keyStore(), SelfSignedCertificate.shared().password())
                 .token(APPLICATION, TOKEN)
                 .commitInterval(Duration.ofMillis(200))
                 .drainTimeout(Duration.ofSeconds(2));
         return tweak.apply(builder).build();
+    }
+
+    /** The group's committed consumer offset summed over {@code topic}'s queues, as the broker reports it. */
+    static long committed(DefaultMQAdminExt admin, String group, String topic) throws Exception {
+        ConsumeStats stats = admin.examineConsumeStats(group, topic);
+        return stats.getOffsetTable().entrySet().stream().filter(e -> e.getKey().getTopic().equals(topic))
+                .mapToLong(e -> e.getValue().getConsumerOffset()).sum();
     }
 
     static TestConsumer consumer(ConsumerProxyServer proxy, String name, Predicate<Delivery> autoAck) {

@@ -2,6 +2,7 @@ package io.lanemq.proxy;
 
 import static org.awaitility.Awaitility.await;
 
+import io.lanemq.proxy.boot.ConsumerProxyApplication;
 import io.lanemq.testkit.tls.SelfSignedCertificate;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -17,7 +18,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@link ConsumerProxyMain} in a child JVM on fixed loopback ports, so a test can kill -9 it and
+ * The consumer proxy service ({@link ConsumerProxyApplication}) in a child JVM on fixed loopback ports, so a test can kill -9 it and
  * start it again where consumers reconnect. The child's output goes to a file under target/.
  */
 final class ProxyProcess implements AutoCloseable {
@@ -44,13 +45,13 @@ final class ProxyProcess implements AutoCloseable {
                 "-Drmq.logback.configurationFile=rmq.client.logback.xml",
                 "-Drocketmq.log.root=" + workDir.resolve("rocketmq-logs"),
                 "-Drocketmq.client.rebalance.waitInterval=2000",
-                ConsumerProxyMain.class.getName(),
-                "--config", platformConfig.toString(),
-                "--listen", "127.0.0.1:" + grpcPort,
-                "--http", "127.0.0.1:" + httpPort,
-                "--tls-keystore", SelfSignedCertificate.shared().keyStore().toString(),
-                "--tokens", tokens.toString(),
-                "--ack-timeout-ms", "10000"));
+                ConsumerProxyApplication.class.getName(),
+                "--lanemq.proxy.config-location=" + platformConfig,
+                "--lanemq.proxy.listen=127.0.0.1:" + grpcPort,
+                "--server.port=" + httpPort,
+                "--lanemq.proxy.tls-key-store=" + SelfSignedCertificate.shared().keyStore(),
+                "--lanemq.proxy.tokens-file=" + tokens,
+                "--lanemq.proxy.ack-timeout=10s"));
         return new ProxyProcess(command, workDir.resolve("proxy-child.log"), httpPort);
     }
 
@@ -60,14 +61,14 @@ final class ProxyProcess implements AutoCloseable {
         }
     }
 
-    /** Starts the child and waits until its health endpoint answers 200. */
+    /** Starts the child and waits until its health endpoint answers 200 (the proxy serves gRPC). */
     void start() throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().put("LANEMQ_PROXY_KEYSTORE_PASSWORD", new String(SelfSignedCertificate.shared().password()));
         process = builder.start();
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-        HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/health")).build();
+        HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/actuator/health")).build();
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
             if (!process.isAlive()) {
                 throw new IllegalStateException("the proxy child exited with " + process.exitValue() + "; see " + log);

@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * a framework would bring its own logging and dependency versions against the ones the root pom pins.
  *
  * <pre>{@code
- * ServiceEndpoints http = ServiceEndpoints.start("lanemq-proxy-http", new InetSocketAddress("127.0.0.1", 9407),
+ * ServiceEndpoints http = ServiceEndpoints.start("lanemq-delay-http", new InetSocketAddress("127.0.0.1", 9407),
  *         registry, () -> serving ? ServiceEndpoints.Health.up("UP") : ServiceEndpoints.Health.down("DRAINING"));
  * }</pre>
  */

@@ -1,0 +1,69 @@
+package io.lanemq.proxy.boot;
+
+import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.proxy.ConsumerProxyServer;
+import io.lanemq.proxy.ProxyConfig;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Optional;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Starts the {@link ConsumerProxyServer} when the context starts and runs its graceful
+ * {@link ConsumerProxyServer#close()} when the context closes (SIGTERM included).
+ *
+ * <p>Phase {@link SmartLifecycle#DEFAULT_PHASE}, the highest: stopped first, before the web server's graceful
+ * shutdown and stop (lower phases), so {@code /actuator/health} answers OUT_OF_SERVICE while the proxy drains;
+ * the meter registry, a plain bean, is destroyed only after every lifecycle stopped, so the last commits and
+ * counts still land in it.
+ */
+public final class ProxyLifecycle implements SmartLifecycle {
+    private final ProxyConfig config;
+    private final MeterRegistry registry;
+    private volatile ConsumerProxyServer server;
+
+    ProxyLifecycle(ProxyConfig config, MeterRegistry registry) {
+        this.config = config;
+        this.registry = registry;
+    }
+
+    @Override
+    public synchronized void start() {
+        if (server != null) {
+            return;
+        }
+        try {
+            server = ConsumerProxyServer.start(config, registry);
+        } catch (InvalidConfigurationException e) {
+            throw new IllegalStateException("the platform configuration at lanemq.proxy.config-location="
+                    + config.configLocation() + " is invalid: " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the consumer proxy could not start on " + config.grpcAddress(), e);
+        }
+    }
+
+    /** Blocks for the whole graceful shutdown: at most the drain timeout plus the server's own stop. */
+    @Override
+    public synchronized void stop() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        ConsumerProxyServer current = server;
+        return current != null && current.serving();
+    }
+
+    @Override
+    public int getPhase() {
+        return DEFAULT_PHASE;
+    }
+
+    /** The running (or stopped) proxy; empty before the context started it. */
+    public Optional<ConsumerProxyServer> server() {
+        return Optional.ofNullable(server);
+    }
+}
