@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
  * was lost.
  */
 @Command(name = "idc-failover", mixinStandardHelpOptions = true,
-        description = "P5: IDC kill recovery (target <= 3 s to 99% success) and slow broker share (target <= 10% within 10 s).")
+        description = "P5: IDC kill recovery (target <= 3 s to 99%% success) and slow broker share (target <= 10%% within 10 s).")
 public final class IdcFailoverBenchmark implements Callable<Integer> {
     private static final String TOPIC = "bench-failover";
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);

@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "proxy", mixinStandardHelpOptions = true,
         description = "P3: consumer proxy push to many consumers vs SDK DIRECT consumption (targets: throughput ratio >= 0.8, "
-                + "per-consumer share within 25% of the mean, added p99 <= 5 ms).")
+                + "per-consumer share within 25%% of the mean, added p99 <= 5 ms).")
 public final class ProxyBenchmark implements Callable<Integer> {
     private static final String TOPIC = "bench-proxy";
     private static final int QUEUES = 4;
