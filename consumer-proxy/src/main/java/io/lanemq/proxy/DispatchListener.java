@@ -20,4 +20,13 @@ interface DispatchListener {
      * then be finished ({@link HeldMessage#finish()}), so a crash before that redelivers it.
      */
     void deadLetter(HeldMessage message, FailedBy reason);
+
+    /**
+     * The message will be delivered again after {@code delayNanos}: true when the listener takes the wait over
+     * (it then finishes the message once it is stored elsewhere, e.g. in the retry topic), false to leave it to
+     * the dispatcher's memory.
+     */
+    default boolean parked(HeldMessage message, long delayNanos) {
+        return false;
+    }
 }

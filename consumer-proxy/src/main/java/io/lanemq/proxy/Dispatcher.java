@@ -405,6 +405,8 @@ final class Dispatcher {
         }
         if (delayNanos <= 0) {
             requeue(message);
+        } else if (listener.parked(message, delayNanos)) {
+            release(message);
         } else {
             retries.add(new Retry(nanoClock.getAsLong() + delayNanos, retrySequence++, message));
         }
@@ -422,7 +424,7 @@ final class Dispatcher {
         readyLanes.add(lane);
     }
 
-    /** The message is finished here (acked or dead-lettered): its lane may move on. */
+    /** The message is finished here (acked, dead-lettered or parked in the retry topic): its lane may move on. */
     private void release(HeldMessage message) {
         held--;
         wakeWaiters();

@@ -28,6 +28,8 @@ import org.slf4j.LoggerFactory;
 final class GroupRuntime implements AutoCloseable, DispatchListener {
     private static final Logger log = LoggerFactory.getLogger(GroupRuntime.class);
     private static final long TICK_MS = 20;
+    /** Under the broker timer's longest delay (3 days by default); a longer retry delay comes back after this. */
+    private static final long MAX_PARKED_DELAY_MS = TimeUnit.DAYS.toMillis(1);
 
     private final GroupKey key;
     private final GroupSpec spec;
@@ -39,6 +41,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     private final ScheduledFuture<?> ticks;
     private final ScheduledExecutorService lagThread;
     private final List<Meter> gauges = new ArrayList<>();
+    private final long brokerRetryFromNanos;
 
     private GroupRuntime(GroupKey key, LogicTopicConfig topic, ConsumerSettings settings, PlatformConfig platform,
                          ProxyConfig config, ScheduledExecutorService ticker, LongSupplier deliveryIds, ProxyMetrics metrics)
@@ -46,6 +49,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
         this.key = key;
         this.spec = GroupSpec.of(platform, key).orElseThrow();
         this.metrics = metrics;
+        this.brokerRetryFromNanos = config.brokerRetryFrom().toNanos();
         this.dispatcher = new Dispatcher(key.toString(), new DispatchSettings(config.ackTimeout(),
                 settings.maxDeliveryAttempts(), config.initialBackoff(), config.maxBackoff(), DispatchSettings.DEFAULT_RUN),
                 System::nanoTime, deliveryIds, this);
@@ -168,6 +172,19 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     @Override
     public void willRedeliver(HeldMessage message, FailedBy reason) {
         metrics.redeliveries(key, reason).increment();
+    }
+
+    @Override
+    public boolean parked(HeldMessage message, long delayNanos) {
+        if (message.orderKey() != null || delayNanos < brokerRetryFromNanos) {
+            return false;
+        }
+        long delayMillis = Math.min(TimeUnit.NANOSECONDS.toMillis(delayNanos), MAX_PARKED_DELAY_MS);
+        topics.park(message, delayMillis, parked -> {
+            parked.finish();
+            metrics.parkedRetries(key).increment();
+        }, () -> metrics.parkFailures(key).increment());
+        return true;
     }
 
     @Override

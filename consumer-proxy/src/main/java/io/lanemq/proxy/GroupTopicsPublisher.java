@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
@@ -78,7 +79,20 @@ final class GroupTopicsPublisher implements AutoCloseable {
 
     /** Sends in the background; {@code done} runs after the broker stored the message. */
     void deadLetter(HeldMessage message, Consumer<HeldMessage> done, Runnable failed) {
-        executor.execute(() -> attemptDeadLetter(message, done, failed));
+        executor.execute(() -> sendUntilStored(message, () -> copy(message, deadLetterTopic), done, failed));
+    }
+
+    /**
+     * Stores the message in the retry topic as a timer message due in {@code delayMillis}, with its attempt count,
+     * in the background, retrying every second until the broker stored it; {@code done} runs then.
+     */
+    void park(HeldMessage message, long delayMillis, Consumer<HeldMessage> done, Runnable failed) {
+        long dueMillis = System.currentTimeMillis() + delayMillis;
+        executor.execute(() -> sendUntilStored(message, () -> {
+            Message copy = retryCopy(message);
+            copy.setDeliverTimeMs(dueMillis);
+            return copy;
+        }, done, failed));
     }
 
     /**
@@ -88,10 +102,7 @@ final class GroupTopicsPublisher implements AutoCloseable {
     boolean requeue(HeldMessage message, long timeoutMillis) throws InterruptedException {
         try {
             return executor.submit(() -> {
-                Message copy = copy(message, retryTopic);
-                // The producer passes this on as the message's reconsume count, so attempts carry on.
-                MessageAccessor.setReconsumeTime(copy, String.valueOf(message.attempts()));
-                return producer(message.template().getCluster()).send(copy).getSendStatus() == SendStatus.SEND_OK;
+                return producer(message.template().getCluster()).send(retryCopy(message)).getSendStatus() == SendStatus.SEND_OK;
             }).get(timeoutMillis, TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
             log.warn("{}: moving {} to {} failed; it stays uncommitted and comes again from its queue", group, message,
@@ -100,19 +111,28 @@ final class GroupTopicsPublisher implements AutoCloseable {
         }
     }
 
-    private void attemptDeadLetter(HeldMessage message, Consumer<HeldMessage> done, Runnable failed) {
+    /** The message's offset stays uncommitted until a send succeeds, so a crash meanwhile delivers it again. */
+    private void sendUntilStored(HeldMessage message, Supplier<Message> copy, Consumer<HeldMessage> done, Runnable failed) {
         String cluster = message.template().getCluster();
+        Message stored = copy.get();
         try {
-            SendResult result = producer(cluster).send(copy(message, deadLetterTopic));
+            SendResult result = producer(cluster).send(stored);
             if (result.getSendStatus() != SendStatus.SEND_OK) {
-                log.warn("{}: {} stored in {} on {} with status {}", group, message, deadLetterTopic, cluster, result.getSendStatus());
+                log.warn("{}: {} stored in {} on {} with status {}", group, message, stored.getTopic(), cluster, result.getSendStatus());
             }
             done.accept(message);
         } catch (Exception e) {
             failed.run();
-            log.warn("{}: sending {} to {} on {} failed; retrying in 1 s", group, message, deadLetterTopic, cluster, e);
-            executor.schedule(() -> attemptDeadLetter(message, done, failed), 1, TimeUnit.SECONDS);
+            log.warn("{}: sending {} to {} on {} failed; retrying in 1 s", group, message, stored.getTopic(), cluster, e);
+            executor.schedule(() -> sendUntilStored(message, copy, done, failed), 1, TimeUnit.SECONDS);
         }
+    }
+
+    /** A copy for the retry topic that carries the attempts made so far (the producer sends it as the reconsume count). */
+    private Message retryCopy(HeldMessage message) {
+        Message copy = copy(message, retryTopic);
+        MessageAccessor.setReconsumeTime(copy, String.valueOf(message.attempts()));
+        return copy;
     }
 
     private DefaultMQProducer producer(String cluster) throws MQClientException, InvalidConfigurationException {

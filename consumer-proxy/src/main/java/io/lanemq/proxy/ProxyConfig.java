@@ -30,6 +30,7 @@ public final class ProxyConfig {
     private final Duration ackTimeout;
     private final Duration initialBackoff;
     private final Duration maxBackoff;
+    private final Duration brokerRetryFrom;
     private final Duration drainTimeout;
     private final Duration commitInterval;
     private final Duration idleGroupTimeout;
@@ -46,6 +47,7 @@ public final class ProxyConfig {
         this.ackTimeout = b.ackTimeout;
         this.initialBackoff = b.initialBackoff;
         this.maxBackoff = b.maxBackoff;
+        this.brokerRetryFrom = b.brokerRetryFrom;
         this.drainTimeout = b.drainTimeout;
         this.commitInterval = b.commitInterval;
         this.idleGroupTimeout = b.idleGroupTimeout;
@@ -96,6 +98,11 @@ public final class ProxyConfig {
         return maxBackoff;
     }
 
+    /** Retry delays from this long wait in the group's retry topic on the broker, not in the proxy's memory. */
+    public Duration brokerRetryFrom() {
+        return brokerRetryFrom;
+    }
+
     public Duration drainTimeout() {
         return drainTimeout;
     }
@@ -125,6 +132,7 @@ public final class ProxyConfig {
         private Duration ackTimeout = Duration.ofSeconds(30);
         private Duration initialBackoff = Duration.ofSeconds(1);
         private Duration maxBackoff = Duration.ofMinutes(1);
+        private Duration brokerRetryFrom = Duration.ofSeconds(5);
         private Duration drainTimeout = Duration.ofSeconds(10);
         private Duration commitInterval = Duration.ofSeconds(1);
         private Duration idleGroupTimeout = Duration.ofSeconds(30);
@@ -178,6 +186,18 @@ public final class ProxyConfig {
             }
             this.initialBackoff = initial;
             this.maxBackoff = max;
+            return this;
+        }
+
+        /**
+         * A nack's retry delay (given, or the backoff) from this long on parks the message in the group's retry
+         * topic as a broker timer message, so it no longer holds a place of the group's max in flight nor its
+         * queue's offset, and a proxy restart keeps its due time. Shorter delays wait in memory, where they are
+         * exact (the broker's timer has a precision of its own). Ordered messages always wait in memory: a retry
+         * topic would break their key's order.
+         */
+        public Builder brokerRetryFrom(Duration threshold) {
+            this.brokerRetryFrom = positive(threshold, "brokerRetryFrom");
             return this;
         }
 

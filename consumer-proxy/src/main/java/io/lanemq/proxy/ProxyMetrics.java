@@ -14,6 +14,8 @@ final class ProxyMetrics {
     static final String DELIVERIES = "lanemq.proxy.deliveries";
     static final String ACKS = "lanemq.proxy.acks";
     static final String REDELIVERIES = "lanemq.proxy.redeliveries";
+    static final String PARKED_RETRIES = "lanemq.proxy.parked.retries";
+    static final String PARK_FAILURES = "lanemq.proxy.parked.retry.send.failures";
     static final String DEAD_LETTERS = "lanemq.proxy.dead.letters";
     static final String DEAD_LETTER_FAILURES = "lanemq.proxy.dead.letter.send.failures";
     static final String IN_FLIGHT = "lanemq.proxy.in.flight";
@@ -47,6 +49,16 @@ final class ProxyMetrics {
 
     Counter redeliveries(GroupKey group, DispatchListener.FailedBy reason) {
         return registry.counter(REDELIVERIES, tags(group).and("reason", reason.name().toLowerCase()));
+    }
+
+    /** Retries stored in the group's retry topic as timer messages instead of waiting in the proxy. */
+    Counter parkedRetries(GroupKey group) {
+        return registry.counter(PARKED_RETRIES, tags(group));
+    }
+
+    /** A send to the retry topic that failed (it is tried again every second; the message stays held meanwhile). */
+    Counter parkFailures(GroupKey group) {
+        return registry.counter(PARK_FAILURES, tags(group));
     }
 
     Counter deadLetters(GroupKey group) {

@@ -45,10 +45,7 @@ class ConsumerProxyApplicationIT {
         LocalPlatform platform = ProxyHarness.platform().addTopic("proxy-boot", 1, 100, 0, group);
         String topic = platform.physicalTopic("proxy-boot");
         Path tokens = Files.writeString(dir.resolve("tokens.properties"), ProxyHarness.APPLICATION + "=" + ProxyHarness.TOKEN + "\n");
-        DefaultMQAdminExt admin = new DefaultMQAdminExt();
-        admin.setNamesrvAddr(platform.idcA().nameServerAddress());
-        admin.setInstanceName(LocalPlatform.unique("boot-admin"));
-        admin.start();
+        DefaultMQAdminExt admin = ProxyHarness.adminOfClusterA(platform);
         ConfigurableApplicationContext context = ConsumerProxyApplication.application().run(
                 "--server.port=0",
                 "--lanemq.proxy.config-location=" + platform.writeConfig(),

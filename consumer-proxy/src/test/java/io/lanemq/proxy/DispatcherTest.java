@@ -179,6 +179,29 @@ class DispatcherTest {
     }
 
     @Test
+    void aNackDelayTheListenerParksFreesTheMessagesPlaceAndIsNotRedeliveredFromMemory() {
+        recorder.parksFromNanos = TimeUnit.SECONDS.toNanos(5);
+        Sink a = new Sink();
+        ConsumerSession sa = dispatcher.connect("a", 10, a);
+        dispatcher.offer(messages(0, 3, null));
+
+        dispatcher.nack(sa, a.received.get(0).getDeliveryId(), OptionalLong.of(60_000));
+        dispatcher.nack(sa, a.received.get(1).getDeliveryId(), OptionalLong.of(1_000));
+        assertThat(recorder.parkedDelays).containsExactly(TimeUnit.SECONDS.toNanos(60));
+        assertThat(dispatcher.held()).as("m1 waits in memory, m2 is out; m0 is parked").isEqualTo(2);
+        assertThat(recorder.redelivered).containsExactly(DispatchListener.FailedBy.NACK, DispatchListener.FailedBy.NACK);
+        ack(sa, a.received.get(2).getDeliveryId());
+
+        clock.addAndGet(TimeUnit.SECONDS.toNanos(1));
+        dispatcher.tick();
+        ack(sa, a.received.get(3).getDeliveryId());
+        clock.addAndGet(TimeUnit.SECONDS.toNanos(60));
+        dispatcher.tick();
+        assertThat(a.received).extracting(Delivery::getMessageId).containsExactly("m0", "m1", "m2", "m1");
+        assertThat(tracker.committableOffset()).as("the parked message no longer holds the offset").hasValue(3);
+    }
+
+    @Test
     void aNackIsRedeliveredAfterItsDelayAndWithoutOneAfterTheBackoff() {
         Sink a = new Sink();
         ConsumerSession sa = dispatcher.connect("a", 10, a);
@@ -373,6 +396,9 @@ class DispatcherTest {
     /** Records outcomes; a dead-lettered message stays unfinished, as it would until its DLQ send succeeds. */
     private static final class Recorder implements DispatchListener {
         final List<HeldMessage> acked = new ArrayList<>();
+        final List<Long> parkedDelays = new ArrayList<>();
+        /** Delays from this long are taken over, as GroupRuntime does with its broker-retry-from. */
+        long parksFromNanos = Long.MAX_VALUE;
         final List<FailedBy> redelivered = new ArrayList<>();
         final List<HeldMessage> deadLettered = new ArrayList<>();
 
@@ -393,6 +419,16 @@ class DispatcherTest {
         @Override
         public void deadLetter(HeldMessage message, FailedBy reason) {
             deadLettered.add(message);
+        }
+
+        @Override
+        public boolean parked(HeldMessage message, long delayNanos) {
+            if (delayNanos < parksFromNanos) {
+                return false;
+            }
+            parkedDelays.add(delayNanos);
+            message.finish();
+            return true;
         }
     }
 }

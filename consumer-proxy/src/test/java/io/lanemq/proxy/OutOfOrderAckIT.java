@@ -26,10 +26,7 @@ class OutOfOrderAckIT {
         String group = LocalPlatform.unique("proxy-ooo");
         LocalPlatform platform = ProxyHarness.platform().addTopic("proxy-ooo", 1, 100, 0, group);
         String topic = platform.physicalTopic("proxy-ooo");
-        DefaultMQAdminExt admin = new DefaultMQAdminExt();
-        admin.setNamesrvAddr(platform.idcA().nameServerAddress());
-        admin.setInstanceName(LocalPlatform.unique("ooo-admin"));
-        admin.start();
+        DefaultMQAdminExt admin = ProxyHarness.adminOfClusterA(platform);
         try {
             List<String> ids = ProxyHarness.send(platform, "proxy-ooo", 20, i -> null);
             Set<String> held = Set.of(ids.get(3), ids.get(11));

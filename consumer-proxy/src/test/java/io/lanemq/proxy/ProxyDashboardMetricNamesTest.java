@@ -36,6 +36,8 @@ class ProxyDashboardMetricNamesTest {
         metrics.acks(group).increment();
         metrics.redeliveries(group, DispatchListener.FailedBy.NACK).increment();
         metrics.deadLetters(group).increment();
+        metrics.parkedRetries(group).increment();
+        metrics.parkFailures(group).increment();
         metrics.deadLetterFailures(group).increment();
         metrics.commitFailures(group).increment();
         metrics.droppedFrames("INVALID_ARGUMENT").increment();
@@ -57,7 +59,7 @@ class ProxyDashboardMetricNamesTest {
 
     @Test
     void theDashboardShowsEveryProxyMetricsMeter() {
-        assertThat(PrometheusNames.constantsOf(ProxyMetrics.class)).hasSizeGreaterThanOrEqualTo(14);
+        assertThat(PrometheusNames.constantsOf(ProxyMetrics.class)).hasSizeGreaterThanOrEqualTo(16);
         assertThat(PrometheusNames.notShown(ProxyMetrics.class, DASHBOARD, PREFIX)).isEmpty();
     }
 }

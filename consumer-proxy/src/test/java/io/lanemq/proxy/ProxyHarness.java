@@ -42,6 +42,15 @@ final class ProxyHarness {
         return tweak.apply(builder).build();
     }
 
+    /** A started admin client of cluster A (for {@link #committed}); the caller shuts it down. */
+    static DefaultMQAdminExt adminOfClusterA(LocalPlatform platform) throws Exception {
+        DefaultMQAdminExt admin = new DefaultMQAdminExt();
+        admin.setNamesrvAddr(platform.idcA().nameServerAddress());
+        admin.setInstanceName(LocalPlatform.unique("proxy-it-admin"));
+        admin.start();
+        return admin;
+    }
+
     /** The group's committed consumer offset summed over {@code topic}'s queues, as the broker reports it. */
     static long committed(DefaultMQAdminExt admin, String group, String topic) throws Exception {
         ConsumeStats stats = admin.examineConsumeStats(group, topic);

@@ -39,6 +39,7 @@ class ProxyPropertiesTest {
                 Map.entry("lanemq.proxy.ack-timeout", "5000"),
                 Map.entry("lanemq.proxy.initial-backoff", "2s"),
                 Map.entry("lanemq.proxy.max-backoff", "3m"),
+                Map.entry("lanemq.proxy.broker-retry-from", "20s"),
                 Map.entry("lanemq.proxy.drain-timeout", "4s"),
                 Map.entry("lanemq.proxy.idle-group-timeout", "45s"),
                 Map.entry("lanemq.proxy.commit-interval", "250ms"),
@@ -55,6 +56,7 @@ class ProxyPropertiesTest {
         assertThat(config.ackTimeout()).as("a bare number is milliseconds").isEqualTo(Duration.ofSeconds(5));
         assertThat(config.initialBackoff()).isEqualTo(Duration.ofSeconds(2));
         assertThat(config.maxBackoff()).isEqualTo(Duration.ofMinutes(3));
+        assertThat(config.brokerRetryFrom()).isEqualTo(Duration.ofSeconds(20));
         assertThat(config.drainTimeout()).isEqualTo(Duration.ofSeconds(4));
         assertThat(config.idleGroupTimeout()).isEqualTo(Duration.ofSeconds(45));
         assertThat(config.commitInterval()).isEqualTo(Duration.ofMillis(250));
@@ -86,6 +88,7 @@ class ProxyPropertiesTest {
                 "lanemq.proxy.tokens-file: cannot read the tokens file " + dir.resolve("missing.properties"));
         assertStartupFails(valid, "lanemq.proxy.listen=localhost", "lanemq.proxy.listen: takes host:port, got 'localhost'");
         assertStartupFails(valid, "lanemq.proxy.max-backoff=10ms", "lanemq.proxy.max-backoff: must not be below lanemq.proxy.initial-backoff");
+        assertStartupFails(valid, "lanemq.proxy.broker-retry-from=0", "lanemq.proxy.broker-retry-from: brokerRetryFrom must be positive");
         assertStartupFails(valid, "lanemq.proxy.initial-backoff=-1ms", "lanemq.proxy.initial-backoff: backoff must satisfy");
         assertStartupFails(valid, "lanemq.proxy.ack-timeout=soon", "Failed to bind properties under 'lanemq.proxy.ack-timeout'");
         assertStartupFails(valid, "lanemq.proxy.group-limits.billing.max-in-flight=0",

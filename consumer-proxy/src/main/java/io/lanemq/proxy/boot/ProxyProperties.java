@@ -50,6 +50,9 @@ public class ProxyProperties {
     /** Nack backoff without a delay: the longest wait. */
     @DurationUnit(ChronoUnit.MILLIS)
     private Duration maxBackoff = Duration.ofMinutes(1);
+    /** Nack retry delays from this long wait in the group's retry topic on the broker (durable, no in-flight place taken). */
+    @DurationUnit(ChronoUnit.MILLIS)
+    private Duration brokerRetryFrom = Duration.ofSeconds(5);
     /** On shutdown, wait this long for outstanding acks before moving the unacked to the retry topic and committing. */
     @DurationUnit(ChronoUnit.MILLIS)
     private Duration drainTimeout = Duration.ofSeconds(10);
@@ -76,6 +79,7 @@ public class ProxyProperties {
                     "must not be below " + PREFIX + "initial-backoff (" + initialBackoff + "), was " + maxBackoff);
         }
         checked("initial-backoff", () -> builder.backoff(initialBackoff, maxBackoff));
+        checked("broker-retry-from", () -> builder.brokerRetryFrom(brokerRetryFrom));
         checked("drain-timeout", () -> builder.drainTimeout(drainTimeout));
         checked("idle-group-timeout", () -> builder.idleGroupTimeout(idleGroupTimeout));
         checked("commit-interval", () -> builder.commitInterval(commitInterval));
@@ -250,6 +254,14 @@ public class ProxyProperties {
 
     public void setInitialBackoff(Duration initialBackoff) {
         this.initialBackoff = initialBackoff;
+    }
+
+    public Duration getBrokerRetryFrom() {
+        return brokerRetryFrom;
+    }
+
+    public void setBrokerRetryFrom(Duration brokerRetryFrom) {
+        this.brokerRetryFrom = brokerRetryFrom;
     }
 
     public Duration getMaxBackoff() {
