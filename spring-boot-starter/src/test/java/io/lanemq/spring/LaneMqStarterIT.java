@@ -24,7 +24,9 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -123,9 +125,13 @@ class LaneMqStarterIT {
             context.getBean(Producer.class).send(Message.builder("order-shipped").body("shipped-1".getBytes(StandardCharsets.UTF_8)).build());
             await().atMost(Duration.ofSeconds(40)).until(() -> forwarder.entered.getCount() == 0);
         } finally {
-            long closing = System.nanoTime();
-            context.close();
-            System.out.printf("LaneMqStarterIT: context close with a message in hand took %d ms%n", (System.nanoTime() - closing) / 1_000_000);
+            CompletableFuture<Void> closing = CompletableFuture.runAsync(context::close);
+            try {
+                await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> !closing.isDone());
+            } finally {
+                forwarder.finishWork.countDown();
+            }
+            closing.get(60, TimeUnit.SECONDS);
         }
         assertThat(forwarder.failure).as("forwarding during shutdown").isNull();
         assertThat(forwarder.forwarded).as("the message in hand finished before close returned, and its send succeeded").isNotNull();
@@ -220,13 +226,14 @@ class LaneMqStarterIT {
     }
 
     /**
-     * Takes a while over each message, then forwards it through the application's producer: still
-     * busy when the context starts closing, so the close must wait for it, with the producer open.
+     * Works on a message until the test lets it finish, then forwards it through the application's producer:
+     * still busy when the context starts closing, so the close must wait for it, with the producer open.
      */
     @LaneMqListener(topic = "order-shipped", group = "${test.shipping-group}")
     static class SlowForwarder implements MessageListener {
-        private static final Duration WORK = Duration.ofMillis(1500);
         final CountDownLatch entered = new CountDownLatch(1);
+        /** The work of the message in hand ends when the test says so, while the context is closing. */
+        final CountDownLatch finishWork = new CountDownLatch(1);
         private final ObjectProvider<Producer> producer;
         volatile SendResult forwarded;
         volatile Exception failure;
@@ -239,7 +246,9 @@ class LaneMqStarterIT {
         public ConsumeResult consume(ReceivedMessage message) {
             entered.countDown();
             try {
-                Thread.sleep(WORK.toMillis()); // the work itself, not a wait for an outcome
+                if (!finishWork.await(60, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the test never let the work finish");
+                }
                 forwarded = producer.getObject().send(Message.builder("shipping-log").body(message.body()).build());
                 return ConsumeResult.SUCCESS;
             } catch (Exception e) {
