@@ -56,6 +56,7 @@ final class ClusterFetcher implements AutoCloseable {
     /** The physical topic's queues RocketMQ's rebalancing gave this instance (the retry topic's are not counted in lag). */
     private volatile Set<MessageQueue> heldQueues = Set.of();
     private volatile double lag = Double.NaN;
+    private volatile boolean closed;
 
     ClusterFetcher(GroupKey group, ClusterConfig cluster, String physicalTopic, String retryTopic, ConsumerSettings settings,
                    Dispatcher dispatcher, GroupLimits limits, RateLimiter sharedRate, long commitIntervalNanos,
@@ -110,10 +111,17 @@ final class ClusterFetcher implements AutoCloseable {
 
     /** Asks the brokers for each held queue's end; a remote call per queue, so not on the poll thread. */
     void refreshLag() {
+        Set<MessageQueue> queues = heldQueues;
+        // Only a started, not yet shut down consumer holds queues; asking the client manager at any other time would
+        // create a client instance the consumer does not own (before start: without the consumer's RPC hook).
+        if (queues.isEmpty() || closed) {
+            lag = queues.isEmpty() ? 0 : Double.NaN;
+            return;
+        }
         try {
             MQAdminImpl brokers = MQClientManager.getInstance().getOrCreateMQClientInstance(consumer).getMQAdminImpl();
             long total = 0;
-            for (MessageQueue queue : heldQueues) {
+            for (MessageQueue queue : queues) {
                 long committedOffset = consumer.committed(queue);
                 if (committedOffset >= 0) {
                     total += Math.max(0, brokers.maxOffset(queue) - committedOffset);
@@ -140,6 +148,7 @@ final class ClusterFetcher implements AutoCloseable {
     @Override
     public void close() {
         fetching = false;
+        closed = true;
         consumer.shutdown();
     }
 
