@@ -68,10 +68,25 @@ public final class BrokerNode extends ServerNode {
      * The proxy every client connection to this broker goes through, present when its IDC was built with
      * {@link IdcSpec.Builder#latencyProxy}: {@code latencyProxy().orElseThrow().setDelay(Duration.ofMillis(100))}
      * makes this broker answer 100 ms later. The proxy outlives kills and restarts of the broker and is closed
-     * with the stack.
+     * with the stack; while the broker is down, it refuses connections.
      */
     public Optional<LatencyProxy> latencyProxy() {
         return Optional.ofNullable(latencyProxy);
+    }
+
+    /** A dead broker's proxy refuses connections, as the broker's own port would. */
+    @Override
+    void exited() {
+        if (latencyProxy != null) {
+            latencyProxy.refuseConnections();
+        }
+    }
+
+    @Override
+    void listening() {
+        if (latencyProxy != null) {
+            latencyProxy.acceptConnections();
+        }
     }
 
     /** Closes the proxy, if any: the end of the stack. */

@@ -131,10 +131,8 @@ public final class Idc {
 
     /** Kills the name server and all brokers at once (SIGKILL); returns when the processes are gone. */
     public synchronized void kill() {
-        for (BrokerNode broker : brokers) {
-            broker.child().kill();
-        }
-        nameServer.child().kill();
+        brokers.forEach(BrokerNode::kill);
+        nameServer.kill();
     }
 
     /**
@@ -143,7 +141,7 @@ public final class Idc {
      */
     public synchronized void stop() {
         brokers.forEach(b -> b.child().requestStop());
-        brokers.forEach(b -> b.child().awaitExit(b.stopTimeout()));
+        brokers.forEach(BrokerNode::awaitStopped);
         nameServer.stop();
     }
 
@@ -186,7 +184,7 @@ public final class Idc {
                 broker.awaitServing(deadline);
             }
         } catch (RuntimeException e) {
-            launched.forEach(n -> n.child().kill());
+            launched.forEach(ServerNode::kill);
             throw e;
         }
     }

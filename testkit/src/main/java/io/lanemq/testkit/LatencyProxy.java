@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +42,7 @@ public final class LatencyProxy implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LatencyProxy.class);
     private static final long ACCEPT_EXIT_WAIT_MILLIS = 5_000;
+    private static final long REBIND_WAIT_MILLIS = 5_000;
 
     private final List<Listener> listeners = new ArrayList<>();
     private final Set<ProxyConnection> connections = ConcurrentHashMap.newKeySet();
@@ -127,6 +130,32 @@ public final class LatencyProxy implements AutoCloseable {
         connections.forEach(ProxyConnection::close);
     }
 
+    /**
+     * Makes the proxy look like the target's host with nothing listening, e.g. while the target is killed: closes
+     * the listen sockets, so new connections are refused, and every open connection.
+     *
+     * <p>Why not keep accepting and close each connection whose target is unreachable: the client's connect
+     * succeeds then, and a request it writes before the proxy closes the connection is lost in between. RocketMQ's
+     * client (5.3.3) fails pending requests when it closes a channel itself, not when the peer does, so such a
+     * request waits for its whole timeout where a real dead broker fails it at once.
+     */
+    public void refuseConnections() {
+        listeners.forEach(Listener::close);
+        connections.forEach(ProxyConnection::close);
+    }
+
+    /**
+     * Listens again on the same ports after {@link #refuseConnections()}; does nothing on a proxy that listens.
+     *
+     * @throws TestkitException if a port cannot be bound again within a few seconds
+     */
+    public void acceptConnections() {
+        if (closed) {
+            throw new IllegalStateException("the latency proxy is closed: " + this);
+        }
+        listeners.forEach(Listener::listenAgain);
+    }
+
     long delayNanos() {
         return delayNanos;
     }
@@ -143,42 +172,72 @@ public final class LatencyProxy implements AutoCloseable {
 
     private final class Listener {
         private final Route route;
-        private final ServerSocket server;
         private final String threadPrefix;
+        private ServerSocket server;
         private Thread acceptor;
 
         Listener(Route route) {
             this.route = route;
-            try {
-                server = new ServerSocket();
-                // Accepted connections linger in TIME_WAIT after a close; the port must be bindable again at once.
-                server.setReuseAddress(true);
-                server.bind(route.listen());
-            } catch (IOException e) {
-                // The message keeps the OS's "Address already in use", on which the stack retries with new ports.
-                throw new TestkitException("latency proxy cannot listen on " + route.listen() + ": "
-                    + e.getMessage(), e);
-            }
-            threadPrefix = "lanemq-testkit-latency-proxy-" + server.getLocalPort();
+            this.server = bind(route.listen());
+            this.threadPrefix = "lanemq-testkit-latency-proxy-" + server.getLocalPort();
         }
 
-        InetSocketAddress boundAddress() {
+        private static ServerSocket bind(InetSocketAddress address) {
+            try {
+                ServerSocket socket = new ServerSocket();
+                // Accepted connections linger in TIME_WAIT after a close; the port must be bindable again at once.
+                socket.setReuseAddress(true);
+                socket.bind(address);
+                return socket;
+            } catch (IOException e) {
+                // The message keeps the OS's "Address already in use", on which the stack retries with new ports.
+                throw new TestkitException("latency proxy cannot listen on " + address + ": " + e.getMessage(), e);
+            }
+        }
+
+        synchronized InetSocketAddress boundAddress() {
             return (InetSocketAddress) server.getLocalSocketAddress();
         }
 
         synchronized void startAccepting() {
-            acceptor = new Thread(this::acceptLoop, threadPrefix + "-accept");
+            ServerSocket socket = server;
+            acceptor = new Thread(() -> acceptLoop(socket), threadPrefix + "-accept");
             acceptor.setDaemon(true);
             acceptor.start();
         }
 
-        private void acceptLoop() {
-            while (!closed) {
+        /** Binds the port it listened on before {@link #close()} again and accepts; no-op while listening. */
+        synchronized void listenAgain() {
+            if (!server.isClosed()) {
+                return;
+            }
+            InetSocketAddress address = new InetSocketAddress(route.listen().getAddress(), server.getLocalPort());
+            server = bindWithin(address, REBIND_WAIT_MILLIS);
+            startAccepting();
+        }
+
+        private static ServerSocket bindWithin(InetSocketAddress address, long waitMillis) {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
+            while (true) {
+                try {
+                    return bind(address);
+                } catch (TestkitException e) {
+                    // A connection of the last life of this port may hold it for a moment after its close.
+                    if (System.nanoTime() > deadline) {
+                        throw e;
+                    }
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+                }
+            }
+        }
+
+        private void acceptLoop(ServerSocket socket) {
+            while (!closed && !socket.isClosed()) {
                 Socket client;
                 try {
-                    client = server.accept();
+                    client = socket.accept();
                 } catch (IOException e) {
-                    if (!closed) {
+                    if (!closed && !socket.isClosed()) {
                         LOG.warn("latency proxy {} stops accepting", route, e);
                         close();
                     }
@@ -187,7 +246,7 @@ public final class LatencyProxy implements AutoCloseable {
                 ProxyConnection connection = new ProxyConnection(LatencyProxy.this, client, route.target(),
                     threadPrefix + "-" + connectionIds.incrementAndGet());
                 connections.add(connection);
-                if (closed) {
+                if (closed || socket.isClosed()) {
                     connection.close();
                     return;
                 }
@@ -195,18 +254,21 @@ public final class LatencyProxy implements AutoCloseable {
             }
         }
 
+        /** Closes the listen socket; returns when its port is free. */
         void close() {
+            ServerSocket socket;
+            Thread thread;
+            synchronized (this) {
+                socket = server;
+                thread = acceptor;
+            }
             try {
-                server.close();
+                socket.close();
             } catch (IOException e) {
                 LOG.debug("closing the listen socket {} failed", route.listen(), e);
             }
             // While a thread is blocked in accept(), the JDK only pre-closes the socket and signals that thread;
             // the port is released when it leaves accept(). Waiting for it makes close() free the port.
-            Thread thread;
-            synchronized (this) {
-                thread = acceptor;
-            }
             if (thread == null || thread == Thread.currentThread()) {
                 return;
             }

@@ -69,12 +69,27 @@ public abstract sealed class ServerNode permits NameServerNode, BrokerNode {
     /** Graceful stop (RocketMQ's own shutdown); kills the child if that takes longer than the stop timeout. */
     public synchronized void stop() {
         child.requestStop();
-        child.awaitExit(stopTimeout);
+        awaitStopped();
     }
 
     /** Abrupt stop, like {@code kill -9}: returns when the process is gone. */
     public synchronized void kill() {
         child.kill();
+        exited();
+    }
+
+    /** After {@link ChildProcess#requestStop()}: waits for the exit, killing the child after the stop timeout. */
+    void awaitStopped() {
+        child.awaitExit(stopTimeout);
+        exited();
+    }
+
+    /** Called once the child is gone, so whatever stands in front of this node can go away with it. */
+    void exited() {
+    }
+
+    /** Called once the launched child listens (it printed READY), before it is known to serve. */
+    void listening() {
     }
 
     /** {@link #stop()} then {@link #start()}. */
@@ -94,10 +109,12 @@ public abstract sealed class ServerNode permits NameServerNode, BrokerNode {
     /** Waits until the launched child serves; on failure the child is killed and the exception names it. */
     void awaitStarted(Deadline deadline) {
         child.awaitReady(deadline);
+        listening();
         try {
             awaitServing(deadline);
         } catch (RuntimeException e) {
             child.kill();
+            exited();
             throw e;
         }
     }
@@ -107,9 +124,5 @@ public abstract sealed class ServerNode permits NameServerNode, BrokerNode {
 
     ChildProcess child() {
         return child;
-    }
-
-    Duration stopTimeout() {
-        return stopTimeout;
     }
 }

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -155,6 +156,28 @@ class LatencyProxyTest {
             again.bind(listen);
             assertThat(again.getLocalPort()).isEqualTo(listen.getPort());
         }
+    }
+
+    @Test
+    void refusesConnectionsLikeADeadHostAndServesOnTheSamePortAgain() throws Exception {
+        EchoServer echo = track(EchoServer.echoing());
+        LatencyProxy proxy = track(LatencyProxy.start(anyLoopbackPort(), echo.address()));
+        InetSocketAddress listen = proxy.listenAddress();
+        Socket open = connect(proxy);
+        roundTrip(open);
+
+        proxy.refuseConnections();
+
+        assertThat(proxy.openConnections()).isZero();
+        assertClosedByPeer(open);
+        assertThatThrownBy(() -> connect(proxy)).as("a connect while refusing")
+            .isInstanceOf(ConnectException.class);
+
+        proxy.acceptConnections();
+        proxy.acceptConnections(); // idempotent
+
+        assertThat(proxy.listenAddress()).isEqualTo(listen);
+        assertThat(roundTrip(connect(proxy))).isLessThan(DELAY);
     }
 
     @Test
