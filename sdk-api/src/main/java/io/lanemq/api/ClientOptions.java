@@ -3,6 +3,7 @@ package io.lanemq.api;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -29,12 +30,14 @@ public final class ClientOptions {
     private final String configLocation;
     private final Map<String, String> properties;
     private final String proxyToken;
+    private final LaneOptions lanes;
 
     private ClientOptions(Builder builder) {
         this.applicationName = builder.applicationName;
         this.configLocation = builder.configLocation;
         this.properties = Collections.unmodifiableMap(new LinkedHashMap<>(builder.properties));
         this.proxyToken = builder.proxyToken;
+        this.lanes = builder.lanes;
     }
 
     public static Builder builder(String applicationName) {
@@ -59,10 +62,15 @@ public final class ClientOptions {
         return Optional.ofNullable(proxyToken);
     }
 
+    /** How this instance takes part in lanes; empty when it does not (see {@link LaneOptions}). */
+    public Optional<LaneOptions> lanes() {
+        return Optional.ofNullable(lanes);
+    }
+
     @Override
     public String toString() {
         return "ClientOptions[applicationName=" + applicationName + ", configLocation=" + configLocation
-                + ", proxyToken=" + (proxyToken == null ? "none" : "(set)") + "]";
+                + ", proxyToken=" + (proxyToken == null ? "none" : "(set)") + ", lanes=" + (lanes == null ? "off" : lanes) + "]";
     }
 
     /** Builds {@link ClientOptions}; not thread-safe. */
@@ -71,6 +79,7 @@ public final class ClientOptions {
         private String configLocation;
         private final Map<String, String> properties = new LinkedHashMap<>();
         private String proxyToken;
+        private LaneOptions lanes;
 
         private Builder(String applicationName) {
             this.applicationName = Names.requireName("applicationName", applicationName);
@@ -95,6 +104,12 @@ public final class ClientOptions {
                         + applicationName + "]");
             }
             this.proxyToken = token;
+            return this;
+        }
+
+        /** Takes part in lanes: runs in {@code lanes.lane()} and serves forwarded messages of it. */
+        public Builder lanes(LaneOptions lanes) {
+            this.lanes = Objects.requireNonNull(lanes, "lanes");
             return this;
         }
 

@@ -159,9 +159,20 @@ public final class Message {
             return this;
         }
 
+        /**
+         * A user property. The lane and stress-test marks ({@link MessageContext#LANE_PROPERTY},
+         * {@link MessageContext#STRESS_TEST_PROPERTY}) are stamped from the sender's context; one set here
+         * wins, which lets a service that re-sends a message keep the marks it arrived with.
+         */
         public Builder property(String name, String value) {
             Names.requireText("property name", name);
             Objects.requireNonNull(value, () -> "property '" + name + "' must not have a null value");
+            if (name.equals(MessageContext.LANE_PROPERTY)) {
+                Lane.of(value);
+            } else if (name.equals(MessageContext.STRESS_TEST_PROPERTY) && !value.equals("true")) {
+                throw new IllegalArgumentException("property " + name + " marks stress-test traffic and can only be 'true', was '"
+                        + value + "'");
+            }
             properties.put(name, value);
             return this;
         }

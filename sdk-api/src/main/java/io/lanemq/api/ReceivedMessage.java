@@ -40,4 +40,21 @@ public interface ReceivedMessage {
 
     /** When the producer created the message, in epoch milliseconds. */
     long bornTimestamp();
+
+    /** The lane the message was sent in; empty for the base, and for a stamp that is not a lane path. */
+    default Optional<Lane> lane() {
+        String path = properties().get(MessageContext.LANE_PROPERTY);
+        return path == null ? Optional.empty() : Lane.parse(path);
+    }
+
+    /** Whether the message is stress-test traffic. */
+    default boolean stressTest() {
+        return "true".equals(properties().get(MessageContext.STRESS_TEST_PROPERTY));
+    }
+
+    /** The context the message was sent in; the listener runs in it, so what it sends carries the same marks. */
+    default MessageContext context() {
+        MessageContext context = MessageContext.none().withStressTest(stressTest());
+        return lane().map(context::withLane).orElse(context);
+    }
 }
