@@ -1,6 +1,7 @@
 package io.lanemq.core.client;
 
 import io.lanemq.api.ClientOptions;
+import io.lanemq.api.LaneOptions;
 import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.Consumer;
 import io.lanemq.api.MessageListener;
@@ -18,6 +19,7 @@ import io.lanemq.core.consume.DualClusterConsumer;
 import io.lanemq.core.consume.proxy.ProxyIdentity;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.produce.ClusterProducers;
+import io.lanemq.core.produce.ContextStamp;
 import io.lanemq.core.produce.RoutingProducer;
 import io.lanemq.core.produce.TopicRateLimits;
 import io.lanemq.core.routing.ClusterChooser;
@@ -106,7 +108,7 @@ public final class CoreMessagingClient implements MessagingClient {
             throw e;
         }
         RoutingProducer producer = new RoutingProducer(group, producerOptions.transactionChecker(), config, chooser, clusters,
-                metrics, rateLimits, open::remove);
+                metrics, rateLimits, new ContextStamp(options.lanes().flatMap(LaneOptions::lane)), open::remove);
         open.add(producer);
         return producer;
     }

@@ -1,6 +1,7 @@
 package io.lanemq.core.consume;
 
 import io.lanemq.api.ConsumeResult;
+import io.lanemq.api.MessageContext;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.spi.BoundListener;
 import io.lanemq.api.spi.BoundMessage;
@@ -34,7 +35,8 @@ public final class ListenerAdapter implements BoundListener {
         DeliveredMessage delivered = new DeliveredMessage(logicTopic, cluster, message);
         long start = System.nanoTime();
         ConsumeResult result;
-        try {
+        // The listener runs in the message's context, so what it sends carries the message's lane and marks on.
+        try (MessageContext.Scope ignored = delivered.context().enter()) {
             result = listener.consume(delivered);
             if (result == null) {
                 log.warn("listener returned null for {} [logicTopic={}, group={}, cluster={}]; retrying it later",

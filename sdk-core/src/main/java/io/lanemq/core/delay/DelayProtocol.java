@@ -57,8 +57,8 @@ public final class DelayProtocol {
     }
 
     /** The SCHEDULE for {@code message}, addressed to {@code internalTopic}. */
-    public static PhysicalMessage schedule(Message message, String internalTopic, String id) {
-        Map<String, String> properties = new LinkedHashMap<>(message.properties());
+    public static PhysicalMessage schedule(Message message, Map<String, String> userProperties, String internalTopic, String id) {
+        Map<String, String> properties = new LinkedHashMap<>(userProperties);
         properties.put(PROPERTY_KIND, KIND_SCHEDULE);
         properties.put(PROPERTY_ID, id);
         properties.put(PROPERTY_LOGIC_TOPIC, message.logicTopic());

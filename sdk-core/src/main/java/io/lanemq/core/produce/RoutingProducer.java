@@ -24,6 +24,7 @@ import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.routing.ClusterChooser;
 import io.lanemq.core.routing.RouteLease;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -56,12 +57,13 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
     private final ClusterProducers clusters;
     private final SdkMetrics metrics;
     private final TopicRateLimits rateLimits;
+    private final ContextStamp stamp;
     private final Consumer<AutoCloseable> onClose;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     public RoutingProducer(String producerGroup, Optional<TransactionChecker> transactionChecker, PlatformConfigRef config,
                            ClusterChooser chooser, ClusterProducers clusters, SdkMetrics metrics,
-                           TopicRateLimits rateLimits, Consumer<AutoCloseable> onClose) {
+                           TopicRateLimits rateLimits, ContextStamp stamp, Consumer<AutoCloseable> onClose) {
         this.producerGroup = producerGroup;
         this.transactionChecker = transactionChecker;
         this.config = config;
@@ -69,6 +71,7 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
         this.clusters = clusters;
         this.metrics = metrics;
         this.rateLimits = rateLimits;
+        this.stamp = stamp;
         this.onClose = onClose;
     }
 
@@ -262,6 +265,8 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
     private final class SendAttempts {
         final LogicTopicConfig topic;
         private final Message message;
+        /** Stamped on the sender's thread: an async or throttled attempt runs on another. */
+        private final Map<String, String> properties;
         private final Set<String> tried = new HashSet<>(4);
         /** From the snapshot the send was validated against, like everything else about it. */
         private final int retries;
@@ -272,6 +277,7 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
         SendAttempts(LogicTopicConfig topic, Message message, PlatformConfig snapshot) {
             this.topic = topic;
             this.message = message;
+            this.properties = stamp.properties(message);
             this.retries = snapshot.producer().retries();
             this.delayTopic = snapshot.delay().internalTopic();
             this.delayId = message.deliverAt().map(at -> DelayProtocol.newId(at.toEpochMilli())).orElse(null);
@@ -283,9 +289,9 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
                             : "every cluster of this logic topic failed: " + tried, message.logicTopic(), null, null));
             TopicRoute route = lease.route();
             tried.add(route.cluster());
-            PhysicalMessage physical = delayId != null ? DelayProtocol.schedule(message, delayTopic, delayId)
+            PhysicalMessage physical = delayId != null ? DelayProtocol.schedule(message, properties, delayTopic, delayId)
                     : new PhysicalMessage(route.physicalTopic(), message.body(), message.keys(), message.tag(),
-                            message.properties(), message.shardingKey());
+                            properties, message.shardingKey());
             return new Attempt(message.logicTopic(), lease, physical, delayId, System.nanoTime());
         }
 

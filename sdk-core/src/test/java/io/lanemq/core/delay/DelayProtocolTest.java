@@ -34,7 +34,7 @@ class DelayProtocolTest {
                 .deliverAt(Instant.ofEpochMilli(1_800_000_000_000L)).build();
         String id = DelayProtocol.newId(1_800_000_000_000L);
 
-        PhysicalMessage schedule = DelayProtocol.schedule(message, "LANEMQ_DELAY", id);
+        PhysicalMessage schedule = DelayProtocol.schedule(message, message.properties(), "LANEMQ_DELAY", id);
 
         assertThat(schedule.topic()).isEqualTo("LANEMQ_DELAY");
         assertThat(schedule.body()).isEqualTo(message.body());
