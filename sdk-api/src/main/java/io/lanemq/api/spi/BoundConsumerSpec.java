@@ -2,6 +2,8 @@ package io.lanemq.api.spi;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * A consumer of one physical topic on one cluster.
@@ -17,10 +19,23 @@ import java.util.Objects;
  * @param batchSize         messages fetched from a queue per request
  * @param drainTopics       topics the group consumed before a move and must still empty; subscribed
  *                          alongside {@code topic} so that every member of the group subscribes alike
+ * @param memberTag         what this member tells the other members of its group about itself (see
+ *                          {@link BoundConsumer#memberTags()}); letters, digits and {@code . _ - ~ :}, at most 96
  */
 public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, String topic, String tagFilter,
                                 boolean ordered, int consumeThreads, int maxDeliveryAttempts,
-                                StartPosition startPosition, int batchSize, List<String> drainTopics) {
+                                StartPosition startPosition, int batchSize, List<String> drainTopics,
+                                Optional<String> memberTag) {
+    private static final Pattern MEMBER_TAG = Pattern.compile("[A-Za-z0-9._~:\\-]{1,96}");
+
+    /** No member tag. */
+    public BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, String topic, String tagFilter, boolean ordered,
+                             int consumeThreads, int maxDeliveryAttempts, StartPosition startPosition, int batchSize,
+                             List<String> drainTopics) {
+        this(cluster, consumerGroup, topic, tagFilter, ordered, consumeThreads, maxDeliveryAttempts, startPosition, batchSize,
+                drainTopics, Optional.empty());
+    }
+
     /** The default batch size of 32 messages per fetch. */
     public BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, String topic, String tagFilter, boolean ordered,
                              int consumeThreads, int maxDeliveryAttempts, StartPosition startPosition) {
@@ -37,7 +52,13 @@ public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, S
     /** The same consumer, also draining {@code topics}. */
     public BoundConsumerSpec draining(List<String> topics) {
         return new BoundConsumerSpec(cluster, consumerGroup, topic, tagFilter, ordered, consumeThreads, maxDeliveryAttempts,
-                startPosition, batchSize, topics);
+                startPosition, batchSize, topics, memberTag);
+    }
+
+    /** The same consumer, joining its group with {@code tag}. */
+    public BoundConsumerSpec withMemberTag(String tag) {
+        return new BoundConsumerSpec(cluster, consumerGroup, topic, tagFilter, ordered, consumeThreads, maxDeliveryAttempts,
+                startPosition, batchSize, drainTopics, Optional.of(tag));
     }
 
     public BoundConsumerSpec {
@@ -47,6 +68,10 @@ public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, S
         Objects.requireNonNull(tagFilter, "tagFilter");
         Objects.requireNonNull(startPosition, "startPosition");
         drainTopics = List.copyOf(drainTopics);
+        Objects.requireNonNull(memberTag, "memberTag");
+        if (memberTag.isPresent() && !MEMBER_TAG.matcher(memberTag.get()).matches()) {
+            throw new IllegalArgumentException("memberTag must be 1-96 letters, digits or . _ - ~ :, was '" + memberTag.get() + "'");
+        }
         if (consumeThreads < 1) {
             throw new IllegalArgumentException("consumeThreads must be >= 1, was " + consumeThreads);
         }
