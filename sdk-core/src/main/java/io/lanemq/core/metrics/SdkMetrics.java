@@ -43,6 +43,12 @@ public final class SdkMetrics {
     /** PROXY mode: streams to the consumer proxy that ended or were refused, by gRPC {@code status}; counter. */
     public static final String PROXY_STREAM_ENDS = "lanemq.consumer.proxy.stream.ends";
 
+    /** Messages a lane-aware consumer placed, by outcome: {@value #LANE_LOCAL}, {@value #LANE_FORWARDED}, ... */
+    public static final String LANE_ROUTED = "lanemq.consumer.lane.routed";
+    public static final String LANE_LOCAL = "local";
+    public static final String LANE_FORWARDED = "forwarded";
+    public static final String LANE_FORWARD_FAILED = "forward_failed";
+    public static final String LANE_UNROUTABLE = "unroutable";
     public static final String TAG_LOGIC_TOPIC = "logic_topic";
     public static final String TAG_CLUSTER = "cluster";
     public static final String TAG_GROUP = "group";
@@ -132,6 +138,11 @@ public final class SdkMetrics {
                 .tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_CONSUMER, consumer).strongReference(true).register(registry);
         gauges.add(gauge);
         return gauge;
+    }
+
+    /** A lane-aware consumer placed a message: consumed here, forwarded to another lane, a failed forward, or no lane to take it. */
+    public void laneRouted(String group, String outcome) {
+        Counter.builder(LANE_ROUTED).tags(common).tags(TAG_GROUP, group, TAG_OUTCOME, outcome).register(registry).increment();
     }
 
     public void proxyStreamEnded(String logicTopic, String group, String status) {
