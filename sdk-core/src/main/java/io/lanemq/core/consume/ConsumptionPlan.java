@@ -15,6 +15,7 @@ import io.lanemq.core.consume.proxy.ProxyIdentity;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What a configuration snapshot asks of one subscription: DIRECT consumer specs by cluster, or one
@@ -29,7 +30,8 @@ record ConsumptionPlan(Map<String, BoundConsumerSpec> direct, ProxyConsumerSpec 
      * @throws UnknownTopicException         the topic, or the group on it, is not configured
      * @throws InvalidConfigurationException the group is in PROXY mode and this client cannot follow it
      */
-    static ConsumptionPlan of(Subscription subscription, PlatformConfig config, ProxyIdentity identity) throws MessagingException {
+    static ConsumptionPlan of(Subscription subscription, PlatformConfig config, ProxyIdentity identity, Optional<String> memberTag)
+            throws MessagingException {
         String logicTopic = subscription.logicTopic();
         LogicTopicConfig topic = config.topic(logicTopic).orElseThrow(() -> new UnknownTopicException(
                 "unknown logic topic; the platform configuration has " + config.topics().keySet(), logicTopic));
@@ -41,7 +43,7 @@ record ConsumptionPlan(Map<String, BoundConsumerSpec> direct, ProxyConsumerSpec 
         if (settings.mode() == ConsumptionMode.PROXY) {
             return new ConsumptionPlan(null, proxySpec(subscription, config.proxy(), settings, identity));
         }
-        return new ConsumptionPlan(DirectConsumption.plan(subscription, topic, settings, config), null);
+        return new ConsumptionPlan(DirectConsumption.plan(subscription, topic, settings, config, memberTag), null);
     }
 
     private static ProxyConsumerSpec proxySpec(Subscription subscription, ProxySettings proxy, ConsumerSettings settings,

@@ -49,6 +49,8 @@ public final class SdkMetrics {
     public static final String LANE_FORWARDED = "forwarded";
     public static final String LANE_FORWARD_FAILED = "forward_failed";
     public static final String LANE_UNROUTABLE = "unroutable";
+    /** Counted by the member a message was forwarded to. */
+    public static final String LANE_RECEIVED = "received";
     public static final String TAG_LOGIC_TOPIC = "logic_topic";
     public static final String TAG_CLUSTER = "cluster";
     public static final String TAG_GROUP = "group";
