@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -53,6 +54,7 @@ class LaneForwardingIT {
     private final String followUpGroup = LocalPlatform.unique("follow-ups");
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final Map<String, Deployment> deployments = new LinkedHashMap<>();
+    /** The clients; each closes its producers and consumers. */
     private final List<AutoCloseable> resources = new ArrayList<>();
     private LocalPlatform platform;
     private Producer producer;
@@ -74,22 +76,28 @@ class LaneForwardingIT {
             deployments.put(lane, deploy(lane));
         }
         CoreMessagingClient plain = track(CoreMessagingClient.start(options("lane-it-sender").build(), registry));
-        producer = track(plain.createProducer(ProducerOptions.defaults()));
-        track(plain.subscribe(Subscription.builder(FOLLOW_UPS, followUpGroup).build(), message -> {
+        producer = plain.createProducer(ProducerOptions.defaults());
+        plain.subscribe(Subscription.builder(FOLLOW_UPS, followUpGroup).build(), message -> {
             followUps.add(message);
             return ConsumeResult.SUCCESS;
-        }));
+        });
         awaitEveryDeploymentSees(Set.of(Optional.empty(), lane("A"), lane("A.X")));
     }
 
+    /** Clients close in parallel: each waits for its consumers' in-flight messages and commits, which adds up one by one. */
     @AfterEach
     void closeEverything() {
-        for (int i = resources.size() - 1; i >= 0; i--) {
-            try {
-                resources.get(i).close();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
+        List<CompletableFuture<Void>> closing = resources.stream()
+                .map(resource -> CompletableFuture.runAsync(() -> closeQuietly(resource)))
+                .toList();
+        closing.forEach(CompletableFuture::join);
+    }
+
+    private static void closeQuietly(AutoCloseable resource) {
+        try {
+            resource.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("closing " + resource + " failed", e);
         }
     }
 
@@ -163,9 +171,9 @@ class LaneForwardingIT {
                 .token(TOKEN).forwardTimeout(Duration.ofSeconds(10)).membershipRefresh(Duration.ofMillis(300)).build();
         CoreMessagingClient client = track(CoreMessagingClient.start(options("lane-it-" + (lane.isEmpty() ? "base" : lane.replace('.', '_')))
                 .lanes(lanes).build(), registry));
-        Producer followUpProducer = track(client.createProducer(ProducerOptions.defaults()));
+        Producer followUpProducer = client.createProducer(ProducerOptions.defaults());
         Queue<Consumed> consumed = new ConcurrentLinkedQueue<>();
-        Consumer consumer = track(client.subscribe(Subscription.builder(TOPIC, group).build(), message -> {
+        Consumer consumer = client.subscribe(Subscription.builder(TOPIC, group).build(), message -> {
             String key = message.keys().get(0);
             consumed.add(new Consumed(key, message.deliveryAttempt(), MessageContext.current()));
             if (key.equals("fails-once") && message.deliveryAttempt() == 1) {
@@ -179,7 +187,7 @@ class LaneForwardingIT {
                 }
             }
             return ConsumeResult.SUCCESS;
-        }));
+        });
         return new Deployment(lane, client, consumer, consumed);
     }
 
