@@ -16,6 +16,8 @@ import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.Subscription;
 import io.lanemq.core.client.CoreMessagingClient;
+import io.lanemq.core.config.ConsumptionMode;
+import io.lanemq.core.config.ProxySettings;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.testkit.RocketMqStack;
@@ -164,6 +166,22 @@ class LaneForwardingIT {
         assertThat(ax.consumed()).isEmpty();
     }
 
+    @Test
+    void aChangeToProxyModeIsRefusedWhileLaneMembersConsumeTheGroup() throws Exception {
+        // No proxy runs at this address: the change must be refused before anything connects to it.
+        platform.proxy(new ProxySettings(List.of("127.0.0.1:1"), SelfSignedCertificate.shared().certificatePem()))
+                .consumerMode(TOPIC, group, ConsumptionMode.PROXY).writeConfig();
+
+        for (Deployment deployment : deployments.values()) {
+            await().atMost(DEADLINE).until(() -> deployment.client().lastReloadRejection().isPresent());
+            assertThat(deployment.client().lastReloadRejection().get())
+                    .hasMessageContaining("'" + group + "'").hasMessageContaining("PROXY mode, which does not route lanes");
+        }
+        send("A.X", "still-routed", new LinkedHashMap<>(), "A.X");
+        await().atMost(DEADLINE).until(() -> !deployments.get("A.X").consumed().isEmpty());
+        assertThat(deployments.get("A.X").consumed()).extracting(Consumed::key).containsExactly("still-routed");
+    }
+
     private Deployment deploy(String lane) throws MessagingException {
         SelfSignedCertificate certificate = SelfSignedCertificate.shared();
         LaneOptions lanes = LaneOptions.builder().lane(lane).listen("127.0.0.1", 0)
@@ -207,7 +225,7 @@ class LaneForwardingIT {
         if (key.startsWith("base-")) {
             return "";
         }
-        if (key.startsWith("ax-") || key.equals("chain") || key.equals("fails-once") || key.startsWith("orphan-")) {
+        if (key.startsWith("ax-") || key.equals("chain") || key.equals("still-routed") || key.equals("fails-once") || key.startsWith("orphan-")) {
             return "A.X";
         }
         return key.startsWith("ay-") ? "A.Y" : key.startsWith("b-") ? "B" : "A";

@@ -28,7 +28,8 @@ record ConsumptionPlan(Map<String, BoundConsumerSpec> direct, ProxyConsumerSpec 
 
     /**
      * @throws UnknownTopicException         the topic, or the group on it, is not configured
-     * @throws InvalidConfigurationException the group is in PROXY mode and this client cannot follow it
+     * @throws InvalidConfigurationException the group is in PROXY mode and this client cannot follow it (no token,
+     *                                       no CA file, or it takes part in lanes)
      */
     static ConsumptionPlan of(Subscription subscription, PlatformConfig config, ProxyIdentity identity, Optional<String> memberTag)
             throws MessagingException {
@@ -39,6 +40,12 @@ record ConsumptionPlan(Map<String, BoundConsumerSpec> direct, ProxyConsumerSpec 
         if (settings == null) {
             throw new UnknownTopicException("consumer group '" + subscription.consumerGroup()
                     + "' is not declared for this logic topic; declared: " + topic.consumerGroups().keySet(), logicTopic);
+        }
+        if (settings.mode() == ConsumptionMode.PROXY && memberTag.isPresent()) {
+            // The proxy hands any lane's message to any of its consumers; a lane member there would consume other lanes'.
+            throw new InvalidConfigurationException("consumer group '" + subscription.consumerGroup() + "' of logic topic '"
+                    + logicTopic + "' is in PROXY mode, which does not route lanes; a client with lane options consumes in"
+                    + " DIRECT mode only");
         }
         if (settings.mode() == ConsumptionMode.PROXY) {
             return new ConsumptionPlan(null, proxySpec(subscription, config.proxy(), settings, identity));
