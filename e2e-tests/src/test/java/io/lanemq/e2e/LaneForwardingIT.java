@@ -126,8 +126,8 @@ class LaneForwardingIT {
                     .allSatisfy(c -> assertThat(c.context().lane().map(Lane::path).orElse(""))
                             .isEqualTo(laneSentIn(c.key())));
         }
-        assertThat(routed(SdkMetrics.LANE_FORWARDED)).as("messages the brokers gave to another lane's member")
-                .isPositive().isEqualTo(routed(SdkMetrics.LANE_RECEIVED));
+        assertThat(routed(SdkMetrics.LaneOutcome.FORWARDED)).as("messages the brokers gave to another lane's member")
+                .isPositive().isEqualTo(routed(SdkMetrics.LaneOutcome.RECEIVED));
 
         // What a listener sends while handling a lane-A.X message is stamped A.X, with no code of its own.
         await().atMost(DEADLINE).until(() -> !followUps.isEmpty());
@@ -247,8 +247,8 @@ class LaneForwardingIT {
         });
     }
 
-    private double routed(String outcome) {
-        return registry.find(SdkMetrics.LANE_ROUTED).tag(SdkMetrics.TAG_OUTCOME, outcome).counters().stream()
+    private double routed(SdkMetrics.LaneOutcome outcome) {
+        return registry.find(SdkMetrics.LANE_ROUTED).tag(SdkMetrics.TAG_OUTCOME, outcome.tag()).counters().stream()
                 .mapToDouble(c -> c.count()).sum();
     }
 

@@ -43,11 +43,11 @@ final class LaneRoutingListener implements MessageListener {
             LaneRoute route = directory.route(message.lane());
             switch (route.kind()) {
                 case LOCAL -> {
-                    metrics.laneRouted(consumerGroup, SdkMetrics.LANE_LOCAL);
+                    metrics.laneRouted(consumerGroup, SdkMetrics.LaneOutcome.LOCAL);
                     return local.consume(message);
                 }
                 case UNROUTABLE -> {
-                    metrics.laneRouted(consumerGroup, SdkMetrics.LANE_UNROUTABLE);
+                    metrics.laneRouted(consumerGroup, SdkMetrics.LaneOutcome.UNROUTABLE);
                     log.warn("no live consumer of group '{}' in lanes {} for {}; retrying it later", consumerGroup,
                             route.tried().stream().map(l -> l.map(Lane::path).orElse("base")).toList(), message);
                     return ConsumeResult.RETRY_LATER;
@@ -56,10 +56,10 @@ final class LaneRoutingListener implements MessageListener {
                     LaneMember target = pick(route.members());
                     try {
                         ConsumeResult result = forwarder.forward(target, consumerGroup, message);
-                        metrics.laneRouted(consumerGroup, SdkMetrics.LANE_FORWARDED);
+                        metrics.laneRouted(consumerGroup, SdkMetrics.LaneOutcome.FORWARDED);
                         return result;
                     } catch (Exception e) {
-                        metrics.laneRouted(consumerGroup, SdkMetrics.LANE_FORWARD_FAILED);
+                        metrics.laneRouted(consumerGroup, SdkMetrics.LaneOutcome.FORWARD_FAILED);
                         directory.suspect(target);
                         log.warn("forwarding {} of group '{}' to lane member {} failed ({}); routing it again", message,
                                 consumerGroup, target, e.getMessage());

@@ -130,7 +130,7 @@ public final class LaneRuntime implements AutoCloseable {
         if (listener == null) {
             throw new UnknownGroupException(group, logicTopic);
         }
-        metrics.laneRouted(group, SdkMetrics.LANE_RECEIVED);
+        metrics.laneRouted(group, SdkMetrics.LaneOutcome.RECEIVED);
         return new ListenerAdapter(logicTopic, group, message.cluster(), listener, metrics).consume(message);
     }
 

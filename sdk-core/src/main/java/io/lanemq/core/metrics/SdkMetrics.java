@@ -43,14 +43,8 @@ public final class SdkMetrics {
     /** PROXY mode: streams to the consumer proxy that ended or were refused, by gRPC {@code status}; counter. */
     public static final String PROXY_STREAM_ENDS = "lanemq.consumer.proxy.stream.ends";
 
-    /** Messages a lane-aware consumer placed, by outcome: {@value #LANE_LOCAL}, {@value #LANE_FORWARDED}, ... */
+    /** Messages a lane-aware consumer placed, by {@code outcome} (a {@link LaneOutcome}). */
     public static final String LANE_ROUTED = "lanemq.consumer.lane.routed";
-    public static final String LANE_LOCAL = "local";
-    public static final String LANE_FORWARDED = "forwarded";
-    public static final String LANE_FORWARD_FAILED = "forward_failed";
-    public static final String LANE_UNROUTABLE = "unroutable";
-    /** Counted by the member a message was forwarded to. */
-    public static final String LANE_RECEIVED = "received";
     public static final String TAG_LOGIC_TOPIC = "logic_topic";
     public static final String TAG_CLUSTER = "cluster";
     public static final String TAG_GROUP = "group";
@@ -142,9 +136,27 @@ public final class SdkMetrics {
         return gauge;
     }
 
-    /** A lane-aware consumer placed a message: consumed here, forwarded to another lane, a failed forward, or no lane to take it. */
-    public void laneRouted(String group, String outcome) {
-        Counter.builder(LANE_ROUTED).tags(common).tags(TAG_GROUP, group, TAG_OUTCOME, outcome).register(registry).increment();
+    /** What became of a message a lane-aware consumer placed. */
+    public enum LaneOutcome {
+        /** Consumed here: this instance's lane is the most specific live one on the message's path. */
+        LOCAL,
+        /** Forwarded to a member of another lane, which answered. */
+        FORWARDED,
+        /** A forward that got no answer; the message was routed again. */
+        FORWARD_FAILED,
+        /** No live lane on the message's path; retried later. */
+        UNROUTABLE,
+        /** Counted by the member a message was forwarded to. */
+        RECEIVED;
+
+        /** The {@code outcome} tag value. */
+        public String tag() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    public void laneRouted(String group, LaneOutcome outcome) {
+        Counter.builder(LANE_ROUTED).tags(common).tags(TAG_GROUP, group, TAG_OUTCOME, outcome.tag()).register(registry).increment();
     }
 
     public void proxyStreamEnded(String logicTopic, String group, String status) {

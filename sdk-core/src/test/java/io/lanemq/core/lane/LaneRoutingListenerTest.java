@@ -40,8 +40,8 @@ class LaneRoutingListenerTest {
 
         assertThat(consumedHere).hasSize(1);
         assertThat(forwardedTo).containsExactly(A_1);
-        assertThat(routed("local")).isEqualTo(1);
-        assertThat(routed("forwarded")).isEqualTo(1);
+        assertThat(routed(SdkMetrics.LaneOutcome.LOCAL)).isEqualTo(1);
+        assertThat(routed(SdkMetrics.LaneOutcome.FORWARDED)).isEqualTo(1);
     }
 
     @Test
@@ -65,7 +65,7 @@ class LaneRoutingListenerTest {
 
         assertThat(listener.consume(message("A.X"))).as("consumed here, the base").isEqualTo(ConsumeResult.SUCCESS);
         assertThat(consumedHere).hasSize(1);
-        assertThat(routed("forward_failed")).isEqualTo(2);
+        assertThat(routed(SdkMetrics.LaneOutcome.FORWARD_FAILED)).isEqualTo(2);
     }
 
     @Test
@@ -76,7 +76,7 @@ class LaneRoutingListenerTest {
 
         assertThat(listener.consume(message(null))).isEqualTo(ConsumeResult.RETRY_LATER);
         assertThat(consumedHere).isEmpty();
-        assertThat(routed("unroutable")).isEqualTo(1);
+        assertThat(routed(SdkMetrics.LaneOutcome.UNROUTABLE)).isEqualTo(1);
     }
 
     private Set<LaneMember> failing = Set.of();
@@ -101,8 +101,8 @@ class LaneRoutingListenerTest {
         return remoteAnswer;
     }
 
-    private double routed(String outcome) {
-        return registry.find(SdkMetrics.LANE_ROUTED).tag(SdkMetrics.TAG_OUTCOME, outcome).counters().stream()
+    private double routed(SdkMetrics.LaneOutcome outcome) {
+        return registry.find(SdkMetrics.LANE_ROUTED).tag(SdkMetrics.TAG_OUTCOME, outcome.tag()).counters().stream()
                 .mapToDouble(c -> c.count()).sum();
     }
 
