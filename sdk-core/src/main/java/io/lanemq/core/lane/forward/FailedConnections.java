@@ -2,6 +2,7 @@ package io.lanemq.core.lane.forward;
 
 import io.grpc.Attributes;
 import io.grpc.ServerTransportFilter;
+import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -19,14 +20,18 @@ final class FailedConnections extends ServerTransportFilter {
     private static final Logger log = LoggerFactory.getLogger(FailedConnections.class);
     private static final long LOG_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(1);
 
-    private final String server;
+    /** The server's bound address, once bound: connections only fail after that. */
+    private volatile String server = "(binding)";
     private final LaneForwardMetrics metrics;
     private final AtomicLong unlogged = new AtomicLong();
     private final AtomicLong lastLogNanos = new AtomicLong(System.nanoTime() - LOG_INTERVAL_NANOS);
 
-    FailedConnections(String server, LaneForwardMetrics metrics) {
-        this.server = server;
+    FailedConnections(LaneForwardMetrics metrics) {
         this.metrics = metrics;
+    }
+
+    void boundTo(InetSocketAddress address) {
+        this.server = String.valueOf(address);
     }
 
     @Override
@@ -42,7 +47,7 @@ final class FailedConnections extends ServerTransportFilter {
             unlogged.addAndGet(-count);
             log.warn("lane forward server {}: {} connection(s) ended before TLS and HTTP/2 were established "
                     + "(a plaintext client, bytes that are not TLS, or a client that refused the certificate); "
-                    + "metric {}{{reason={}}}", server, count, LaneForwardMetrics.REJECTED, LaneForwardMetrics.REASON_HANDSHAKE);
+                    + "metric {}{reason={}}", server, count, LaneForwardMetrics.REJECTED, LaneForwardMetrics.REASON_HANDSHAKE);
         }
     }
 }

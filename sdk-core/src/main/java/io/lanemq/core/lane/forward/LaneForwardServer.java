@@ -61,16 +61,18 @@ public final class LaneForwardServer implements AutoCloseable {
         ServerCredentials credentials = credentials(settings);
         ThreadPoolExecutor listeners = listenerExecutor(settings);
         InetSocketAddress bind = new InetSocketAddress(settings.host(), settings.port());
+        FailedConnections failedConnections = new FailedConnections(metrics);
         try {
             Server server = NettyServerBuilder.forAddress(bind, credentials)
                     .directExecutor()
                     .addService(ServerInterceptors.intercept(new LaneForwardService(handler, listeners, metrics),
                             new BearerTokenInterceptor(settings.token(), metrics)))
-                    .addTransportFilter(new FailedConnections(settings.host() + ":" + settings.port(), metrics))
+                    .addTransportFilter(failedConnections)
                     .handshakeTimeout(10, TimeUnit.SECONDS)
                     .build()
                     .start();
             LaneForwardServer started = new LaneForwardServer(settings, server, listeners);
+            failedConnections.boundTo(started.address);
             log.info("lane forward server serving on {} (TLS, {} listener threads)", started.address, settings.threads());
             return started;
         } catch (IOException | RuntimeException e) {
