@@ -69,6 +69,7 @@ public final class LaneForwardServer implements AutoCloseable {
                             new BearerTokenInterceptor(settings.token(), metrics)))
                     .addTransportFilter(failedConnections)
                     .handshakeTimeout(10, TimeUnit.SECONDS)
+                    .maxInboundMessageSize(settings.maxMessageBytes())
                     .build()
                     .start();
             LaneForwardServer started = new LaneForwardServer(settings, server, listeners);

@@ -22,6 +22,7 @@ class ForwardSettingsTest {
         assertThat(settings.threads()).isEqualTo(4);
         assertThat(settings.queueCapacity()).isZero();
         assertThat(settings.shutdownGrace()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(settings.maxMessageBytes()).isEqualTo(16 * 1024 * 1024);
     }
 
     @Test
@@ -51,6 +52,8 @@ class ForwardSettingsTest {
                 .hasMessage("ForwardServerSettings.queueCapacity must be at least 0, was -1");
         assertThatThrownBy(() -> ForwardServerSettings.builder(CERT, KEY, TOKEN).shutdownGrace(Duration.ZERO).build())
                 .hasMessage("ForwardServerSettings.shutdownGrace must be positive, was PT0S");
+        assertThatThrownBy(() -> ForwardServerSettings.builder(CERT, KEY, TOKEN).maxMessageBytes(1023).build())
+                .hasMessage("ForwardServerSettings.maxMessageBytes must be at least 1024, was 1023");
         assertThat(ForwardServerSettings.builder(CERT, KEY, TOKEN).port(65535).threads(1).build().port()).isEqualTo(65535);
     }
 

@@ -55,6 +55,27 @@ class LaneForwardClientTest {
     }
 
     @Test
+    void aBodyAtThePlatformsDefaultLimitFitsAndALargerMessageThanTheServerAllowsIsRefused() throws Exception {
+        List<Integer> sizes = new CopyOnWriteArrayList<>();
+        LaneForwardServer server = fixture.server(ForwardFixture.serverSettings().maxMessageBytes(5 * 1024 * 1024).build(),
+                (group, topic, message) -> {
+                    sizes.add(message.body().length);
+                    return ConsumeResult.SUCCESS;
+                });
+        LaneForwardClient client = fixture.client();
+        int fourMiB = 4 * 1024 * 1024;
+
+        assertThat(client.forward(server.address(), "billing", withBody(new byte[fourMiB]))).isEqualTo(ConsumeResult.SUCCESS);
+        // The server refuses it mid-stream; gRPC reports that as the server's status or as the stream's reset.
+        assertThatThrownBy(() -> client.forward(server.address(), "billing", withBody(new byte[6 * 1024 * 1024])))
+                .isInstanceOfSatisfying(LaneForwardException.class,
+                        e -> assertThat(e.code()).isIn(Status.Code.RESOURCE_EXHAUSTED, Status.Code.CANCELLED));
+        assertThat(sizes).containsExactly(fourMiB);
+        assertThat(client.forward(server.address(), "billing", ForwardFixture.fullMessage()))
+                .as("the connection still serves").isEqualTo(ConsumeResult.SUCCESS);
+    }
+
+    @Test
     void theListenersResultIsTheAnswer() throws Exception {
         LaneForwardServer server = fixture.server((group, topic, message) ->
                 message.keys().contains("retry") ? ConsumeResult.RETRY_LATER : ConsumeResult.SUCCESS);
@@ -110,6 +131,8 @@ class LaneForwardClientTest {
 
         System.out.println("forward to a closed server failed after " + millis + " ms");
         assertThat(millis).as("refused connection, not the 30 s deadline").isLessThan(10_000);
+        assertThat(fixture.rejected(LaneForwardMetrics.REASON_HANDSHAKE)).as("a good client's connection is no failure")
+                .isZero();
     }
 
     @Test
@@ -183,6 +206,13 @@ class LaneForwardClientTest {
 
         assertThatThrownBy(() -> client.forward(server.address(), "billing", ForwardFixture.fullMessage()))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    }
+
+    private static ForwardedMessage withBody(byte[] body) {
+        ForwardedMessage m = ForwardFixture.fullMessage();
+        return new ForwardedMessage(m.messageId(), m.logicTopic(), body, m.keys(), m.tag(), m.properties(),
+                m.shardingKey(), m.cluster(), m.physicalTopic(), m.queueId(), m.queueOffset(), m.deliveryAttempt(),
+                m.bornTimestamp());
     }
 
     private static ForwardedMessage withKeys(String key) {
