@@ -65,8 +65,10 @@ public final class LaneForwardServer implements AutoCloseable {
         try {
             Server server = NettyServerBuilder.forAddress(bind, credentials)
                     .directExecutor()
-                    .addService(ServerInterceptors.intercept(new LaneForwardService(handler, listeners, metrics),
-                            new BearerTokenInterceptor(settings.token(), metrics)))
+                    // The last interceptor runs first: the token is checked before the request is parsed.
+                    .addService(ServerInterceptors.intercept(
+                            ServerInterceptors.useInputStreamMessages(new LaneForwardService(handler, listeners, metrics).bindService()),
+                            new MalformedRequestGuard(metrics), new BearerTokenInterceptor(settings.token(), metrics)))
                     .addTransportFilter(failedConnections)
                     .handshakeTimeout(10, TimeUnit.SECONDS)
                     .maxInboundMessageSize(settings.maxMessageBytes())

@@ -37,7 +37,8 @@
  * call carries {@code authorization: Bearer <token>}, a deployment-wide secret compared in constant time;
  * a missing or wrong token is refused with {@code UNAUTHENTICATED} before the request is read, so the
  * listener never sees it. A plaintext client, garbage bytes or a client refusing the certificate only
- * cost that connection. Refusals are counted
+ * cost that connection; an authenticated call whose bytes are not a request ends with
+ * {@code INVALID_ARGUMENT}. Refusals are counted
  * ({@value io.lanemq.core.lane.forward.LaneForwardMetrics#REJECTED}, by {@code reason}) and logged at most
  * once a minute with the count, so a scanner cannot flood the log. Settings print the token as
  * {@code ***}.

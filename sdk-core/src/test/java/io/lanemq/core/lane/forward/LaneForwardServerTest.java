@@ -5,17 +5,26 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
+import io.grpc.CallOptions;
+import io.grpc.ClientInterceptors;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.TlsChannelCredentials;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.MetadataUtils;
 import io.lanemq.api.ConsumeResult;
 import io.lanemq.protocol.lane.LaneForwardGrpc;
+import io.lanemq.proxy.protocol.ProxyHeaders;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -108,6 +117,37 @@ class LaneForwardServerTest {
         assertThat(handled).hasValue(0);
         assertThat(fixture.client().forward(address, "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
         assertThat(handled).hasValue(1);
+    }
+
+    @Test
+    void anAuthenticatedCallWhoseBytesAreNotARequestIsInvalidAndTheServerKeepsServing() throws Exception {
+        LaneForwardServer server = fixture.server(counting);
+        ManagedChannel channel = fixture.channel(Grpc.newChannelBuilderForAddress("127.0.0.1", server.address().getPort(),
+                TlsChannelCredentials.newBuilder().trustManager(ForwardFixture.CERTIFICATE.certificatePem().toFile()).build())
+                .build());
+        MethodDescriptor<byte[], byte[]> rawConsume = MethodDescriptor.<byte[], byte[]>newBuilder()
+                .setType(MethodDescriptor.MethodType.UNARY)
+                .setFullMethodName(LaneForwardGrpc.getConsumeMethod().getFullMethodName())
+                .setRequestMarshaller(new RawBytes())
+                .setResponseMarshaller(new RawBytes())
+                .build();
+        Metadata token = new Metadata();
+        token.put(ProxyHeaders.AUTHORIZATION, ProxyHeaders.BEARER_PREFIX + ForwardFixture.TOKEN);
+        // Field 3 (the message), length-delimited, with a length running past the end.
+        byte[] truncated = {0x1a, 0x7f, 0x01};
+
+        assertThatThrownBy(() -> ClientCalls.blockingUnaryCall(ClientInterceptors.intercept(channel,
+                        MetadataUtils.newAttachHeadersInterceptor(token)), rawConsume,
+                CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS), truncated))
+                .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+                    assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+                    assertThat(e.getStatus().getDescription()).startsWith("not a ForwardRequest");
+                });
+
+        assertThat(fixture.rejected(LaneForwardMetrics.REASON_MALFORMED)).isEqualTo(1);
+        assertThat(handled).hasValue(0);
+        assertThat(fixture.client().forward(server.address(), "billing", ForwardFixture.fullMessage()))
+                .isEqualTo(ConsumeResult.SUCCESS);
     }
 
     @Test
@@ -221,6 +261,22 @@ class LaneForwardServerTest {
             return client.forward(server.address(), "billing", ForwardFixture.fullMessage());
         } catch (LaneForwardException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    private static final class RawBytes implements MethodDescriptor.Marshaller<byte[]> {
+        @Override
+        public InputStream stream(byte[] value) {
+            return new ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+            try {
+                return stream.readAllBytes();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 
