@@ -8,9 +8,13 @@ import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.ReceivedMessage;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
@@ -196,6 +200,45 @@ class LaneForwardClientTest {
 
         assertThat(client.forward(one.address(), "billing", ForwardFixture.fullMessage()))
                 .as("an evicted target is dialled again").isEqualTo(ConsumeResult.SUCCESS);
+    }
+
+    @Test
+    void concurrentForwardsShareOneChannelAndAllArrive() throws Exception {
+        LaneForwardServer server = fixture.server(ForwardFixture.serverSettings().threads(4).queueCapacity(64).build(),
+                (group, topic, message) -> ConsumeResult.SUCCESS);
+        LaneForwardClient client = fixture.client();
+        int callers = 8;
+        int perCaller = 200;
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        try {
+            client.forward(server.address(), "billing", ForwardFixture.fullMessage());
+            long start = System.nanoTime();
+            List<Future<Integer>> done = new ArrayList<>();
+            for (int c = 0; c < callers; c++) {
+                done.add(pool.submit(() -> {
+                    int succeeded = 0;
+                    for (int i = 0; i < perCaller; i++) {
+                        if (client.forward(server.address(), "billing", ForwardFixture.fullMessage()) == ConsumeResult.SUCCESS) {
+                            succeeded++;
+                        }
+                    }
+                    return succeeded;
+                }));
+            }
+            int succeeded = 0;
+            for (Future<Integer> future : done) {
+                succeeded += future.get(60, TimeUnit.SECONDS);
+            }
+            long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+            System.out.printf("%d forwards from %d threads in %d ms: %d per second%n", succeeded, callers, millis,
+                    succeeded * 1000L / millis);
+
+            assertThat(succeeded).isEqualTo(callers * perCaller);
+            assertThat(fixture.served("billing", "success")).isEqualTo(callers * perCaller + 1);
+            assertThat(client.openChannels()).isEqualTo(1);
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
