@@ -8,6 +8,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.SynchronousQueue;
@@ -57,7 +58,9 @@ public final class LaneForwardServer implements AutoCloseable {
      */
     public static LaneForwardServer start(ForwardServerSettings settings, LaneForwardHandler handler, MeterRegistry registry)
             throws IOException {
-        LaneForwardMetrics metrics = new LaneForwardMetrics(registry);
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(handler, "handler");
+        LaneForwardMetrics metrics = new LaneForwardMetrics(Objects.requireNonNull(registry, "registry"));
         ServerCredentials credentials = credentials(settings);
         ThreadPoolExecutor listeners = listenerExecutor(settings);
         InetSocketAddress bind = new InetSocketAddress(settings.host(), settings.port());
