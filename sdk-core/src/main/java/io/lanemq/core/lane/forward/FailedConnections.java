@@ -9,7 +9,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Counts and logs connections that ended before they became gRPC transports: a plaintext client, garbage
- * bytes, a TLS client that refused our certificate, a port scanner. gRPC itself keeps these quiet (its
+ * bytes, a TLS client that refused our certificate, a port scanner, a connection that sent nothing for the
+ * handshake timeout. gRPC itself keeps these quiet (its
  * own log is at debug level) and drops the connection, which is right; this makes them visible. A
  * transport becomes ready once TLS is up and the client's HTTP/2 preface arrived, so one that ends with
  * no ready attributes failed on the way. Logged through a {@link LogThrottle}; the metric counts each.

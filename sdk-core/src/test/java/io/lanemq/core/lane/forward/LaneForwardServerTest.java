@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
+import com.google.protobuf.BytesValue;
+import com.google.protobuf.ByteString;
 import io.grpc.CallOptions;
 import io.grpc.ClientInterceptors;
 import io.grpc.Grpc;
@@ -15,16 +17,16 @@ import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.TlsChannelCredentials;
+import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import io.lanemq.api.ConsumeResult;
+import io.lanemq.protocol.lane.ForwardReply;
 import io.lanemq.protocol.lane.LaneForwardGrpc;
 import io.lanemq.proxy.protocol.ProxyHeaders;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -126,20 +128,20 @@ class LaneForwardServerTest {
         ManagedChannel channel = fixture.channel(Grpc.newChannelBuilderForAddress("127.0.0.1", server.address().getPort(),
                 TlsChannelCredentials.newBuilder().trustManager(ForwardFixture.CERTIFICATE.certificatePem().toFile()).build())
                 .build());
-        MethodDescriptor<byte[], byte[]> rawConsume = MethodDescriptor.<byte[], byte[]>newBuilder()
+        // ForwardRequest's field 1 is a string, which proto3 requires to be UTF-8: these bytes cannot parse.
+        MethodDescriptor<BytesValue, ForwardReply> bytesAsConsume = MethodDescriptor.<BytesValue, ForwardReply>newBuilder()
                 .setType(MethodDescriptor.MethodType.UNARY)
                 .setFullMethodName(LaneForwardGrpc.getConsumeMethod().getFullMethodName())
-                .setRequestMarshaller(new RawBytes())
-                .setResponseMarshaller(new RawBytes())
+                .setRequestMarshaller(ProtoUtils.marshaller(BytesValue.getDefaultInstance()))
+                .setResponseMarshaller(ProtoUtils.marshaller(ForwardReply.getDefaultInstance()))
                 .build();
+        BytesValue notUtf8 = BytesValue.of(ByteString.copyFrom(new byte[] {(byte) 0xff, (byte) 0xfe, (byte) 0xc0}));
         Metadata token = new Metadata();
         token.put(ProxyHeaders.AUTHORIZATION, ProxyHeaders.BEARER_PREFIX + ForwardFixture.TOKEN);
-        // Field 3 (the message), length-delimited, with a length running past the end.
-        byte[] truncated = {0x1a, 0x7f, 0x01};
 
         assertThatThrownBy(() -> ClientCalls.blockingUnaryCall(ClientInterceptors.intercept(channel,
-                        MetadataUtils.newAttachHeadersInterceptor(token)), rawConsume,
-                CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS), truncated))
+                        MetadataUtils.newAttachHeadersInterceptor(token)), bytesAsConsume,
+                CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS), notUtf8))
                 .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
                     assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
                     assertThat(e.getStatus().getDescription()).startsWith("not a ForwardRequest");
@@ -267,22 +269,6 @@ class LaneForwardServerTest {
     private static void connect(InetSocketAddress address) throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(address, 5_000);
-        }
-    }
-
-    private static final class RawBytes implements MethodDescriptor.Marshaller<byte[]> {
-        @Override
-        public InputStream stream(byte[] value) {
-            return new ByteArrayInputStream(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-            try {
-                return stream.readAllBytes();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
         }
     }
 
