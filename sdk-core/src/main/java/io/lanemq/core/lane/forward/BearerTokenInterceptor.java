@@ -1,5 +1,6 @@
 package io.lanemq.core.lane.forward;
 
+import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
@@ -25,6 +26,7 @@ final class BearerTokenInterceptor implements ServerInterceptor {
 
     private final byte[] token;
     private final LaneForwardMetrics metrics;
+    private final LogThrottle throttle = LogThrottle.perMinute();
 
     BearerTokenInterceptor(String token, LaneForwardMetrics metrics) {
         this.token = token.getBytes(StandardCharsets.US_ASCII);
@@ -38,8 +40,13 @@ final class BearerTokenInterceptor implements ServerInterceptor {
             return next.startCall(call, headers);
         }
         metrics.rejected(LaneForwardMetrics.REASON_UNAUTHENTICATED).increment();
-        SocketAddress peer = call.getAttributes().get(io.grpc.Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
-        log.warn("lane forward: refused a call from {} with {} token", peer, authorization == null ? "no" : "a wrong");
+        long count = throttle.event();
+        if (count > 0) {
+            SocketAddress peer = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
+            log.warn("lane forward: refused a call from {} with {} token ({} refused since the last such line; metric {}{reason={}})",
+                    peer, authorization == null ? "no" : "a wrong", count, LaneForwardMetrics.REJECTED,
+                    LaneForwardMetrics.REASON_UNAUTHENTICATED);
+        }
         call.close(Status.UNAUTHENTICATED.withDescription("missing or invalid lane forwarding token"), new Metadata());
         return new ServerCall.Listener<>() {
         };

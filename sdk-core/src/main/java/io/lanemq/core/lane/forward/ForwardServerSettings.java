@@ -22,9 +22,13 @@ import java.time.Duration;
  * @param threads          listener threads: forwarded messages processed at once
  * @param queueCapacity    forwarded messages that may wait for a thread; beyond, calls get {@code RESOURCE_EXHAUSTED}
  * @param shutdownGrace    how long {@link LaneForwardServer#close()} waits for messages in hand
+ * @param maxMessageBytes  the largest forwarded message accepted (body, keys and properties); a larger one
+ *                         is refused (the caller sees {@code RESOURCE_EXHAUSTED}, or {@code CANCELLED}
+ *                         when gRPC reports the reset stream instead). At least the platform's
+ *                         {@code producer.maxBodyBytes} plus room for properties.
  */
 public record ForwardServerSettings(String host, int port, Path certificateChain, Path privateKey, String token,
-                                    int threads, int queueCapacity, Duration shutdownGrace) {
+                                    int threads, int queueCapacity, Duration shutdownGrace, int maxMessageBytes) {
     private static final String NAME = "ForwardServerSettings.";
 
     public ForwardServerSettings {
@@ -40,9 +44,10 @@ public record ForwardServerSettings(String host, int port, Path certificateChain
         SettingsChecks.atLeast(threads, 1, NAME + "threads");
         SettingsChecks.atLeast(queueCapacity, 0, NAME + "queueCapacity");
         SettingsChecks.positive(shutdownGrace, NAME + "shutdownGrace");
+        SettingsChecks.atLeast(maxMessageBytes, 1024, NAME + "maxMessageBytes");
     }
 
-    /** Defaults: every interface, any free port, 4 threads, no queue, 10 s shutdown grace. */
+    /** Defaults: every interface, any free port, 4 threads, no queue, 10 s shutdown grace, 16 MiB messages. */
     public static Builder builder(Path certificateChain, Path privateKey, String token) {
         return new Builder(certificateChain, privateKey, token);
     }
@@ -52,7 +57,7 @@ public record ForwardServerSettings(String host, int port, Path certificateChain
     public String toString() {
         return "ForwardServerSettings[host=" + host + ", port=" + port + ", certificateChain=" + certificateChain
                 + ", privateKey=" + privateKey + ", token=***, threads=" + threads + ", queueCapacity=" + queueCapacity
-                + ", shutdownGrace=" + shutdownGrace + "]";
+                + ", shutdownGrace=" + shutdownGrace + ", maxMessageBytes=" + maxMessageBytes + "]";
     }
 
     public static final class Builder {
@@ -64,6 +69,8 @@ public record ForwardServerSettings(String host, int port, Path certificateChain
         private int threads = 4;
         private int queueCapacity;
         private Duration shutdownGrace = Duration.ofSeconds(10);
+        // gRPC's default is 4 MiB, the platform's default body limit alone: a message at that limit would not fit.
+        private int maxMessageBytes = 16 * 1024 * 1024;
 
         private Builder(Path certificateChain, Path privateKey, String token) {
             this.certificateChain = certificateChain;
@@ -96,9 +103,14 @@ public record ForwardServerSettings(String host, int port, Path certificateChain
             return this;
         }
 
+        public Builder maxMessageBytes(int maxMessageBytes) {
+            this.maxMessageBytes = maxMessageBytes;
+            return this;
+        }
+
         public ForwardServerSettings build() {
             return new ForwardServerSettings(host, port, certificateChain, privateKey, token, threads, queueCapacity,
-                    shutdownGrace);
+                    shutdownGrace, maxMessageBytes);
         }
     }
 }

@@ -18,6 +18,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -51,8 +52,8 @@ public final class LaneForwardClient implements AutoCloseable {
     }
 
     LaneForwardClient(ForwardClientSettings settings, MeterRegistry registry, LongSupplier nanoClock) {
-        this.settings = settings;
-        this.metrics = new LaneForwardMetrics(registry);
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.metrics = new LaneForwardMetrics(Objects.requireNonNull(registry, "registry"));
         Metadata headers = new Metadata();
         headers.put(ProxyHeaders.AUTHORIZATION, ProxyHeaders.BEARER_PREFIX + settings.token());
         this.token = MetadataUtils.newAttachHeadersInterceptor(headers);
@@ -81,6 +82,9 @@ public final class LaneForwardClient implements AutoCloseable {
      */
     public ConsumeResult forward(InetSocketAddress target, String consumerGroup, ReceivedMessage message)
             throws LaneForwardException {
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(consumerGroup, "consumerGroup");
+        Objects.requireNonNull(message, "message");
         long start = System.nanoTime();
         try {
             ManagedChannel channel = channels.channel(target);

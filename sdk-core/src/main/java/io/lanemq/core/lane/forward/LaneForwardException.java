@@ -7,7 +7,8 @@ import io.grpc.Status;
  * provably) consumed there, so the caller must not acknowledge it. {@link #code()} says why:
  * {@code UNAVAILABLE} (target unreachable or stopping, or its certificate refused), {@code DEADLINE_EXCEEDED},
  * {@code NOT_FOUND} (the target does not consume the group), {@code UNAUTHENTICATED} (tokens differ),
- * {@code RESOURCE_EXHAUSTED} (the target's listener threads are all busy).
+ * {@code RESOURCE_EXHAUSTED} (the target's listener threads are all busy, or the message is larger than it
+ * accepts, which may also come as {@code CANCELLED}).
  */
 public final class LaneForwardException extends Exception {
     private final Status.Code code;

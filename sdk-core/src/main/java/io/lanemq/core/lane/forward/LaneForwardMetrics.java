@@ -29,6 +29,8 @@ public final class LaneForwardMetrics {
     /** A connection that ended before TLS and HTTP/2 were up: plaintext, garbage, a refused certificate. */
     public static final String REASON_HANDSHAKE = "handshake";
     public static final String REASON_UNAUTHENTICATED = "unauthenticated";
+    /** An authenticated call whose bytes are not a {@code ForwardRequest}. */
+    public static final String REASON_MALFORMED = "malformed";
     public static final String REASON_UNKNOWN_GROUP = "unknown_group";
     public static final String REASON_BUSY = "resource_exhausted";
     /** The caller gave up (deadline, cancel) before a thread took the message: the handler was not called. */

@@ -8,6 +8,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.SynchronousQueue;
@@ -57,20 +58,27 @@ public final class LaneForwardServer implements AutoCloseable {
      */
     public static LaneForwardServer start(ForwardServerSettings settings, LaneForwardHandler handler, MeterRegistry registry)
             throws IOException {
-        LaneForwardMetrics metrics = new LaneForwardMetrics(registry);
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(handler, "handler");
+        LaneForwardMetrics metrics = new LaneForwardMetrics(Objects.requireNonNull(registry, "registry"));
         ServerCredentials credentials = credentials(settings);
         ThreadPoolExecutor listeners = listenerExecutor(settings);
         InetSocketAddress bind = new InetSocketAddress(settings.host(), settings.port());
+        FailedConnections failedConnections = new FailedConnections(metrics);
         try {
             Server server = NettyServerBuilder.forAddress(bind, credentials)
                     .directExecutor()
-                    .addService(ServerInterceptors.intercept(new LaneForwardService(handler, listeners, metrics),
-                            new BearerTokenInterceptor(settings.token(), metrics)))
-                    .addTransportFilter(new FailedConnections(settings.host() + ":" + settings.port(), metrics))
+                    // The last interceptor runs first: the token is checked before the request is parsed.
+                    .addService(ServerInterceptors.intercept(
+                            ServerInterceptors.useInputStreamMessages(new LaneForwardService(handler, listeners, metrics).bindService()),
+                            new MalformedRequestGuard(metrics), new BearerTokenInterceptor(settings.token(), metrics)))
+                    .addTransportFilter(failedConnections)
                     .handshakeTimeout(10, TimeUnit.SECONDS)
+                    .maxInboundMessageSize(settings.maxMessageBytes())
                     .build()
                     .start();
             LaneForwardServer started = new LaneForwardServer(settings, server, listeners);
+            failedConnections.boundTo(started.address);
             log.info("lane forward server serving on {} (TLS, {} listener threads)", started.address, settings.threads());
             return started;
         } catch (IOException | RuntimeException e) {

@@ -1,6 +1,6 @@
 package io.lanemq.core.lane.forward;
 
-import io.lanemq.api.ReceivedMessage;
+import io.grpc.ManagedChannel;
 import io.lanemq.testkit.tls.SelfSignedCertificate;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -49,6 +49,12 @@ final class ForwardFixture implements AutoCloseable {
 
     LaneForwardClient client() {
         return client(clientSettings().build());
+    }
+
+    /** A raw channel (a client that is not a {@link LaneForwardClient}), shut down with the fixture. */
+    ManagedChannel channel(ManagedChannel channel) {
+        started.add(channel::shutdownNow);
+        return channel;
     }
 
     <T extends AutoCloseable> T remember(T closeable) {

@@ -8,9 +8,13 @@ import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.ReceivedMessage;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
@@ -52,6 +56,27 @@ class LaneForwardClientTest {
         assertThat(received.get(1).message().shardingKey()).isEmpty();
         assertThat(fixture.served("billing", "success")).isEqualTo(1);
         assertThat(fixture.calls("billing", "success")).isEqualTo(1);
+    }
+
+    @Test
+    void aBodyAtThePlatformsDefaultLimitFitsAndALargerMessageThanTheServerAllowsIsRefused() throws Exception {
+        List<Integer> sizes = new CopyOnWriteArrayList<>();
+        LaneForwardServer server = fixture.server(ForwardFixture.serverSettings().maxMessageBytes(5 * 1024 * 1024).build(),
+                (group, topic, message) -> {
+                    sizes.add(message.body().length);
+                    return ConsumeResult.SUCCESS;
+                });
+        LaneForwardClient client = fixture.client();
+        int fourMiB = 4 * 1024 * 1024;
+
+        assertThat(client.forward(server.address(), "billing", withBody(new byte[fourMiB]))).isEqualTo(ConsumeResult.SUCCESS);
+        // The server refuses it mid-stream; gRPC reports that as the server's status or as the stream's reset.
+        assertThatThrownBy(() -> client.forward(server.address(), "billing", withBody(new byte[6 * 1024 * 1024])))
+                .isInstanceOfSatisfying(LaneForwardException.class,
+                        e -> assertThat(e.code()).isIn(Status.Code.RESOURCE_EXHAUSTED, Status.Code.CANCELLED));
+        assertThat(sizes).containsExactly(fourMiB);
+        assertThat(client.forward(server.address(), "billing", ForwardFixture.fullMessage()))
+                .as("the connection still serves").isEqualTo(ConsumeResult.SUCCESS);
     }
 
     @Test
@@ -110,6 +135,8 @@ class LaneForwardClientTest {
 
         System.out.println("forward to a closed server failed after " + millis + " ms");
         assertThat(millis).as("refused connection, not the 30 s deadline").isLessThan(10_000);
+        assertThat(fixture.rejected(LaneForwardMetrics.REASON_HANDSHAKE)).as("a good client's connection is no failure")
+                .isZero();
     }
 
     @Test
@@ -176,6 +203,45 @@ class LaneForwardClientTest {
     }
 
     @Test
+    void concurrentForwardsShareOneChannelAndAllArrive() throws Exception {
+        LaneForwardServer server = fixture.server(ForwardFixture.serverSettings().threads(4).queueCapacity(64).build(),
+                (group, topic, message) -> ConsumeResult.SUCCESS);
+        LaneForwardClient client = fixture.client();
+        int callers = 8;
+        int perCaller = 200;
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        try {
+            client.forward(server.address(), "billing", ForwardFixture.fullMessage());
+            long start = System.nanoTime();
+            List<Future<Integer>> done = new ArrayList<>();
+            for (int c = 0; c < callers; c++) {
+                done.add(pool.submit(() -> {
+                    int succeeded = 0;
+                    for (int i = 0; i < perCaller; i++) {
+                        if (client.forward(server.address(), "billing", ForwardFixture.fullMessage()) == ConsumeResult.SUCCESS) {
+                            succeeded++;
+                        }
+                    }
+                    return succeeded;
+                }));
+            }
+            int succeeded = 0;
+            for (Future<Integer> future : done) {
+                succeeded += future.get(60, TimeUnit.SECONDS);
+            }
+            long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+            System.out.printf("%d forwards from %d threads in %d ms: %d per second%n", succeeded, callers, millis,
+                    succeeded * 1000L / millis);
+
+            assertThat(succeeded).isEqualTo(callers * perCaller);
+            assertThat(fixture.served("billing", "success")).isEqualTo(callers * perCaller + 1);
+            assertThat(client.openChannels()).isEqualTo(1);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void aClosedClientRefusesToForward() throws Exception {
         LaneForwardServer server = fixture.server((group, topic, message) -> ConsumeResult.SUCCESS);
         LaneForwardClient client = fixture.client();
@@ -183,6 +249,13 @@ class LaneForwardClientTest {
 
         assertThatThrownBy(() -> client.forward(server.address(), "billing", ForwardFixture.fullMessage()))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    }
+
+    private static ForwardedMessage withBody(byte[] body) {
+        ForwardedMessage m = ForwardFixture.fullMessage();
+        return new ForwardedMessage(m.messageId(), m.logicTopic(), body, m.keys(), m.tag(), m.properties(),
+                m.shardingKey(), m.cluster(), m.physicalTopic(), m.queueId(), m.queueOffset(), m.deliveryAttempt(),
+                m.bornTimestamp());
     }
 
     private static ForwardedMessage withKeys(String key) {
