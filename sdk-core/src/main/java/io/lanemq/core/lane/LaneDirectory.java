@@ -16,9 +16,11 @@ import java.util.function.LongSupplier;
  * the members of the most specific lane on its fallback path ({@code A.X}, {@code A}, then the base)
  * that has any. This instance counts as a live member of its own lane from the start.
  *
- * <p>The view comes from {@link #update}, the member tags the brokers list; between updates a member
- * that failed a forward is left out for a while ({@link #suspect}), so the next message goes to its
- * peers or falls back instead of failing again. Thread-safe: updates replace the view whole.
+ * <p>The view comes from {@link #update}, the member tags the brokers list. A member that failed a
+ * forward is left out for a while ({@link #suspect}), so the next message goes to its peers. A lane
+ * whose members all failed lately is not fallen back from: its messages wait (are retried later)
+ * rather than reach a less specific lane because of a slow or busy member; only the brokers' list, which
+ * drops a member whose connection closed, makes a lane go away. Thread-safe: updates replace the view whole.
  */
 final class LaneDirectory {
     private final LaneMember self;
@@ -63,9 +65,10 @@ final class LaneDirectory {
             if (step.equals(self.lane())) {
                 return LaneRoute.local(step);
             }
-            List<LaneMember> live = view.getOrDefault(step, List.of()).stream().filter(m -> !isSuspect(m, now)).toList();
-            if (!live.isEmpty()) {
-                return LaneRoute.forward(step, live);
+            List<LaneMember> members = view.getOrDefault(step, List.of());
+            if (!members.isEmpty()) {
+                List<LaneMember> reachable = members.stream().filter(m -> !isSuspect(m, now)).toList();
+                return reachable.isEmpty() ? LaneRoute.unreachable(step) : LaneRoute.forward(step, reachable);
             }
         }
         return LaneRoute.unroutable(path);

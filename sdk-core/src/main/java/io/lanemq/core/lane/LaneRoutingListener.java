@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  */
 final class LaneRoutingListener implements MessageListener {
     private static final Logger log = LoggerFactory.getLogger(LaneRoutingListener.class);
-    /** A failed member is left out and the message routed again, to a peer or the fallback lane: this many times in all. */
+    /** A failed member is left out and the message routed again, to a peer: this many forwards in all. */
     private static final int MAX_FORWARDS = 3;
 
     private final String consumerGroup;
@@ -50,6 +50,12 @@ final class LaneRoutingListener implements MessageListener {
                     metrics.laneRouted(consumerGroup, SdkMetrics.LaneOutcome.UNROUTABLE);
                     log.warn("no live consumer of group '{}' in lanes {} for {}; retrying it later", consumerGroup,
                             route.tried().stream().map(l -> l.map(Lane::path).orElse("base")).toList(), message);
+                    return ConsumeResult.RETRY_LATER;
+                }
+                case UNREACHABLE -> {
+                    metrics.laneRouted(consumerGroup, SdkMetrics.LaneOutcome.UNREACHABLE);
+                    log.warn("every consumer of group '{}' in lane {} failed a forward lately; retrying {} later",
+                            consumerGroup, route.lane().map(Lane::path).orElse("base"), message);
                     return ConsumeResult.RETRY_LATER;
                 }
                 case FORWARD -> {

@@ -146,6 +146,8 @@ public final class SdkMetrics {
         FORWARD_FAILED,
         /** No live lane on the message's path; retried later. */
         UNROUTABLE,
+        /** The lane has members, but each failed a forward lately; retried later rather than fallen back from. */
+        UNREACHABLE,
         /** Counted by the member a message was forwarded to. */
         RECEIVED;
 

@@ -59,13 +59,14 @@ class LaneRoutingListenerTest {
     }
 
     @Test
-    void whenEveryMemberOfTheLaneFailsTheMessageFallsBackToTheNextLaneOnItsPath() {
+    void whenEveryMemberOfTheLaneFailsTheMessageWaitsForTheLaneInsteadOfFallingBack() {
         directory.update(List.of(A_1.tag(), A_2.tag()));
         LaneRoutingListener listener = listener(Set.of(A_1, A_2), ConsumeResult.SUCCESS);
 
-        assertThat(listener.consume(message("A.X"))).as("consumed here, the base").isEqualTo(ConsumeResult.SUCCESS);
-        assertThat(consumedHere).hasSize(1);
+        assertThat(listener.consume(message("A.X"))).isEqualTo(ConsumeResult.RETRY_LATER);
+        assertThat(consumedHere).as("a lane's message never reaches the base because the lane is busy").isEmpty();
         assertThat(routed(SdkMetrics.LaneOutcome.FORWARD_FAILED)).isEqualTo(2);
+        assertThat(routed(SdkMetrics.LaneOutcome.UNREACHABLE)).isEqualTo(1);
     }
 
     @Test
