@@ -14,6 +14,7 @@ import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
 import io.lanemq.core.client.CoreMessagingClient;
 import io.lanemq.core.metrics.SdkMetrics;
+import io.lanemq.core.metrics.SdkMetrics.LaneOutcome;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.testkit.RocketMqStack;
 import io.lanemq.testkit.tls.SelfSignedCertificate;
@@ -35,8 +36,9 @@ import org.junit.jupiter.api.Test;
 /**
  * kill -9 of the only lane-A member of a consumer group while lane-A and base messages flow: the lane-A
  * member runs in a child JVM ({@link LaneMemberMain}), the base member in this one, on the shared dual-IDC
- * brokers. Nothing is lost: what the lane member had not acknowledged when it died comes again, and once the
- * brokers drop it from the group, its lane's messages fall back to the base member.
+ * brokers. Nothing is lost: what the lane member had not acknowledged when it died comes again; until the
+ * brokers drop it from the group, the base member retries its lane's messages later rather than consume them;
+ * then they fall back to the base member.
  */
 class LaneMemberKillIT {
     private static final String TOPIC = "lane-kill";
@@ -66,17 +68,29 @@ class LaneMemberKillIT {
         }
     }
 
+    /**
+     * What the test saw of the kill: when it happened, the base member's lane routing until then, what the lane member
+     * had consumed, the last instant the base member still listed lane A, and when the test saw it gone.
+     */
+    private record Kill(long nanos, Map<LaneOutcome, Double> routedBefore, List<LaneMemberProcess.Consumed> consumedByLaneMember,
+                        long lastSeenWithLaneA, long laneDropped) {
+        Set<String> laneMemberKeys() {
+            return consumedByLaneMember.stream().map(LaneMemberProcess.Consumed::key).collect(Collectors.toCollection(HashSet::new));
+        }
+    }
+
+    private final String group = LocalPlatform.unique("lane-kill");
+    private final Subscription subscription = Subscription.builder(TOPIC, group).build();
+    private final SimpleMeterRegistry baseRegistry = new SimpleMeterRegistry();
+    private final Queue<BaseConsumption> consumedByBase = new ConcurrentLinkedQueue<>();
+
     @Test
     void nothingIsLostWhenTheOnlyMemberOfALaneIsKilledAndItsMessagesFallBackToTheBase() throws Exception {
-        String group = LocalPlatform.unique("lane-kill");
         LocalPlatform platform = LocalPlatform.on(RocketMqStack.shared()).addTopic(TOPIC, 4, 50, 50, group);
         Path config = platform.writeConfig();
-        Subscription subscription = Subscription.builder(TOPIC, group).build();
-        SimpleMeterRegistry baseRegistry = new SimpleMeterRegistry();
-        Queue<BaseConsumption> consumedByBase = new ConcurrentLinkedQueue<>();
         try (CoreMessagingClient baseMember = CoreMessagingClient.start(ClientOptions.builder("lane-kill-base")
-                     .configLocation(config.toString()).lanes(laneOptions(BASE_REFRESH)).build(), baseRegistry);
-             Consumer ignoredConsumer = baseMember.subscribe(subscription, message -> {
+                     .configLocation(config.toString()).lanes(laneOptions()).build(), baseRegistry);
+             Consumer ignored = baseMember.subscribe(subscription, message -> {
                  consumedByBase.add(new BaseConsumption(message.keys().get(0), message.lane(), message.deliveryAttempt(),
                          System.nanoTime()));
                  return ConsumeResult.SUCCESS;
@@ -86,108 +100,128 @@ class LaneMemberKillIT {
              LaneMemberProcess laneMember = LaneMemberProcess.launch(Path.of("target", "lane-member-kill", group), config,
                      TOPIC, group, LANE_A.path(), TOKEN, MEMBER_REFRESH)) {
             laneMember.awaitReady(DEADLINE);
-            await().atMost(DEADLINE).pollInterval(Duration.ofMillis(10)).until(() -> baseMember.lanesWithMembers(subscription)
-                    .orElseThrow().contains(Optional.of(LANE_A)));
+            await().atMost(DEADLINE).pollInterval(Duration.ofMillis(10)).until(() -> listsLaneA(baseMember));
 
             long sendStart = System.nanoTime();
-            long killNanos;
-            AtomicLong lastSeenWithLaneA = new AtomicLong();
-            long laneDroppedNanos;
-            Map<SdkMetrics.LaneOutcome, Double> routedBeforeKill;
-            List<LaneMemberProcess.Consumed> consumedByLaneMember;
             TwoLaneSender sender = new TwoLaneSender(producer, TOPIC, LANE_A, RATE_PER_LANE);
+            Kill kill;
             try {
-                await().atMost(DEADLINE).pollInterval(Duration.ofMillis(20)).until(() -> since(sendStart).compareTo(KILL_AFTER) >= 0
+                await().atMost(DEADLINE).pollInterval(Duration.ofMillis(10)).until(() -> since(sendStart).compareTo(KILL_AFTER) >= 0
                         && laneMember.consumed().stream().anyMatch(c -> c.lane().equals(LANE_A.path())));
-                routedBeforeKill = routed(baseRegistry);
-                long pid = laneMember.pid();
-                killNanos = System.nanoTime();
-                assertThat(laneMember.kill()).as("the lane member exits on SIGKILL").isTrue();
-                assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).as("process %d after SIGKILL", pid).isEmpty();
-                consumedByLaneMember = laneMember.consumed();
-                // Until the brokers drop the dead member from the group, the base member must wait, not fall back.
-                await().atMost(DEADLINE).pollInterval(Duration.ofMillis(10)).until(() -> {
-                    long before = System.nanoTime();
-                    boolean listed = baseMember.lanesWithMembers(subscription).orElseThrow().contains(Optional.of(LANE_A));
-                    if (listed) {
-                        lastSeenWithLaneA.set(before);
-                    }
-                    return !listed;
-                });
-                laneDroppedNanos = System.nanoTime();
+                kill = kill(laneMember, baseMember);
                 await().atMost(DEADLINE).until(() -> since(sendStart).compareTo(SEND_FOR) >= 0);
             } finally {
                 sender.close();
             }
             await().atMost(DEADLINE).until(sender::settled);
             Map<String, TwoLaneSender.Sent> sent = sender.acknowledged();
-            Set<String> byLaneMember = consumedByLaneMember.stream().map(LaneMemberProcess.Consumed::key).collect(Collectors.toSet());
-            await().atMost(DEADLINE).until(() -> consumedKeys(byLaneMember, consumedByBase).containsAll(sent.keySet()));
+            await().atMost(DEADLINE).until(() -> consumedKeys(kill).containsAll(sent.keySet()));
 
-            Set<String> consumed = consumedKeys(byLaneMember, consumedByBase);
-            Set<String> lost = new HashSet<>(sent.keySet());
-            lost.removeAll(consumed);
-            List<BaseConsumption> baseRuns = List.copyOf(consumedByBase);
-            long consumptions = consumedByLaneMember.size() + baseRuns.size();
-            long firstFallback = baseRuns.stream().filter(BaseConsumption::inLaneA).mapToLong(BaseConsumption::nanos).min()
-                    .orElseThrow();
-            long laneAKeysRetried = baseRuns.stream().filter(run -> run.inLaneA() && run.attempt() > 1).map(BaseConsumption::key)
-                    .distinct().count();
-            Map<SdkMetrics.LaneOutcome, Double> routedAfter = routed(baseRegistry);
-            System.out.printf("LaneMemberKillIT: sent %d (%d in lane A, %d base; %d sends failed), consumed %d, lost %d, "
-                            + "duplicates %d; lane member consumed %d before the kill; the base member's view dropped lane A "
-                            + "%d ms after the kill, first fallback consumption %d ms after the kill; %d lane-A messages "
-                            + "retried later by the base member; its lane routing before the kill %s, at the end %s%n",
-                    sent.size(), sent.values().stream().filter(s -> s.lane().isPresent()).count(),
-                    sent.values().stream().filter(s -> s.lane().isEmpty()).count(), sender.failed(), consumed.size(),
-                    lost.size(), consumptions - consumed.size(), consumedByLaneMember.size(),
-                    (laneDroppedNanos - killNanos) / 1_000_000, (firstFallback - killNanos) / 1_000_000, laneAKeysRetried,
-                    routedBeforeKill, routedAfter);
-
-            assertThat(lost).as("sent and never consumed").isEmpty();
-            assertThat(consumedByLaneMember).as("the lane member consumes lane A only")
-                    .allSatisfy(c -> assertThat(c.lane()).isEqualTo(LANE_A.path()));
-            assertThat(baseRuns).as("the base member consumes lane A only once the brokers dropped the killed lane member")
-                    .filteredOn(BaseConsumption::inLaneA)
-                    .allSatisfy(run -> assertThat(run.nanos()).isGreaterThan(Math.max(killNanos, lastSeenWithLaneA.get())));
-            Set<String> laneAfterKill = sent.entrySet().stream()
-                    .filter(e -> e.getValue().lane().isPresent() && e.getValue().startNanos() >= killNanos)
-                    .map(Map.Entry::getKey).collect(Collectors.toSet());
-            assertThat(laneAfterKill).as("lane-A messages sent after the kill").isNotEmpty()
-                    .allSatisfy(key -> assertThat(consumedByBase).extracting(BaseConsumption::key).contains(key));
-            assertThat(routedBeforeKill.get(SdkMetrics.LaneOutcome.FORWARDED))
-                    .as("lane-A messages the brokers gave the base member, forwarded while the lane member lived").isPositive();
-            assertThat(routedBeforeKill.get(SdkMetrics.LaneOutcome.FORWARD_FAILED) + routedBeforeKill.get(SdkMetrics.LaneOutcome.UNREACHABLE))
-                    .as("no forward failed while the lane member lived").isZero();
-            // Between the kill and the base member's next read of the brokers' list, a lane-A message it gets is forwarded
-            // to the dead member, which fails; the member is then suspected and the lane unreachable: retried later.
-            assertThat(routedAfter.get(SdkMetrics.LaneOutcome.FORWARD_FAILED)).as("forwards to the killed member").isPositive();
-            assertThat(routedAfter.get(SdkMetrics.LaneOutcome.UNREACHABLE)).as("lane A unreachable until the brokers drop it")
-                    .isPositive();
-            assertThat(routedAfter.get(SdkMetrics.LaneOutcome.UNREACHABLE) + routedAfter.get(SdkMetrics.LaneOutcome.UNROUTABLE))
-                    .as("retry-later outcomes of the base member's lane routing").isGreaterThanOrEqualTo(laneAKeysRetried);
+            report(sent, sender.failed(), kill);
+            assertNothingLostAndEachLaneConsumedWhereItShould(sent, kill);
+            assertTheBaseMembersRouting(kill);
         } finally {
             platform.close();
         }
     }
 
-    private static LaneOptions laneOptions(Duration membershipRefresh) {
+    /**
+     * SIGKILL of the lane member, checked gone; then waits until the base member no longer lists lane A, noting the
+     * last instant it still did.
+     */
+    private Kill kill(LaneMemberProcess laneMember, CoreMessagingClient baseMember) throws Exception {
+        Map<LaneOutcome, Double> routedBefore = routed();
+        long pid = laneMember.pid();
+        long killNanos = System.nanoTime();
+        assertThat(laneMember.kill()).as("the lane member exits on SIGKILL").isTrue();
+        assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).as("process %d after SIGKILL", pid).isEmpty();
+        List<LaneMemberProcess.Consumed> consumedByLaneMember = laneMember.consumed();
+        AtomicLong lastSeenWithLaneA = new AtomicLong(killNanos);
+        await().atMost(DEADLINE).pollInterval(Duration.ofMillis(10)).until(() -> {
+            long before = System.nanoTime();
+            boolean listed = listsLaneA(baseMember);
+            if (listed) {
+                lastSeenWithLaneA.set(before);
+            }
+            return !listed;
+        });
+        return new Kill(killNanos, routedBefore, consumedByLaneMember, lastSeenWithLaneA.get(), System.nanoTime());
+    }
+
+    private void report(Map<String, TwoLaneSender.Sent> sent, long failedSends, Kill kill) {
+        Set<String> consumed = consumedKeys(kill);
+        long consumptions = kill.consumedByLaneMember().size() + consumedByBase.size();
+        long lost = sent.keySet().stream().filter(key -> !consumed.contains(key)).count();
+        long firstFallback = consumedByBase.stream().filter(BaseConsumption::inLaneA).mapToLong(BaseConsumption::nanos).min()
+                .orElse(kill.nanos());
+        System.out.printf("LaneMemberKillIT: sent %d (%d in lane A, %d base; %d sends failed), consumed %d, lost %d, "
+                        + "duplicates %d; the lane member consumed %d before the kill; the base member's view dropped lane A "
+                        + "%d ms after the kill, first fallback consumption %d ms after the kill; %d lane-A messages retried "
+                        + "later by the base member; its lane routing before the kill %s, at the end %s%n",
+                sent.size(), sent.values().stream().filter(s -> s.lane().isPresent()).count(),
+                sent.values().stream().filter(s -> s.lane().isEmpty()).count(), failedSends, consumed.size(), lost,
+                consumptions - consumed.size(), kill.consumedByLaneMember().size(), millis(kill.laneDropped() - kill.nanos()),
+                millis(firstFallback - kill.nanos()), laneAKeysRetriedByBase(), kill.routedBefore(), routed());
+    }
+
+    private void assertNothingLostAndEachLaneConsumedWhereItShould(Map<String, TwoLaneSender.Sent> sent, Kill kill) {
+        Set<String> lost = new HashSet<>(sent.keySet());
+        lost.removeAll(consumedKeys(kill));
+        assertThat(lost).as("sent and never consumed").isEmpty();
+        assertThat(kill.consumedByLaneMember()).as("the lane member consumes lane A only, never a base message")
+                .allSatisfy(c -> assertThat(c.lane()).isEqualTo(LANE_A.path()));
+        // A route is chosen before the listener runs: a lane-A message the base member consumed was routed after the
+        // last instant it still listed the lane member.
+        assertThat(consumedByBase).as("the base member consumes lane A only once the brokers dropped the killed member")
+                .filteredOn(BaseConsumption::inLaneA)
+                .allSatisfy(run -> assertThat(run.nanos()).isGreaterThan(kill.lastSeenWithLaneA()));
+        Set<String> byBase = consumedByBase.stream().map(BaseConsumption::key).collect(Collectors.toSet());
+        assertThat(sent.entrySet()).as("lane-A messages sent after the kill")
+                .filteredOn(e -> e.getValue().lane().isPresent() && e.getValue().startNanos() > kill.nanos()).isNotEmpty()
+                .allSatisfy(e -> assertThat(byBase).as("consumed by the base member").contains(e.getKey()));
+    }
+
+    private void assertTheBaseMembersRouting(Kill kill) {
+        assertThat(kill.routedBefore().get(LaneOutcome.FORWARDED))
+                .as("lane-A messages the brokers gave the base member, forwarded while the lane member lived").isPositive();
+        assertThat(kill.routedBefore().get(LaneOutcome.FORWARD_FAILED) + kill.routedBefore().get(LaneOutcome.UNREACHABLE))
+                .as("no forward failed while the lane member lived").isZero();
+        // Between the kill and the base member's next read of the brokers' list, a lane-A message it gets is forwarded
+        // to the dead member, which fails; the member is then suspected and the lane unreachable: retried later.
+        Map<LaneOutcome, Double> after = routed();
+        assertThat(after.get(LaneOutcome.FORWARD_FAILED)).as("forwards to the killed member").isPositive();
+        assertThat(after.get(LaneOutcome.UNREACHABLE)).as("lane A unreachable until the brokers drop it").isPositive();
+        assertThat(after.get(LaneOutcome.UNREACHABLE) + after.get(LaneOutcome.UNROUTABLE))
+                .as("retry-later outcomes of the base member's lane routing").isGreaterThanOrEqualTo(laneAKeysRetriedByBase());
+    }
+
+    /** Lane-A messages the base member consumed on a later attempt: each was retried later by its lane routing. */
+    private long laneAKeysRetriedByBase() {
+        return consumedByBase.stream().filter(run -> run.inLaneA() && run.attempt() > 1).map(BaseConsumption::key).distinct()
+                .count();
+    }
+
+    private boolean listsLaneA(CoreMessagingClient baseMember) {
+        return baseMember.lanesWithMembers(subscription).orElseThrow().contains(Optional.of(LANE_A));
+    }
+
+    private static LaneOptions laneOptions() {
         SelfSignedCertificate certificate = SelfSignedCertificate.shared();
         return LaneOptions.builder().listen("127.0.0.1", 0)
                 .tls(certificate.certificatePem(), certificate.privateKeyPem(), certificate.certificatePem())
-                .token(TOKEN).forwardTimeout(Duration.ofSeconds(10)).membershipRefresh(membershipRefresh).build();
+                .token(TOKEN).forwardTimeout(Duration.ofSeconds(10)).membershipRefresh(BASE_REFRESH).build();
     }
 
-    private static Set<String> consumedKeys(Set<String> byLaneMember, Queue<BaseConsumption> byBase) {
-        Set<String> keys = new HashSet<>(byLaneMember);
-        byBase.forEach(run -> keys.add(run.key()));
+    private Set<String> consumedKeys(Kill kill) {
+        Set<String> keys = kill.laneMemberKeys();
+        consumedByBase.forEach(run -> keys.add(run.key()));
         return keys;
     }
 
-    private static Map<SdkMetrics.LaneOutcome, Double> routed(SimpleMeterRegistry registry) {
-        Map<SdkMetrics.LaneOutcome, Double> counts = new EnumMap<>(SdkMetrics.LaneOutcome.class);
-        for (SdkMetrics.LaneOutcome outcome : SdkMetrics.LaneOutcome.values()) {
-            counts.put(outcome, registry.find(SdkMetrics.LANE_ROUTED).tag(SdkMetrics.TAG_OUTCOME, outcome.tag()).counters()
+    private Map<LaneOutcome, Double> routed() {
+        Map<LaneOutcome, Double> counts = new EnumMap<>(LaneOutcome.class);
+        for (LaneOutcome outcome : LaneOutcome.values()) {
+            counts.put(outcome, baseRegistry.find(SdkMetrics.LANE_ROUTED).tag(SdkMetrics.TAG_OUTCOME, outcome.tag()).counters()
                     .stream().mapToDouble(c -> c.count()).sum());
         }
         return counts;
@@ -195,5 +229,9 @@ class LaneMemberKillIT {
 
     private static Duration since(long startNanos) {
         return Duration.ofNanos(System.nanoTime() - startNanos);
+    }
+
+    private static long millis(long nanos) {
+        return nanos / 1_000_000;
     }
 }
