@@ -4,10 +4,12 @@ import io.lanemq.api.Lane;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
@@ -36,7 +38,10 @@ final class LaneDirectory {
         this.membersByLane = Map.of(self.lane(), List.of(self));
     }
 
-    /** Replaces the view with the members these tags stand for (tags of other kinds are ignored). */
+    /**
+     * Replaces the view with the members these tags stand for (tags of other kinds are ignored), and forgets that a
+     * member no longer listed failed: the brokers drop a member whose connection closed.
+     */
     void update(Collection<String> tags) {
         Map<Optional<Lane>, List<LaneMember>> view = new HashMap<>();
         view.computeIfAbsent(self.lane(), lane -> new ArrayList<>()).add(self);
@@ -47,6 +52,11 @@ final class LaneDirectory {
         Map<Optional<Lane>, List<LaneMember>> frozen = new LinkedHashMap<>();
         view.forEach((lane, members) -> frozen.put(lane, List.copyOf(members)));
         membersByLane = frozen;
+        // A member the brokers no longer list has gone (its connection closed): if the same endpoint is listed again,
+        // it is a new process, not the one that failed; and dead members must not pile up here as deployments churn.
+        Set<LaneMember> listed = new HashSet<>();
+        frozen.values().forEach(listed::addAll);
+        suspectUntil.keySet().retainAll(listed);
     }
 
     /** Leaves {@code member} out of routing for a while: a forward to it just failed. */

@@ -73,6 +73,29 @@ class LaneDirectoryTest {
         assertThat(atBase.route(lane("A.X")).members()).containsExactlyInAnyOrder(A_X, otherAX);
     }
 
+    @Test
+    void aSuspectThatLeftTheBrokersListIsForgottenSoItsEndpointListedAgainIsANewMember() {
+        LaneDirectory atBase = directory(BASE);
+        atBase.update(tags(A));
+        atBase.suspect(A); // killed: the forward failed
+        assertThat(atBase.route(lane("A"))).isEqualTo(LaneRoute.unreachable(lane("A")));
+
+        atBase.update(tags()); // the brokers dropped it: its connection closed
+        assertThat(atBase.route(lane("A"))).isEqualTo(LaneRoute.local(Optional.empty()));
+        atBase.update(tags(A)); // restarted on the same endpoint, well within the suspicion period
+        assertThat(atBase.route(lane("A"))).isEqualTo(LaneRoute.forward(lane("A"), List.of(A)));
+    }
+
+    @Test
+    void aSuspectStillListedStaysSuspectAcrossUpdates() {
+        LaneDirectory atBase = directory(BASE);
+        atBase.update(tags(A));
+        atBase.suspect(A);
+
+        atBase.update(tags(A));
+        assertThat(atBase.route(lane("A"))).isEqualTo(LaneRoute.unreachable(lane("A")));
+    }
+
     private LaneDirectory directory(LaneMember self) {
         return new LaneDirectory(self, TimeUnit.SECONDS.toNanos(5), nanos::get);
     }
