@@ -51,12 +51,13 @@ class LaneMemberKillIT {
      */
     private static final Duration BASE_REFRESH = Duration.ofSeconds(2);
     /**
-     * Sending starts when one of the base member's reads first shows lane A, so the kill, one and a half refresh
-     * intervals later, falls halfway between two reads: about a second in which lane-A messages reach the base
-     * member while it still lists the dead member, whatever the load.
+     * The kill comes at least this long after sending started, once both the lane member and the base member's forwards
+     * consumed lane-A messages, at the next instant halfway between two of the base member's reads (see
+     * {@link #halfwayBetweenReads}).
      */
-    private static final Duration KILL_AFTER = BASE_REFRESH.multipliedBy(3).dividedBy(2);
+    private static final Duration KILL_NOT_BEFORE = Duration.ofSeconds(2);
     private static final Duration SEND_FOR = Duration.ofSeconds(8);
+    private static final Duration SEND_AFTER_KILL = Duration.ofSeconds(3);
     /** The lane member's: short, so it sees the base member soon after it starts. */
     private static final Duration MEMBER_REFRESH = Duration.ofMillis(300);
     private static final Duration DEADLINE = Duration.ofSeconds(60);
@@ -99,17 +100,24 @@ class LaneMemberKillIT {
              Producer producer = senderClient.createProducer(ProducerOptions.defaults());
              LaneMemberProcess laneMember = LaneMemberProcess.launch(Path.of("target", "lane-member-kill", group), config,
                      TOPIC, group, LANE_A.path(), TOKEN, MEMBER_REFRESH)) {
+            long laneAListed = awaitFirstListing(baseMember, laneMember);
             laneMember.awaitReady(DEADLINE);
-            await().atMost(DEADLINE).pollInterval(Duration.ofMillis(10)).until(() -> listsLaneA(baseMember));
 
             long sendStart = System.nanoTime();
             TwoLaneSender sender = new TwoLaneSender(producer, TOPIC, LANE_A, RATE_PER_LANE);
             Kill kill;
             try {
-                await().atMost(DEADLINE).pollInterval(Duration.ofMillis(10)).until(() -> since(sendStart).compareTo(KILL_AFTER) >= 0
-                        && laneMember.consumed().stream().anyMatch(c -> c.lane().equals(LANE_A.path())));
+                // Consumers that just rebalanced take a moment to pull, longer on a loaded machine: both ways a lane-A
+                // message is consumed run before the kill, the lane member's own queues and the base member's forwards.
+                await().atMost(DEADLINE).pollInterval(Duration.ofMillis(20)).until(() -> since(sendStart).compareTo(KILL_NOT_BEFORE) >= 0
+                        && laneMember.consumed().stream().anyMatch(c -> c.lane().equals(LANE_A.path()))
+                        && routed().get(LaneOutcome.FORWARDED) > 0);
+                long killAt = halfwayBetweenReads(laneAListed, System.nanoTime());
+                await().atMost(DEADLINE).pollInterval(Duration.ofMillis(5)).until(() -> System.nanoTime() - killAt >= 0);
                 kill = kill(laneMember, baseMember);
-                await().atMost(DEADLINE).until(() -> since(sendStart).compareTo(SEND_FOR) >= 0);
+                long killed = kill.nanos();
+                await().atMost(DEADLINE).until(() -> since(sendStart).compareTo(SEND_FOR) >= 0
+                        && since(killed).compareTo(SEND_AFTER_KILL) >= 0);
             } finally {
                 sender.close();
             }
@@ -123,6 +131,33 @@ class LaneMemberKillIT {
         } finally {
             platform.close();
         }
+    }
+
+    /**
+     * Polls the base member's view from the lane member's launch on, so the instant it first lists lane A is (within
+     * the poll interval) the end of one of its reads of the brokers' list.
+     */
+    private long awaitFirstListing(CoreMessagingClient baseMember, LaneMemberProcess laneMember) {
+        await().atMost(DEADLINE).pollInterval(Duration.ofMillis(5)).until(() -> {
+            laneMember.requireAlive();
+            return listsLaneA(baseMember);
+        });
+        return System.nanoTime();
+    }
+
+    /**
+     * The first instant, no earlier than {@code notBefore}, halfway between two of the base member's reads, given the
+     * end of one read. Killed then, the lane member stays in the base member's view for about half a refresh interval
+     * (a read also takes a few milliseconds, which only pushes the next one later): lane-A messages reach the base
+     * member while it still lists the dead member, whatever the load.
+     */
+    private static long halfwayBetweenReads(long readEnded, long notBefore) {
+        long interval = BASE_REFRESH.toNanos();
+        long halfway = readEnded + interval / 2;
+        while (halfway - notBefore < 0) {
+            halfway += interval;
+        }
+        return halfway;
     }
 
     /**

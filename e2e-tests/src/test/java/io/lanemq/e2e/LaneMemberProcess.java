@@ -75,14 +75,20 @@ final class LaneMemberProcess implements AutoCloseable {
     LaneMemberProcess awaitReady(Duration timeout) {
         try {
             await().atMost(timeout).pollInterval(Duration.ofMillis(100)).until(() -> {
-                if (!process.isAlive()) {
-                    throw new IllegalStateException("the lane member exited with " + process.exitValue());
-                }
+                requireAlive();
                 return Files.exists(log) && Files.readString(log).contains(LaneMemberMain.READY);
             });
             return this;
         } catch (RuntimeException e) {
             throw new IllegalStateException("the lane member did not get ready; " + log + " ends with:\n" + tail(), e);
+        }
+    }
+
+    /** @throws IllegalStateException naming the exit code and showing the log's tail, when the member exited */
+    void requireAlive() {
+        if (!process.isAlive()) {
+            throw new IllegalStateException("the lane member exited with " + process.exitValue() + "; " + log
+                    + " ends with:\n" + tail());
         }
     }
 
@@ -105,10 +111,6 @@ final class LaneMemberProcess implements AutoCloseable {
     boolean kill() throws InterruptedException {
         process.destroyForcibly();
         return process.waitFor(30, TimeUnit.SECONDS);
-    }
-
-    boolean isAlive() {
-        return process.isAlive();
     }
 
     String tail() {
