@@ -147,9 +147,10 @@ class LaneMemberKillIT {
 
     /**
      * The first instant, no earlier than {@code notBefore}, halfway between two of the base member's reads, given the
-     * end of one read. Killed then, the lane member stays in the base member's view for about half a refresh interval
-     * (a read also takes a few milliseconds, which only pushes the next one later): lane-A messages reach the base
-     * member while it still lists the dead member, whatever the load.
+     * end of one read. Killed then, the lane member stays in the base member's view for half a refresh interval or more,
+     * in which lane-A messages reach the base member while it still lists the dead member. Each read starts an interval
+     * after the previous one ended, so the reads drift later by their own durations (milliseconds, each a broker
+     * round trip); the kill stays between two reads unless the reads since the first listing took half an interval in all.
      */
     private static long halfwayBetweenReads(long readEnded, long notBefore) {
         long interval = BASE_REFRESH.toNanos();
