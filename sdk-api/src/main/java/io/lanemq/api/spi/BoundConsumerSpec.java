@@ -17,10 +17,13 @@ import java.util.Objects;
  * @param batchSize         messages fetched from a queue per request
  * @param drainTopics       topics the group consumed before a move and must still empty; subscribed
  *                          alongside {@code topic} so that every member of the group subscribes alike
+ * @param shadowTopics      the shadow topics of {@code topic} that hold its stress-test traffic; subscribed
+ *                          alongside it, by the same group and listener, for as long as the consumer runs
  */
 public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, String topic, String tagFilter,
                                 boolean ordered, int consumeThreads, int maxDeliveryAttempts,
-                                StartPosition startPosition, int batchSize, List<String> drainTopics) {
+                                StartPosition startPosition, int batchSize, List<String> drainTopics,
+                                List<String> shadowTopics) {
     /** The default batch size of 32 messages per fetch. */
     public BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, String topic, String tagFilter, boolean ordered,
                              int consumeThreads, int maxDeliveryAttempts, StartPosition startPosition) {
@@ -34,10 +37,24 @@ public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, S
                 List.of());
     }
 
+    /** No shadow topics. */
+    public BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, String topic, String tagFilter, boolean ordered,
+                             int consumeThreads, int maxDeliveryAttempts, StartPosition startPosition, int batchSize,
+                             List<String> drainTopics) {
+        this(cluster, consumerGroup, topic, tagFilter, ordered, consumeThreads, maxDeliveryAttempts, startPosition, batchSize,
+                drainTopics, List.of());
+    }
+
     /** The same consumer, also draining {@code topics}. */
     public BoundConsumerSpec draining(List<String> topics) {
         return new BoundConsumerSpec(cluster, consumerGroup, topic, tagFilter, ordered, consumeThreads, maxDeliveryAttempts,
-                startPosition, batchSize, topics);
+                startPosition, batchSize, topics, shadowTopics);
+    }
+
+    /** The same consumer, also consuming the stress-test traffic of {@code topics}. */
+    public BoundConsumerSpec withShadowTopics(List<String> topics) {
+        return new BoundConsumerSpec(cluster, consumerGroup, topic, tagFilter, ordered, consumeThreads, maxDeliveryAttempts,
+                startPosition, batchSize, drainTopics, topics);
     }
 
     public BoundConsumerSpec {
@@ -47,6 +64,7 @@ public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, S
         Objects.requireNonNull(tagFilter, "tagFilter");
         Objects.requireNonNull(startPosition, "startPosition");
         drainTopics = List.copyOf(drainTopics);
+        shadowTopics = List.copyOf(shadowTopics);
         if (consumeThreads < 1) {
             throw new IllegalArgumentException("consumeThreads must be >= 1, was " + consumeThreads);
         }
