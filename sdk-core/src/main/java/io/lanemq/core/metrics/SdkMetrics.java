@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -53,11 +54,8 @@ public final class SdkMetrics {
     public static final String TAG_CONSUMER = "consumer";
     /** A gRPC status code ({@code UNAUTHENTICATED}, {@code UNAVAILABLE}...). */
     public static final String TAG_STATUS = "status";
-    /** On sends: {@link #TRAFFIC_PRODUCTION} or {@link #TRAFFIC_STRESS}. */
+    /** On sends: a {@link Traffic#tagValue()}. */
     public static final String TAG_TRAFFIC = "traffic";
-    public static final String TRAFFIC_PRODUCTION = "production";
-    /** Stress-test traffic, sent to shadow topics. */
-    public static final String TRAFFIC_STRESS = "stress";
     /** On every meter: which application's client it belongs to. */
     public static final String TAG_APPLICATION = "application";
 
@@ -88,7 +86,7 @@ public final class SdkMetrics {
 
     private SendMeters sendMeters(SendKey key) {
         Tags tags = common.and(TAG_LOGIC_TOPIC, key.logicTopic, TAG_CLUSTER, key.cluster,
-                TAG_TRAFFIC, key.stressTest ? TRAFFIC_STRESS : TRAFFIC_PRODUCTION);
+                TAG_TRAFFIC, (key.stressTest ? Traffic.STRESS : Traffic.PRODUCTION).tagValue());
         return new SendMeters(
                 Counter.builder(SENDS).tags(tags).tag(TAG_OUTCOME, outcome(true)).register(registry),
                 Counter.builder(SENDS).tags(tags).tag(TAG_OUTCOME, outcome(false)).register(registry),
@@ -172,6 +170,17 @@ public final class SdkMetrics {
 
     /** Where a message went; {@code group} is null for sends. */
     private record MeterKey(String logicTopic, String group, String cluster) {
+    }
+
+    /** What kind of traffic a send was, as its {@link #TAG_TRAFFIC} tag says. */
+    public enum Traffic {
+        PRODUCTION,
+        /** Stress-test traffic, sent to shadow topics. */
+        STRESS;
+
+        public String tagValue() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 
     private record SendKey(String logicTopic, String cluster, boolean stressTest) {

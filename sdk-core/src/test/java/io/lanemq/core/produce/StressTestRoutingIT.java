@@ -170,9 +170,9 @@ class StressTestRoutingIT {
         });
         assertThat(storedOnEveryCluster(receipts + SHADOW)).isEqualTo(receiptSends.get(true).get()).isGreaterThanOrEqualTo(EACH);
         assertThat(storedOnEveryCluster(receipts)).isEqualTo(receiptSends.get(false).get()).isGreaterThanOrEqualTo(EACH);
-        assertThat(sends("order-paid", SdkMetrics.TRAFFIC_STRESS)).isEqualTo(EACH);
-        assertThat(sends("order-paid", SdkMetrics.TRAFFIC_PRODUCTION)).isEqualTo(EACH);
-        assertThat(sends("receipt", SdkMetrics.TRAFFIC_STRESS)).isEqualTo(receiptSends.get(true).get());
+        assertThat(sends("order-paid", SdkMetrics.Traffic.STRESS)).isEqualTo(EACH);
+        assertThat(sends("order-paid", SdkMetrics.Traffic.PRODUCTION)).isEqualTo(EACH);
+        assertThat(sends("receipt", SdkMetrics.Traffic.STRESS)).isEqualTo(receiptSends.get(true).get());
     }
 
     @Test
@@ -269,8 +269,8 @@ class StressTestRoutingIT {
         return closeables.stream().filter(RawTopics.class::isInstance).map(RawTopics.class::cast).toList().get(index);
     }
 
-    private double sends(String logicTopic, String traffic) {
-        return meters.find(SdkMetrics.SENDS).tag(SdkMetrics.TAG_LOGIC_TOPIC, logicTopic).tag(SdkMetrics.TAG_TRAFFIC, traffic)
+    private double sends(String logicTopic, SdkMetrics.Traffic traffic) {
+        return meters.find(SdkMetrics.SENDS).tag(SdkMetrics.TAG_LOGIC_TOPIC, logicTopic).tag(SdkMetrics.TAG_TRAFFIC, traffic.tagValue())
                 .tag(SdkMetrics.TAG_OUTCOME, "success").counters().stream().mapToDouble(Counter::count).sum();
     }
 
