@@ -34,6 +34,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -78,6 +79,7 @@ class StressTestRoutingIT {
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private String group;
+    private Path configFile;
     private MessagingClient client;
 
     @BeforeAll
@@ -96,22 +98,29 @@ class StressTestRoutingIT {
             stack.createTopic(topic, 4);
         }
         group = "billing-" + test;
+        configFile = Files.createTempFile(stack.directory(), "stress-platform-", ".yaml");
+        closeables.add(() -> Files.deleteIfExists(configFile));
+        writeConfig(true);
+        client = CoreMessagingClient.start(ClientOptions.builder("stress-it").configLocation(configFile.toString()).build(), meters);
+        closeables.add(client);
+        for (Idc idc : stack.idcs()) {
+            closeables.add(new RawTopics(idc.nameServerAddress()));
+        }
+    }
+
+    /** Writes the platform configuration, {@code order-paid} taking stress traffic or not; replaced by a rename, as a watched file should be. */
+    private void writeConfig(boolean ordersTakeStressTraffic) throws Exception {
         ConsumerSettings fromFirst = new ConsumerSettings(4, 5, StartPosition.EARLIEST);
         PlatformConfig.Builder config = PlatformConfig.builder().delay(delay)
-                .topic(stressTested("order-paid", orders, Map.of(group, fromFirst)))
+                .topic(stressTested("order-paid", orders, Map.of(group, fromFirst)).withStressTest(ordersTakeStressTraffic))
                 .topic(stressTested("receipt", receipts, Map.of()))
                 .topic(new LogicTopicConfig("refund", routes(refunds), Map.of()));
         for (Idc idc : stack.idcs()) {
             config.cluster(new ClusterConfig(idc.clusterName(), idc.name(), idc.nameServerAddress(), CLIENT_TUNING));
         }
-        Path file = Files.createTempFile(stack.directory(), "stress-platform-", ".yaml");
-        Files.writeString(file, new PlatformConfigWriter().toYaml(config.build()));
-        closeables.add(() -> Files.deleteIfExists(file));
-        client = CoreMessagingClient.start(ClientOptions.builder("stress-it").configLocation(file.toString()).build(), meters);
-        closeables.add(client);
-        for (Idc idc : stack.idcs()) {
-            closeables.add(new RawTopics(idc.nameServerAddress()));
-        }
+        Path next = configFile.resolveSibling(configFile.getFileName() + ".next");
+        Files.writeString(next, new PlatformConfigWriter().toYaml(config.build()));
+        Files.move(next, configFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
     @AfterEach
@@ -222,6 +231,37 @@ class StressTestRoutingIT {
 
         assertThat(resent.physicalTopic()).isEqualTo(orders + SHADOW);
         assertThat(keysStoredIn(orders + SHADOW, List.of(resent))).contains("delayed-stress");
+    }
+
+    @Test
+    void stressTestSwitchedOffAndOnInARunningConfigurationRefusesThenRoutesStressSendsAndTheRunningGroupFollows() throws Exception {
+        Producer producer = client.createProducer(ProducerOptions.defaults());
+        Map<String, ReceivedMessage> received = new ConcurrentHashMap<>();
+        closeables.add(client.subscribe(Subscription.builder("order-paid", group).build(), message -> {
+            received.putIfAbsent(message.keys().get(0), message);
+            return ConsumeResult.SUCCESS;
+        }));
+        Message stress = Message.builder("order-paid").keys("stress-after-reload").body(bytes("load"))
+                .property(MessageContext.STRESS_TEST_PROPERTY, "true").build();
+
+        writeConfig(false);
+        await().atMost(Duration.ofSeconds(10)).until(() -> reloadsApplied() == 1);
+        assertThatThrownBy(() -> producer.send(stress)).isInstanceOf(InvalidMessageException.class)
+                .hasMessageContaining("topics.order-paid.stressTest is false");
+
+        writeConfig(true);
+        await().atMost(Duration.ofSeconds(10)).until(() -> reloadsApplied() == 2);
+        SendResult sent = producer.send(stress);
+
+        assertThat(sent.physicalTopic()).isEqualTo(orders + SHADOW);
+        await().atMost(Duration.ofSeconds(60)).until(() -> received.containsKey("stress-after-reload"));
+        assertThat(received.get("stress-after-reload").stressTest()).isTrue();
+        assertThat(storedOnEveryCluster(orders)).as("nothing reached the production topic").isZero();
+    }
+
+    private double reloadsApplied() {
+        return meters.find(SdkMetrics.CONFIG_RELOADS).tag(SdkMetrics.TAG_OUTCOME, "applied").counters().stream()
+                .mapToDouble(Counter::count).sum();
     }
 
     private static LogicTopicConfig stressTested(String logicTopic, String physical, Map<String, ConsumerSettings> groups) {
