@@ -19,7 +19,7 @@ import java.util.Objects;
  *         .dueAt(Instant.now().plusSeconds(90).toEpochMilli())
  *         .target("order_paid", "cluster-a")
  *         .keys(List.of("order-42"))
- *         .property("lane", "A")
+ *         .property(MessageContext.LANE_PROPERTY, "A")
  *         .body(bytes)
  *         .build();
  * }</pre>

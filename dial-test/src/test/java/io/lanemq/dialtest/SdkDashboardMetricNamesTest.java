@@ -36,6 +36,7 @@ class SdkDashboardMetricNamesTest {
         metrics.consumed("t", "g", "c", true, 1_000_000);
         metrics.proxyConnectedGauge("t", "g", "consumer-1", () -> 1);
         metrics.proxyStreamEnded("t", "g", "UNAUTHENTICATED");
+        metrics.laneRouted("g", SdkMetrics.LaneOutcome.FORWARDED);
         exported = PrometheusNames.ofScrape(registry.scrape());
         registry.close();
     }
@@ -56,7 +57,7 @@ class SdkDashboardMetricNamesTest {
         Dashboards.templateQueries(Dashboards.SDK_DASHBOARD).forEach(q -> used.addAll(Dashboards.metricNames(q)));
         assertThat(used).contains("lanemq_producer_sends_total", "lanemq_producer_send_latency_seconds_bucket",
             "lanemq_producer_cluster_weight", "lanemq_producer_failovers_total", "lanemq_config_reloads_total",
-            "lanemq_config_last_reload_failed", "lanemq_consumer_messages_total");
+            "lanemq_config_last_reload_failed", "lanemq_consumer_messages_total", "lanemq_consumer_lane_routed_total");
         assertThat(exported).containsAll(used);
     }
 

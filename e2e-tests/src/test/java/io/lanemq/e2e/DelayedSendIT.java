@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lanemq.api.CancelOutcome;
 import io.lanemq.api.InvalidMessageException;
+import io.lanemq.api.Lane;
 import io.lanemq.api.Message;
+import io.lanemq.api.MessageContext;
 import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
@@ -75,9 +77,13 @@ class DelayedSendIT {
         Instant due = Instant.now().plus(Duration.ofHours(1));
         try (MessagingClient client = platform.client("delayed-it");
              Producer producer = client.createProducer(ProducerOptions.defaults())) {
-            SendResult sent = producer.send(Message.builder("reminder").body("pay".getBytes(StandardCharsets.UTF_8))
-                    .keys("order-42").tag("unpaid").property("source", "checkout").shardingKey("customer-7")
-                    .deliverAt(due).build());
+            SendResult sent;
+            // Sent in a lane: the stored record keeps the stamp, which the delay server re-sends with the message.
+            try (MessageContext.Scope ignored = MessageContext.none().withLane(Lane.of("A.X")).enter()) {
+                sent = producer.send(Message.builder("reminder").body("pay".getBytes(StandardCharsets.UTF_8))
+                        .keys("order-42").tag("unpaid").property("source", "checkout").shardingKey("customer-7")
+                        .deliverAt(due).build());
+            }
 
             assertThat(sent.cluster()).isEqualTo(platform.idcA().clusterName());
             assertThat(sent.physicalTopic()).isEqualTo(delay.internalTopic());
@@ -90,6 +96,7 @@ class DelayedSendIT {
             assertThat(new String(stored.getBody(), StandardCharsets.UTF_8)).isEqualTo("pay");
             assertThat(stored.getKeys()).isEqualTo("order-42");
             assertThat(stored.getProperty("source")).isEqualTo("checkout");
+            assertThat(stored.getProperty(MessageContext.LANE_PROPERTY)).isEqualTo("A.X");
             assertThat(stored.getProperty(DelayProtocol.PROPERTY_LOGIC_TOPIC)).isEqualTo("reminder");
             assertThat(stored.getProperty(DelayProtocol.PROPERTY_TAG)).isEqualTo("unpaid");
             assertThat(stored.getProperty(DelayProtocol.PROPERTY_SHARDING_KEY)).isEqualTo("customer-7");

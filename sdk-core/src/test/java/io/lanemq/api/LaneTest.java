@@ -3,8 +3,12 @@ package io.lanemq.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lanemq.api.spi.BoundMessage;
+import io.lanemq.core.consume.DeliveredMessage;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class LaneTest {
@@ -76,20 +80,7 @@ class LaneTest {
     }
 
     private static ReceivedMessage received(Map<String, String> properties) {
-        return new ReceivedMessage() {
-            @Override public String messageId() { return "id"; }
-            @Override public String logicTopic() { return "t"; }
-            @Override public byte[] body() { return new byte[] {1}; }
-            @Override public java.util.List<String> keys() { return java.util.List.of(); }
-            @Override public java.util.Optional<String> tag() { return java.util.Optional.empty(); }
-            @Override public Map<String, String> properties() { return properties; }
-            @Override public java.util.Optional<String> shardingKey() { return java.util.Optional.empty(); }
-            @Override public String cluster() { return "c"; }
-            @Override public String physicalTopic() { return "p"; }
-            @Override public int queueId() { return 0; }
-            @Override public long queueOffset() { return 0; }
-            @Override public int deliveryAttempt() { return 1; }
-            @Override public long bornTimestamp() { return 0; }
-        };
+        return new DeliveredMessage("t", "c", new BoundMessage("id", "p", new byte[] {1}, List.of(), Optional.empty(),
+                properties, Optional.empty(), "broker-0", 0, 0, 1, 0));
     }
 }

@@ -4,6 +4,7 @@ import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.spi.BoundConsumerSpec;
 import io.lanemq.api.spi.BoundProducerSpec;
 import java.util.concurrent.ExecutorService;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
@@ -30,8 +31,30 @@ final class RocketMqClients {
     private RocketMqClients() {
     }
 
+    /** Ends the instance name and starts a member tag; the generated part never contains it. */
+    private static final char MEMBER_TAG_SEPARATOR = '~';
+
     static String instanceName(String cluster) {
         return "lanemq-" + cluster + "-" + PID + "-" + SEQUENCE.incrementAndGet();
+    }
+
+    /**
+     * A consumer carries its member tag in its instance name, so the tag is part of the client id the
+     * brokers list for its group: the other members read it from there, with no registry of its own.
+     */
+    static String instanceName(String cluster, Optional<String> memberTag) {
+        return instanceName(cluster) + memberTag.map(tag -> MEMBER_TAG_SEPARATOR + tag).orElse("");
+    }
+
+    /** The member tag in a client id ({@code ip@instanceName[@unit]}), if the client joined with one. */
+    static Optional<String> memberTag(String clientId) {
+        int start = clientId.indexOf(MEMBER_TAG_SEPARATOR);
+        if (start < 0) {
+            return Optional.empty();
+        }
+        int end = clientId.indexOf('@', start);
+        String tag = clientId.substring(start + 1, end < 0 ? clientId.length() : end);
+        return tag.isEmpty() ? Optional.empty() : Optional.of(tag);
     }
 
     /**
@@ -76,7 +99,7 @@ final class RocketMqClients {
     static DefaultMQPushConsumer newPushConsumer(BoundConsumerSpec spec, EndpointSettings settings) {
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(spec.consumerGroup());
         consumer.setNamesrvAddr(spec.cluster().nameServerAddress());
-        consumer.setInstanceName(instanceName(spec.cluster().clusterName()));
+        consumer.setInstanceName(instanceName(spec.cluster().clusterName(), spec.memberTag()));
         settings.applyTo(consumer);
         consumer.setPullBatchSize(spec.batchSize());
         // A cluster-wide override in the endpoint's tuning wins over the group's setting.

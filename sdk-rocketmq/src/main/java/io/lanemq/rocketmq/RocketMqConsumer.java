@@ -4,6 +4,8 @@ import io.lanemq.api.MessagingException;
 import io.lanemq.api.spi.BoundConsumer;
 import io.lanemq.api.spi.BoundConsumerSpec;
 import io.lanemq.api.spi.BoundListener;
+import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.rocketmq.client.consumer.store.OffsetStore;
@@ -20,10 +22,12 @@ import org.apache.rocketmq.client.exception.MQClientException;
  */
 final class RocketMqConsumer implements BoundConsumer {
     private final DefaultMQPushConsumer consumer;
+    private final String topic;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private RocketMqConsumer(DefaultMQPushConsumer consumer) {
+    private RocketMqConsumer(DefaultMQPushConsumer consumer, String topic) {
         this.consumer = consumer;
+        this.topic = topic;
     }
 
     static RocketMqConsumer start(BoundConsumerSpec spec, BoundListener listener) throws MessagingException {
@@ -49,7 +53,7 @@ final class RocketMqConsumer implements BoundConsumer {
             throw RocketMqErrors.startFailed(e, "consumer group '" + spec.consumerGroup() + "' of topic "
                     + spec.topic() + " (tags '" + spec.tagFilter() + "')", spec.cluster().clusterName());
         }
-        return new RocketMqConsumer(consumer);
+        return new RocketMqConsumer(consumer, spec.topic());
     }
 
     /**
@@ -72,6 +76,24 @@ final class RocketMqConsumer implements BoundConsumer {
             return OptionalLong.of(total);
         } catch (MQClientException | RuntimeException e) {
             return OptionalLong.empty();
+        }
+    }
+
+    /** The client ids a broker of the topic lists for the group (it drops a member whose connection closes), parsed for tags. */
+    @Override
+    public Optional<List<String>> memberTags() {
+        if (closed.get()) {
+            return Optional.empty();
+        }
+        try {
+            List<String> clientIds = consumer.getDefaultMQPushConsumerImpl().getmQClientFactory()
+                    .findConsumerIdList(topic, consumer.getConsumerGroup());
+            if (clientIds == null) {
+                return Optional.empty(); // no broker of the topic answered
+            }
+            return Optional.of(clientIds.stream().map(RocketMqClients::memberTag).flatMap(Optional::stream).toList());
+        } catch (RuntimeException e) {
+            return Optional.empty();
         }
     }
 

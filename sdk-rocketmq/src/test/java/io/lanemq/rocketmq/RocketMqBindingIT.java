@@ -275,4 +275,27 @@ class RocketMqBindingIT {
             assertThat(received).extracting(RocketMqBindingIT::text).containsExactly("marker");
         }
     }
+
+    @Test
+    void membersOfAGroupSeeEachOthersTagsUntilOneLeaves() throws Exception {
+        String topic = createTopic("members", 2);
+        String group = unique("members");
+        BoundListener ignoring = message -> ConsumeResult.SUCCESS;
+        BoundConsumerSpec spec = new BoundConsumerSpec(endpoint, group, topic, "*", false, 1, 3, StartPosition.LATEST);
+        try (BoundConsumer first = binding.createConsumer(spec.withMemberTag("A.X~127.0.0.1~7001"), ignoring);
+             BoundConsumer untagged = binding.createConsumer(spec, ignoring)) {
+            BoundConsumer second = binding.createConsumer(spec.withMemberTag("base~127.0.0.1~7002"), ignoring);
+            try {
+                await().atMost(DEADLINE).untilAsserted(() -> assertThat(first.memberTags()).hasValueSatisfying(tags ->
+                        assertThat(tags).containsExactlyInAnyOrder("A.X~127.0.0.1~7001", "base~127.0.0.1~7002")));
+                assertThat(untagged.memberTags()).hasValueSatisfying(tags -> assertThat(tags).hasSize(2));
+            } finally {
+                second.close();
+            }
+            // A closing consumer unregisters from the brokers, so it leaves the list at once.
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(first.memberTags())
+                    .hasValueSatisfying(tags -> assertThat(tags).containsExactly("A.X~127.0.0.1~7001")));
+            assertThat(second.memberTags()).as("a closed consumer cannot tell").isEmpty();
+        }
+    }
 }

@@ -106,4 +106,14 @@ class RocketMqClientsTest {
         assertThat(consumer.getConsumeFromWhere()).isEqualTo(ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
         assertThat(consumer.getMaxReconsumeTimes()).isZero();
     }
+
+    @Test
+    void aMemberTagTravelsInTheInstanceNameAndIsReadBackFromTheClientId() {
+        String instanceName = RocketMqClients.instanceName("cluster-a", java.util.Optional.of("A.X~10.0.0.5~7070"));
+
+        assertThat(RocketMqClients.memberTag("10.0.0.9@" + instanceName)).contains("A.X~10.0.0.5~7070");
+        assertThat(RocketMqClients.memberTag("10.0.0.9@" + instanceName + "@unit-1")).contains("A.X~10.0.0.5~7070");
+        assertThat(RocketMqClients.memberTag("10.0.0.9@" + RocketMqClients.instanceName("cluster-a"))).isEmpty();
+        assertThat(RocketMqClients.memberTag("10.0.0.9@lanemq-cluster-a-1-2~")).isEmpty();
+    }
 }

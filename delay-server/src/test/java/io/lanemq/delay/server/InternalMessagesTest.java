@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lanemq.api.Message;
+import io.lanemq.api.MessageContext;
 import io.lanemq.core.delay.DelayProtocol;
 import io.lanemq.delay.DelayId;
 import io.lanemq.delay.DelayedRecord;
@@ -24,7 +25,7 @@ class InternalMessagesTest {
         m.setTopic("LANEMQ_DELAY");
         m.setBody("hello".getBytes(StandardCharsets.UTF_8));
         m.setKeys(List.of("order-1", "order-2"));
-        m.putUserProperty("lane", "A");
+        m.putUserProperty(MessageContext.LANE_PROPERTY, "A");
         m.putUserProperty(DelayProtocol.PROPERTY_KIND, DelayProtocol.KIND_SCHEDULE);
         m.putUserProperty(DelayProtocol.PROPERTY_ID, id.toString());
         m.putUserProperty(DelayProtocol.PROPERTY_LOGIC_TOPIC, "order-paid");
@@ -42,7 +43,7 @@ class InternalMessagesTest {
         assertThat(record.topic()).isEqualTo("order-paid");
         assertThat(record.cluster()).isEqualTo("cluster-a");
         assertThat(record.keys()).containsExactly("order-1", "order-2");
-        assertThat(record.properties()).containsOnlyKeys("lane", DelayProtocol.PROPERTY_TAG,
+        assertThat(record.properties()).containsOnlyKeys(MessageContext.LANE_PROPERTY, DelayProtocol.PROPERTY_TAG,
                 DelayProtocol.PROPERTY_SHARDING_KEY);
 
         Message delivered = InternalMessages.toDelivery(record);
@@ -51,7 +52,7 @@ class InternalMessagesTest {
         assertThat(delivered.keys()).containsExactly("order-1", "order-2");
         assertThat(delivered.tag()).contains("paid");
         assertThat(delivered.shardingKey()).contains("customer-7");
-        assertThat(delivered.properties()).containsExactly(java.util.Map.entry("lane", "A"));
+        assertThat(delivered.properties()).containsExactly(java.util.Map.entry(MessageContext.LANE_PROPERTY, "A"));
         assertThat(delivered.deliverAt()).isEmpty();
     }
 

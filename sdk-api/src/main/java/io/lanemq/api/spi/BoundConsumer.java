@@ -1,5 +1,7 @@
 package io.lanemq.api.spi;
 
+import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /** A started consumer on one cluster; {@link #close()} finishes in-flight messages and commits offsets. */
@@ -11,6 +13,15 @@ public interface BoundConsumer extends AutoCloseable {
      */
     default OptionalLong backlog(String topic) {
         return OptionalLong.empty();
+    }
+
+    /**
+     * The member tags of the live members of this consumer's group on this cluster, this one's included
+     * (members that joined without a tag are left out); empty when the cluster cannot tell now. The core
+     * learns from it which lanes a group has consumers in.
+     */
+    default Optional<List<String>> memberTags() {
+        return Optional.empty();
     }
 
     @Override

@@ -2,6 +2,8 @@ package io.lanemq.api.spi;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * A consumer of one physical topic on one cluster.
@@ -17,13 +19,25 @@ import java.util.Objects;
  * @param batchSize         messages fetched from a queue per request
  * @param drainTopics       topics the group consumed before a move and must still empty; subscribed
  *                          alongside {@code topic} so that every member of the group subscribes alike
+ * @param memberTag         what this member tells the other members of its group about itself (see
+ *                          {@link BoundConsumer#memberTags()}); letters, digits and {@code . _ - ~ :}, at most 96
  * @param shadowTopics      the shadow topics of {@code topic} that hold its stress-test traffic; subscribed
  *                          alongside it, by the same group and listener, for as long as the consumer runs
  */
 public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, String topic, String tagFilter,
                                 boolean ordered, int consumeThreads, int maxDeliveryAttempts,
                                 StartPosition startPosition, int batchSize, List<String> drainTopics,
-                                List<String> shadowTopics) {
+                                Optional<String> memberTag, List<String> shadowTopics) {
+    private static final Pattern MEMBER_TAG = Pattern.compile("[A-Za-z0-9._~:\\-]{1,96}");
+
+    /** No member tag, no shadow topics. */
+    public BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, String topic, String tagFilter, boolean ordered,
+                             int consumeThreads, int maxDeliveryAttempts, StartPosition startPosition, int batchSize,
+                             List<String> drainTopics) {
+        this(cluster, consumerGroup, topic, tagFilter, ordered, consumeThreads, maxDeliveryAttempts, startPosition, batchSize,
+                drainTopics, Optional.empty(), List.of());
+    }
+
     /** The default batch size of 32 messages per fetch. */
     public BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, String topic, String tagFilter, boolean ordered,
                              int consumeThreads, int maxDeliveryAttempts, StartPosition startPosition) {
@@ -37,24 +51,22 @@ public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, S
                 List.of());
     }
 
-    /** No shadow topics. */
-    public BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, String topic, String tagFilter, boolean ordered,
-                             int consumeThreads, int maxDeliveryAttempts, StartPosition startPosition, int batchSize,
-                             List<String> drainTopics) {
-        this(cluster, consumerGroup, topic, tagFilter, ordered, consumeThreads, maxDeliveryAttempts, startPosition, batchSize,
-                drainTopics, List.of());
-    }
-
     /** The same consumer, also draining {@code topics}. */
     public BoundConsumerSpec draining(List<String> topics) {
         return new BoundConsumerSpec(cluster, consumerGroup, topic, tagFilter, ordered, consumeThreads, maxDeliveryAttempts,
-                startPosition, batchSize, topics, shadowTopics);
+                startPosition, batchSize, topics, memberTag, shadowTopics);
+    }
+
+    /** The same consumer, joining its group with {@code tag}. */
+    public BoundConsumerSpec withMemberTag(String tag) {
+        return new BoundConsumerSpec(cluster, consumerGroup, topic, tagFilter, ordered, consumeThreads, maxDeliveryAttempts,
+                startPosition, batchSize, drainTopics, Optional.of(tag), shadowTopics);
     }
 
     /** The same consumer, also consuming the stress-test traffic of {@code topics}. */
     public BoundConsumerSpec withShadowTopics(List<String> topics) {
         return new BoundConsumerSpec(cluster, consumerGroup, topic, tagFilter, ordered, consumeThreads, maxDeliveryAttempts,
-                startPosition, batchSize, drainTopics, topics);
+                startPosition, batchSize, drainTopics, memberTag, topics);
     }
 
     public BoundConsumerSpec {
@@ -64,6 +76,10 @@ public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, S
         Objects.requireNonNull(tagFilter, "tagFilter");
         Objects.requireNonNull(startPosition, "startPosition");
         drainTopics = List.copyOf(drainTopics);
+        Objects.requireNonNull(memberTag, "memberTag");
+        if (memberTag.isPresent() && !MEMBER_TAG.matcher(memberTag.get()).matches()) {
+            throw new IllegalArgumentException("memberTag must be 1-96 letters, digits or . _ - ~ :, was '" + memberTag.get() + "'");
+        }
         shadowTopics = List.copyOf(shadowTopics);
         if (consumeThreads < 1) {
             throw new IllegalArgumentException("consumeThreads must be >= 1, was " + consumeThreads);

@@ -1,6 +1,7 @@
 package io.lanemq.core.client;
 
 import io.lanemq.api.ClientOptions;
+import io.lanemq.api.Lane;
 import io.lanemq.api.LaneOptions;
 import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.Consumer;
@@ -19,6 +20,7 @@ import io.lanemq.core.consume.DualClusterConsumer;
 import io.lanemq.core.consume.proxy.ProxyIdentity;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.produce.ClusterProducers;
+import io.lanemq.core.lane.LaneRuntime;
 import io.lanemq.core.produce.ContextStamp;
 import io.lanemq.core.produce.RoutingProducer;
 import io.lanemq.core.produce.TopicRateLimits;
@@ -45,6 +47,8 @@ public final class CoreMessagingClient implements MessagingClient {
     private final MessagingBinding binding;
     private final ClusterChooser chooser;
     private final SdkMetrics metrics;
+    /** This instance's part in lanes; null when its options have none. */
+    private final LaneRuntime lanes;
     private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
     private final ConfigReloader reloader;
     /** Shared by every producer of this client: a topic's limit holds for the application, not per producer. */
@@ -52,13 +56,14 @@ public final class CoreMessagingClient implements MessagingClient {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private CoreMessagingClient(ClientOptions options, ConfigSource source, PlatformConfigRef config, MessagingBinding binding,
-                                ClusterChooser chooser, SdkMetrics metrics) {
+                                ClusterChooser chooser, SdkMetrics metrics, LaneRuntime lanes) {
         this.options = options;
         this.source = source;
         this.config = config;
         this.binding = binding;
         this.chooser = chooser;
         this.metrics = metrics;
+        this.lanes = lanes;
         this.reloader = new ConfigReloader(source.describe(), config, this::subscribers, metrics);
     }
 
@@ -81,16 +86,23 @@ public final class CoreMessagingClient implements MessagingClient {
     public static CoreMessagingClient start(ClientOptions options, MeterRegistry registry) throws MessagingException {
         Objects.requireNonNull(options, "options");
         ConfigSource source = ConfigSources.open(options.configLocation());
+        LaneRuntime lanes = null;
         try {
             PlatformConfigRef config = new PlatformConfigRef(source.load());
             MessagingBinding binding = BindingLoader.load(config.current().binding(), CoreMessagingClient.class.getClassLoader());
             SdkMetrics metrics = new SdkMetrics(registry, options.applicationName());
+            if (options.lanes().isPresent()) {
+                lanes = LaneRuntime.start(options.lanes().get(), metrics);
+            }
             CoreMessagingClient client = new CoreMessagingClient(options, source, config, binding,
-                    new FailoverClusterChooser(config, metrics), metrics);
+                    new FailoverClusterChooser(config, metrics), metrics, lanes);
             // Watch only once the client can follow changes: a change from now on is applied live.
             source.watch(client.reloader);
             return client;
         } catch (MessagingException | RuntimeException e) {
+            if (lanes != null) {
+                lanes.close();
+            }
             source.close();
             throw e;
         }
@@ -117,8 +129,26 @@ public final class CoreMessagingClient implements MessagingClient {
     public Consumer subscribe(Subscription subscription, MessageListener listener) throws MessagingException {
         ensureOpen();
         Objects.requireNonNull(listener, "listener");
-        DualClusterConsumer consumer = DualClusterConsumer.start(subscription, listener, config.current(), binding, metrics,
-                new ProxyIdentity(options.applicationName(), options.proxyToken()), open::remove);
+        ProxyIdentity identity = new ProxyIdentity(options.applicationName(), options.proxyToken());
+        if (lanes == null) {
+            DualClusterConsumer consumer = DualClusterConsumer.start(subscription, listener, config.current(), binding, metrics,
+                    identity, Optional.empty(), open::remove);
+            open.add(consumer);
+            return consumer;
+        }
+        LaneRuntime.LaneSubscription laneSubscription = lanes.register(subscription, listener);
+        DualClusterConsumer consumer;
+        try {
+            consumer = DualClusterConsumer.start(subscription, laneSubscription.listener(), config.current(), binding, metrics,
+                    identity, Optional.of(lanes.memberTag()), closing -> {
+                        laneSubscription.close();
+                        open.remove(closing);
+                    });
+        } catch (MessagingException | RuntimeException e) {
+            laneSubscription.close();
+            throw e;
+        }
+        laneSubscription.watch(consumer::memberTags);
         open.add(consumer);
         return consumer;
     }
@@ -129,6 +159,14 @@ public final class CoreMessagingClient implements MessagingClient {
      */
     public Optional<InvalidConfigurationException> lastReloadRejection() {
         return reloader.lastRejection();
+    }
+
+    /**
+     * The lanes that have live members of the subscription's group, as this instance's lane routing sees
+     * them now (empty: the base); empty when this client takes no part in lanes or has no such subscription.
+     */
+    public Optional<Set<Optional<Lane>>> lanesWithMembers(Subscription subscription) {
+        return lanes == null ? Optional.empty() : lanes.lanesWithMembers(subscription.consumerGroup(), subscription.logicTopic());
     }
 
     /** The configuration reference; hot reload swaps snapshots through it. */
@@ -154,6 +192,9 @@ public final class CoreMessagingClient implements MessagingClient {
                     failure.addSuppressed(e);
                 }
             }
+        }
+        if (lanes != null) {
+            lanes.close();
         }
         chooser.close();
         source.close();

@@ -15,6 +15,7 @@ import io.lanemq.core.consume.proxy.ProxyIdentity;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What a configuration snapshot asks of one subscription: DIRECT consumer specs by cluster, or one
@@ -27,9 +28,11 @@ record ConsumptionPlan(Map<String, BoundConsumerSpec> direct, ProxyConsumerSpec 
 
     /**
      * @throws UnknownTopicException         the topic, or the group on it, is not configured
-     * @throws InvalidConfigurationException the group is in PROXY mode and this client cannot follow it
+     * @throws InvalidConfigurationException the group is in PROXY mode and this client cannot follow it (no token,
+     *                                       no CA file, or it takes part in lanes)
      */
-    static ConsumptionPlan of(Subscription subscription, PlatformConfig config, ProxyIdentity identity) throws MessagingException {
+    static ConsumptionPlan of(Subscription subscription, PlatformConfig config, ProxyIdentity identity, Optional<String> memberTag)
+            throws MessagingException {
         String logicTopic = subscription.logicTopic();
         LogicTopicConfig topic = config.topic(logicTopic).orElseThrow(() -> new UnknownTopicException(
                 "unknown logic topic; the platform configuration has " + config.topics().keySet(), logicTopic));
@@ -38,10 +41,16 @@ record ConsumptionPlan(Map<String, BoundConsumerSpec> direct, ProxyConsumerSpec 
             throw new UnknownTopicException("consumer group '" + subscription.consumerGroup()
                     + "' is not declared for this logic topic; declared: " + topic.consumerGroups().keySet(), logicTopic);
         }
+        if (settings.mode() == ConsumptionMode.PROXY && memberTag.isPresent()) {
+            // The proxy hands any lane's message to any of its consumers; a lane member there would consume other lanes'.
+            throw new InvalidConfigurationException("consumer group '" + subscription.consumerGroup() + "' of logic topic '"
+                    + logicTopic + "' is in PROXY mode, which does not route lanes; a client with lane options consumes in"
+                    + " DIRECT mode only");
+        }
         if (settings.mode() == ConsumptionMode.PROXY) {
             return new ConsumptionPlan(null, proxySpec(subscription, config.proxy(), settings, identity));
         }
-        return new ConsumptionPlan(DirectConsumption.plan(subscription, topic, settings, config), null);
+        return new ConsumptionPlan(DirectConsumption.plan(subscription, topic, settings, config, memberTag), null);
     }
 
     private static ProxyConsumerSpec proxySpec(Subscription subscription, ProxySettings proxy, ConsumerSettings settings,

@@ -16,6 +16,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -57,15 +60,16 @@ final class DirectConsumption implements AutoCloseable {
         this.metrics = metrics;
     }
 
-    /** The bound consumer specs of a DIRECT group, by cluster. */
+    /** The bound consumer specs of a DIRECT group, by cluster; each member joins with {@code memberTag}, if any. */
     static Map<String, BoundConsumerSpec> plan(Subscription subscription, LogicTopicConfig topic, ConsumerSettings settings,
-                                               PlatformConfig config) {
+                                               PlatformConfig config, Optional<String> memberTag) {
         Map<String, BoundConsumerSpec> plan = new LinkedHashMap<>();
         for (TopicRoute route : topic.routes()) {
-            plan.put(route.cluster(), new BoundConsumerSpec(config.cluster(route.cluster()).endpoint(),
+            BoundConsumerSpec spec = new BoundConsumerSpec(config.cluster(route.cluster()).endpoint(),
                     subscription.consumerGroup(), route.physicalTopic(), subscription.tagFilter(), subscription.ordered(),
                     settings.threads(), settings.maxDeliveryAttempts(),
-                    BoundConsumerSpec.StartPosition.valueOf(settings.startPosition().name()), settings.batchSize()));
+                    BoundConsumerSpec.StartPosition.valueOf(settings.startPosition().name()), settings.batchSize());
+            plan.put(route.cluster(), memberTag.map(spec::withMemberTag).orElse(spec));
         }
         if (topic.stressTest()) {
             // Stress-test traffic lives on each route's shadow topic: the same group and listener consume it there.
@@ -167,6 +171,28 @@ final class DirectConsumption implements AutoCloseable {
                         running.spec.drainTopics(), running.spec.topic());
             }
         });
+    }
+
+    /**
+     * The member tags of the group's live members, as all clusters together see them; empty when no
+     * cluster can tell now. A member shows on the clusters it is connected to, so one IDC down hides nobody.
+     */
+    Optional<List<String>> memberTags() {
+        List<BoundConsumer> consumers;
+        synchronized (this) {
+            consumers = perCluster.values().stream().map(Running::consumer).toList();
+        }
+        // Outside the lock: each cluster's answer is a call to its brokers.
+        Set<String> tags = new LinkedHashSet<>();
+        boolean known = false;
+        for (BoundConsumer consumer : consumers) {
+            Optional<List<String>> seen = consumer.memberTags();
+            if (seen.isPresent()) {
+                known = true;
+                tags.addAll(seen.get());
+            }
+        }
+        return known ? Optional.of(List.copyOf(tags)) : Optional.empty();
     }
 
     synchronized boolean isDraining() {

@@ -44,6 +44,8 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     private final MessagingBinding binding;
     private final SdkMetrics metrics;
     private final ProxyIdentity identity;
+    /** What this instance's DIRECT consumers tell the other members of the group (lanes); empty when nothing. */
+    private final Optional<String> memberTag;
     /** Told when this consumer closes, so its owner stops tracking it. */
     private final java.util.function.Consumer<AutoCloseable> onClose;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -54,12 +56,14 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     private volatile ConsumptionMode mode;
 
     private DualClusterConsumer(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics,
-                                ProxyIdentity identity, java.util.function.Consumer<AutoCloseable> onClose) {
+                                ProxyIdentity identity, Optional<String> memberTag,
+                                java.util.function.Consumer<AutoCloseable> onClose) {
         this.subscription = subscription;
         this.listener = listener;
         this.binding = binding;
         this.metrics = metrics;
         this.identity = identity;
+        this.memberTag = memberTag;
         this.onClose = onClose;
     }
 
@@ -71,9 +75,10 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
      */
     public static DualClusterConsumer start(Subscription subscription, MessageListener listener, PlatformConfig config,
                                             MessagingBinding binding, SdkMetrics metrics, ProxyIdentity identity,
-                                            java.util.function.Consumer<AutoCloseable> onClose)
+                                            Optional<String> memberTag, java.util.function.Consumer<AutoCloseable> onClose)
             throws MessagingException {
-        DualClusterConsumer consumer = new DualClusterConsumer(subscription, listener, binding, metrics, identity, onClose);
+        DualClusterConsumer consumer = new DualClusterConsumer(subscription, listener, binding, metrics, identity, memberTag,
+                onClose);
         ConsumptionPlan plan = consumer.plan(config);
         synchronized (consumer) {
             consumer.startPath(plan);
@@ -82,7 +87,7 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     }
 
     private ConsumptionPlan plan(PlatformConfig config) throws MessagingException {
-        return ConsumptionPlan.of(subscription, config, identity);
+        return ConsumptionPlan.of(subscription, config, identity, memberTag);
     }
 
     /** Starts the plan's path; the caller has stopped (or will stop) the other. */
@@ -166,6 +171,15 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     /** PROXY mode: the consumer that talks to the proxy; empty in DIRECT mode. */
     public synchronized Optional<ProxyConsumer> proxyConsumer() {
         return Optional.ofNullable(proxy);
+    }
+
+    /** The member tags of the group's live members (DIRECT mode); empty in PROXY mode or when no cluster can tell now. */
+    public Optional<List<String>> memberTags() {
+        DirectConsumption current;
+        synchronized (this) {
+            current = direct;
+        }
+        return current == null ? Optional.empty() : current.memberTags();
     }
 
     /** Whether a DIRECT consumer still drains a topic a change moved away from. */

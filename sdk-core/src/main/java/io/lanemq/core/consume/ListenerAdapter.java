@@ -3,6 +3,7 @@ package io.lanemq.core.consume;
 import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.MessageContext;
 import io.lanemq.api.MessageListener;
+import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.spi.BoundListener;
 import io.lanemq.api.spi.BoundMessage;
 import io.lanemq.core.metrics.SdkMetrics;
@@ -32,7 +33,11 @@ public final class ListenerAdapter implements BoundListener {
 
     @Override
     public ConsumeResult onMessage(BoundMessage message) {
-        DeliveredMessage delivered = new DeliveredMessage(logicTopic, cluster, message);
+        return consume(new DeliveredMessage(logicTopic, cluster, message));
+    }
+
+    /** Runs the listener on a message of this adapter's topic and group, also one another member forwarded here. */
+    public ConsumeResult consume(ReceivedMessage delivered) {
         long start = System.nanoTime();
         ConsumeResult result;
         // The listener runs in the message's context, so what it sends carries the message's lane and marks on.

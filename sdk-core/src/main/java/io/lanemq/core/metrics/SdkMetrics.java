@@ -45,6 +45,8 @@ public final class SdkMetrics {
     /** PROXY mode: streams to the consumer proxy that ended or were refused, by gRPC {@code status}; counter. */
     public static final String PROXY_STREAM_ENDS = "lanemq.consumer.proxy.stream.ends";
 
+    /** Messages a lane-aware consumer placed, by {@code outcome} (a {@link LaneOutcome}). */
+    public static final String LANE_ROUTED = "lanemq.consumer.lane.routed";
     public static final String TAG_LOGIC_TOPIC = "logic_topic";
     public static final String TAG_CLUSTER = "cluster";
     public static final String TAG_GROUP = "group";
@@ -141,6 +143,31 @@ public final class SdkMetrics {
                 .tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_CONSUMER, consumer).strongReference(true).register(registry);
         gauges.add(gauge);
         return gauge;
+    }
+
+    /** What became of a message a lane-aware consumer placed. */
+    public enum LaneOutcome {
+        /** Consumed here: this instance's lane is the most specific live one on the message's path. */
+        LOCAL,
+        /** Forwarded to a member of another lane, which answered. */
+        FORWARDED,
+        /** A forward that got no answer; the message was routed again. */
+        FORWARD_FAILED,
+        /** No live lane on the message's path; retried later. */
+        UNROUTABLE,
+        /** The lane has members, but each failed a forward lately; retried later rather than fallen back from. */
+        UNREACHABLE,
+        /** Counted by the member a message was forwarded to. */
+        RECEIVED;
+
+        /** The {@code outcome} tag value. */
+        public String tag() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    public void laneRouted(String group, LaneOutcome outcome) {
+        Counter.builder(LANE_ROUTED).tags(common).tags(TAG_GROUP, group, TAG_OUTCOME, outcome.tag()).register(registry).increment();
     }
 
     public void proxyStreamEnded(String logicTopic, String group, String status) {

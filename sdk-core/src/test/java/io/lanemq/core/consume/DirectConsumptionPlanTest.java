@@ -27,21 +27,25 @@ class DirectConsumptionPlanTest {
                 .withStressTest(true);
         PlatformConfig config = config(topic);
 
-        Map<String, BoundConsumerSpec> plan = DirectConsumption.plan(BILLING, topic, ConsumerSettings.DEFAULTS, config);
+        Map<String, BoundConsumerSpec> plan = DirectConsumption.plan(BILLING, topic, ConsumerSettings.DEFAULTS, config,
+                Optional.of("lane-A"));
 
         assertThat(plan.get("cluster-a").topic()).isEqualTo("order_paid");
+        assertThat(plan.values()).as("a lane member's tag stays").allSatisfy(spec -> assertThat(spec.memberTag()).contains("lane-A"));
         assertThat(plan.get("cluster-a").shadowTopics()).containsExactly("order_paid.load");
         assertThat(plan.get("cluster-b").shadowTopics()).containsExactly("order_paid_load_b");
         assertThat(plan.values()).allSatisfy(spec -> assertThat(spec.drainTopics()).isEmpty());
-        assertThat(plan.get("cluster-a").draining(List.of("old")).shadowTopics()).as("a drain keeps the shadow topics")
-                .containsExactly("order_paid.load");
+        BoundConsumerSpec draining = plan.get("cluster-a").draining(List.of("old"));
+        assertThat(draining.shadowTopics()).as("a drain keeps the shadow topics").containsExactly("order_paid.load");
+        assertThat(draining.memberTag()).contains("lane-A");
     }
 
     @Test
     void aGroupOfATopicThatTakesNoStressTrafficSubscribesNoShadowTopic() throws Exception {
         LogicTopicConfig topic = new LogicTopicConfig("order-paid", ROUTES, Map.of("billing", ConsumerSettings.DEFAULTS));
 
-        Map<String, BoundConsumerSpec> plan = DirectConsumption.plan(BILLING, topic, ConsumerSettings.DEFAULTS, config(topic));
+        Map<String, BoundConsumerSpec> plan = DirectConsumption.plan(BILLING, topic, ConsumerSettings.DEFAULTS, config(topic),
+                Optional.empty());
 
         assertThat(plan.values()).allSatisfy(spec -> assertThat(spec.shadowTopics()).isEmpty());
     }

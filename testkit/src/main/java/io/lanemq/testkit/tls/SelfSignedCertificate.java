@@ -2,16 +2,22 @@ package io.lanemq.testkit.tls;
 
 import io.lanemq.testkit.TestkitException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A self-signed certificate for {@code 127.0.0.1} / {@code localhost}, for TLS servers in tests and
  * benchmarks: a PKCS12 key store a server serves with ({@link #keyStore()}, {@link #password()}) and
- * the same certificate as PEM ({@link #certificatePem()}), which a client trusts as its only CA.
+ * the same certificate as PEM ({@link #certificatePem()}), which a client trusts as its only CA; for
+ * servers configured with PEM files, the private key as unencrypted PKCS#8 PEM ({@link #privateKeyPem()}).
  *
  * <p>Made once per JVM by the JDK's own {@code keytool}, so no extra library is needed; the files live
  * in a temporary directory deleted when the JVM exits. Thread-safe.
@@ -23,10 +29,12 @@ public final class SelfSignedCertificate {
 
     private final Path keyStore;
     private final Path certificatePem;
+    private final Path privateKeyPem;
 
-    private SelfSignedCertificate(Path keyStore, Path certificatePem) {
+    private SelfSignedCertificate(Path keyStore, Path certificatePem, Path privateKeyPem) {
         this.keyStore = keyStore;
         this.certificatePem = certificatePem;
+        this.privateKeyPem = privateKeyPem;
     }
 
     /** The JVM's certificate, made on the first call. */
@@ -52,13 +60,19 @@ public final class SelfSignedCertificate {
         return certificatePem;
     }
 
+    /** The private key alone, unencrypted PKCS#8 PEM ({@code BEGIN PRIVATE KEY}): with {@link #certificatePem()}, a server's identity. */
+    public Path privateKeyPem() {
+        return privateKeyPem;
+    }
+
     private static SelfSignedCertificate create() {
         try {
             Path dir = Files.createTempDirectory("lanemq-tls");
             Path store = dir.resolve("server.p12");
             Path pem = dir.resolve("server-ca.pem");
+            Path key = dir.resolve("server-key.pem");
             // Registered before the files exist: deleteOnExit runs in reverse order, files first, then the directory.
-            for (Path file : List.of(dir, store, pem)) {
+            for (Path file : List.of(dir, store, pem, key)) {
                 file.toFile().deleteOnExit();
             }
             String password = new String(PASSWORD);
@@ -67,9 +81,24 @@ public final class SelfSignedCertificate {
                     "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", password, "-keypass", password);
             keytool("-exportcert", "-rfc", "-alias", ALIAS, "-keystore", store.toString(), "-storepass", password,
                     "-file", pem.toString());
-            return new SelfSignedCertificate(store, pem);
+            writePrivateKeyPem(store, key);
+            return new SelfSignedCertificate(store, pem, key);
         } catch (IOException e) {
             throw new TestkitException("cannot make a self-signed certificate with keytool", e);
+        }
+    }
+
+    /** keytool cannot export a private key; the key store's key is already PKCS#8 encoded, so PEM is base64 around it. */
+    private static void writePrivateKeyPem(Path store, Path pem) throws IOException {
+        try (InputStream in = Files.newInputStream(store)) {
+            KeyStore keys = KeyStore.getInstance("PKCS12");
+            keys.load(in, PASSWORD);
+            byte[] pkcs8 = keys.getKey(ALIAS, PASSWORD).getEncoded();
+            String base64 = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(pkcs8);
+            Files.writeString(pem, "-----BEGIN PRIVATE KEY-----\n" + base64 + "\n-----END PRIVATE KEY-----\n",
+                    StandardCharsets.US_ASCII);
+        } catch (GeneralSecurityException e) {
+            throw new IOException("cannot read the private key back from " + store, e);
         }
     }
 
