@@ -302,9 +302,14 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
             TopicRoute route = lease.route();
             tried.add(route.cluster());
             PhysicalMessage physical = delayId != null ? DelayProtocol.schedule(message, properties, delayTopic, delayId)
-                    : new PhysicalMessage(shadows == null ? route.physicalTopic() : shadows.shadowTopicOf(route), message.body(), message.keys(), message.tag(),
+                    : new PhysicalMessage(physicalTopic(route), message.body(), message.keys(), message.tag(),
                             properties, message.shardingKey());
             return new Attempt(message.logicTopic(), lease, physical, delayId, System.nanoTime());
+        }
+
+        /** Where on {@code route} the message goes: its physical topic, or its shadow topic for stress-test traffic. */
+        private String physicalTopic(TopicRoute route) {
+            return shadows == null ? route.physicalTopic() : shadows.shadowTopicOf(route);
         }
 
         SendResult succeeded(Attempt attempt, BoundSendResult sent) {
