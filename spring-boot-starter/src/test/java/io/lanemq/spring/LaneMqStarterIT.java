@@ -203,13 +203,16 @@ class LaneMqStarterIT {
                 consumed.addAll(laneA.keys());
                 return consumed.containsAll(allKeys);
             });
-            assertThat(laneA.keys()).as("consumed by the application in lane A").containsExactlyInAnyOrderElementsOf(laneKeys);
+            // Compared as sets: queues still moving to the member that joined last may deliver a message twice
+            // (at least once); what matters here is which lane's listener gets each message.
+            assertThat(Set.copyOf(laneA.keys())).as("consumed by the application in lane A").isEqualTo(laneKeys);
             assertThat(laneA.contexts).as("its listener runs in the context of its messages")
                     .containsOnly(MessageContext.none().withLane(Lane.of("A")));
-            assertThat(base.keys()).as("consumed by the base client").containsExactlyInAnyOrderElementsOf(baseKeys);
+            assertThat(Set.copyOf(base.keys())).as("consumed by the base client").isEqualTo(baseKeys);
+            int duplicates = laneA.keys().size() + base.keys().size() - allKeys.size();
             System.out.printf("LaneMqStarterIT: both lanes seen by both members %d ms after the base client started; "
-                    + "%d messages placed by lane, forwarded by the base client %.0f, by the application %.0f%n",
-                    membersMillis, allKeys.size(), forwarded(baseRegistry), forwarded(context.getBean(MeterRegistry.class)));
+                    + "%d messages placed by lane (%d redelivered), forwarded by the base client %.0f, by the application %.0f%n",
+                    membersMillis, allKeys.size(), duplicates, forwarded(baseRegistry), forwarded(context.getBean(MeterRegistry.class)));
         }
     }
 
