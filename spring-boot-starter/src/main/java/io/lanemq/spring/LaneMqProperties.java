@@ -81,7 +81,7 @@ public class LaneMqProperties {
     }
 
     /** Runs a builder step, naming the property in its error (the SDK names only its own field). */
-    static <T> T checked(String property, Supplier<T> step) {
+    private static <T> T checked(String property, Supplier<T> step) {
         try {
             return step.get();
         } catch (IllegalArgumentException | IllegalStateException e) {
@@ -186,7 +186,7 @@ public class LaneMqProperties {
         /** The port the forwarding endpoint binds; 0 picks a free one. */
         private int listenPort;
 
-        /** The host other instances reach the endpoint at; required when listening on a wildcard address. */
+        /** The host other instances reach the endpoint at (empty: the listen host); required when listening on a wildcard address. */
         private String advertisedHost;
 
         /** PEM file: the endpoint's certificate chain. */
@@ -217,7 +217,7 @@ public class LaneMqProperties {
             // listen(host, port) checks both: the host first with a valid port, so each error names its own property.
             checked(LANES + ".listen-host", () -> builder.listen(listenHost, 0));
             checked(LANES + ".listen-port", () -> builder.listen(listenHost, listenPort));
-            if (advertisedHost != null) {
+            if (advertisedHost != null && !advertisedHost.isEmpty()) {   // empty, as from ${POD_IP:}: the listen host
                 checked(LANES + ".advertised-host", () -> builder.advertisedHost(advertisedHost));
             }
             builder.tls(readableFile("certificate-chain", certificateChain), readableFile("private-key", privateKey),

@@ -71,11 +71,12 @@ class LaneMqLanePropertiesTest {
 
     @Test
     void emptyLaneIsTheBaseAndUnsetValuesKeepTheSdkDefaults() {
-        runner.run(context -> {
+        runner.withPropertyValues("lanemq.lanes.lane=", "lanemq.lanes.advertised-host=").run(context -> {
             LaneOptions lanes = context.getBean(LaneMqProperties.class).clientOptions().lanes().orElseThrow();
             LaneOptions defaults = LaneOptions.builder().tls(Path.of("c"), Path.of("k"), Path.of("t")).token(TOKEN).build();
             assertThat(lanes.lane()).isEmpty();
             assertThat(lanes.listenHost()).isEqualTo("127.0.0.1");
+            assertThat(lanes.advertisedHost()).isEqualTo("127.0.0.1");
             assertThat(lanes.forwardTimeout()).isEqualTo(defaults.forwardTimeout());
             assertThat(lanes.serverThreads()).isEqualTo(defaults.serverThreads());
             assertThat(lanes.membershipRefresh()).isEqualTo(defaults.membershipRefresh());
