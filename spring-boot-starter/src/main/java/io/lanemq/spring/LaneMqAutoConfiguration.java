@@ -7,6 +7,7 @@ import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.TransactionChecker;
 import io.lanemq.core.client.CoreMessagingClient;
+import io.lanemq.core.lane.LaneEndpointException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import org.springframework.beans.factory.ObjectProvider;
@@ -38,33 +39,15 @@ public class LaneMqAutoConfiguration {
         ClientOptions options = properties.clientOptions();
         try {
             return CoreMessagingClient.start(options, registry.getIfUnique(() -> Metrics.globalRegistry));
+        } catch (LaneEndpointException e) {
+            // A taken port is the listen port's fault; anything else (address, TLS material) is named by the SDK's message.
+            throw new InvalidLaneMqPropertyException(LaneMqProperties.PREFIX + (e.addressInUse() ? ".lanes.listen-port" : ".lanes"),
+                    e.getMessage(), e);
         } catch (MessagingException e) {
-            if (options.lanes().isPresent() && e.getMessage() != null && e.getMessage().startsWith(LANE_ENDPOINT_FAILURE)) {
-                throw new InvalidLaneMqPropertyException(laneEndpointProperty(e), e.getMessage(), e);
-            }
             // The SDK's message names the file or key and the line; keep it whole in the startup failure.
             throw new InvalidLaneMqPropertyException(LaneMqProperties.PREFIX + ".config-location",
                     "'" + options.configLocation() + "' gives no usable platform configuration: " + e.getMessage(), e);
         }
-    }
-
-    /**
-     * How the SDK words a lane forwarding endpoint that cannot start (sdk-core's {@code LaneRuntime}); it throws the
-     * same exception type as for a bad platform configuration, so only its message tells the two apart.
-     */
-    private static final String LANE_ENDPOINT_FAILURE = "cannot serve lane forwarding";
-
-    /**
-     * A port in use is the listen port's fault (grpc's native transport reports it as a plain IOException, hence
-     * the text); anything else (an unusable address, unreadable TLS material) is named by the SDK's message.
-     */
-    private static String laneEndpointProperty(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof java.net.BindException || (t.getMessage() != null && t.getMessage().contains("Address already in use"))) {
-                return LaneMqProperties.PREFIX + ".lanes.listen-port";
-            }
-        }
-        return LaneMqProperties.PREFIX + ".lanes";
     }
 
     @Bean(destroyMethod = "close")

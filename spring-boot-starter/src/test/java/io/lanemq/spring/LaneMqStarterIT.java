@@ -217,7 +217,7 @@ class LaneMqStarterIT {
     }
 
     private static double forwarded(MeterRegistry registry) {
-        return registry.find(SdkMetrics.LANE_ROUTED).tag(SdkMetrics.TAG_OUTCOME, SdkMetrics.LANE_FORWARDED).counters().stream()
+        return registry.find(SdkMetrics.LANE_ROUTED).tag(SdkMetrics.TAG_OUTCOME, SdkMetrics.LaneOutcome.FORWARDED.tag()).counters().stream()
                 .mapToDouble(Counter::count).sum();
     }
 
