@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.StringJoiner;
 import java.util.TreeMap;
 
-/** What an operator checks before publishing: clusters, logic topics, and where each topic's sends go. */
+/** What an operator checks before publishing: clusters, logic topics, and where each topic's sends (and stress-test sends) go. */
 final class ConfigSummary {
     private ConfigSummary() {
     }
@@ -30,6 +30,12 @@ final class ConfigSummary {
             out.append("  ").append(topic.name()).append(": ").append(routes);
             if (!topic.consumerGroups().isEmpty()) {
                 out.append("; consumer groups: ").append(String.join(", ", new TreeMap<>(topic.consumerGroups()).keySet()));
+            }
+            if (topic.stressTest()) {
+                // The shadow topics must exist like any physical topic: the operator creates them.
+                StringJoiner shadows = new StringJoiner(", ");
+                topic.routes().forEach(route -> shadows.add(route.cluster() + "/" + config.shadowTopic(route)));
+                out.append("; stress-test traffic to ").append(shadows);
             }
             out.append('\n');
         }

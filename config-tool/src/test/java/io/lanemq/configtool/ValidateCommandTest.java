@@ -26,6 +26,17 @@ class ValidateCommandTest {
     }
 
     @Test
+    void aTopicThatTakesStressTrafficListsItsShadowTopics() throws Exception {
+        Path file = Files.writeString(dir.resolve("platform.yaml"), Documents.VALID.replace("  order-paid:\n",
+                "  order-paid:\n    stressTest: true\n") + "stressTest: { shadowSuffix: _LOAD }\n");
+
+        ToolRun run = ToolRun.of("validate", file.toString());
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("consumer groups: billing; stress-test traffic to cluster-a/order_paid_LOAD, cluster-b/order_paid_LOAD");
+    }
+
+    @Test
     void anInvalidFileExitsOneWithEveryProblemByKeyAndLine() throws Exception {
         Path file = Files.writeString(dir.resolve("platform.yaml"), Documents.INVALID);
 

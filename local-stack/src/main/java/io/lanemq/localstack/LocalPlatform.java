@@ -13,6 +13,7 @@ import io.lanemq.core.config.PlatformConfigWriter;
 import io.lanemq.core.config.ProducerSettings;
 import io.lanemq.core.config.ProxySettings;
 import io.lanemq.core.config.StartPosition;
+import io.lanemq.core.config.StressTestSettings;
 import io.lanemq.core.config.TopicRoute;
 import io.lanemq.testkit.Idc;
 import io.lanemq.testkit.RocketMqStack;
@@ -24,8 +25,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -55,6 +58,10 @@ public final class LocalPlatform implements AutoCloseable {
     private final boolean ownsStack;
     private final String suffix = RUN + "-" + SEQUENCE.incrementAndGet();
     private final Map<String, LogicTopicConfig> topics = new LinkedHashMap<>();
+    /** Queues of each logic topic's physical topic, for its shadow topic. */
+    private final Map<String, Integer> queues = new LinkedHashMap<>();
+    /** The logic topics that take stress-test traffic: kept apart, so every change of a topic keeps it. */
+    private final Set<String> stressTested = new LinkedHashSet<>();
     private final Path configFile;
     private int maxBodyBytes = ProducerSettings.DEFAULTS.maxBodyBytes();
     private ConsumerSettings groupSettings = new ConsumerSettings(4, 5, StartPosition.EARLIEST);
@@ -94,6 +101,7 @@ public final class LocalPlatform implements AutoCloseable {
     public synchronized LocalPlatform addTopic(String logicTopic, int queues, int weightA, int weightB, String... groups) {
         String physical = logicTopic.replace('.', '_') + "-" + suffix;
         stack.createTopic(physical, queues);
+        this.queues.put(logicTopic, queues);
         Map<String, ConsumerSettings> declared = new LinkedHashMap<>();
         for (String group : groups) {
             declared.put(group, groupSettings);
@@ -102,6 +110,23 @@ public final class LocalPlatform implements AutoCloseable {
                 new TopicRoute(idcA().clusterName(), physical, weightA),
                 new TopicRoute(idcB().clusterName(), physical, weightB)), declared));
         return this;
+    }
+
+    /**
+     * Lets a logic topic added by {@link #addTopic} take stress-test traffic: creates its shadow topic
+     * (same queues, on both clusters) and sets {@code stressTest: true} on it. Idempotent.
+     */
+    public synchronized LocalPlatform enableStressTest(String logicTopic) {
+        topic(logicTopic);
+        if (stressTested.add(logicTopic)) {
+            stack.createTopic(shadowTopic(logicTopic), queues.getOrDefault(logicTopic, 4));
+        }
+        return this;
+    }
+
+    /** The shadow topic of a logic topic's physical topic, where its stress-test traffic goes (the same name on both clusters). */
+    public synchronized String shadowTopic(String logicTopic) {
+        return physicalTopic(logicTopic) + StressTestSettings.DEFAULTS.shadowSuffix();
     }
 
     /**
@@ -168,9 +193,13 @@ public final class LocalPlatform implements AutoCloseable {
         LogicTopicConfig topic = topic(logicTopic);
         String physical = logicTopic.replace('.', '_') + "-" + suffix + "-moved-" + SEQUENCE.incrementAndGet();
         stack.createTopic(physical, queues);
+        this.queues.put(logicTopic, queues);
         topics.put(logicTopic, new LogicTopicConfig(logicTopic, List.of(
                 new TopicRoute(idcA().clusterName(), physical, topic.routes().get(0).weight()),
                 new TopicRoute(idcB().clusterName(), physical, topic.routes().get(1).weight())), topic.consumerGroups()));
+        if (stressTested.contains(logicTopic)) {
+            stack.createTopic(shadowTopic(logicTopic), queues);
+        }
         return this;
     }
 
@@ -214,7 +243,7 @@ public final class LocalPlatform implements AutoCloseable {
         for (Idc idc : stack.idcs()) {
             builder.cluster(new ClusterConfig(idc.clusterName(), idc.name(), idc.nameServerAddress(), CLIENT_TUNING));
         }
-        topics.values().forEach(builder::topic);
+        topics.values().forEach(topic -> builder.topic(topic.withStressTest(stressTested.contains(topic.name()))));
         try {
             return new PlatformConfigWriter().toYaml(builder.build(configFile.toString()));
         } catch (MessagingException e) {

@@ -44,6 +44,9 @@ final class RocketMqConsumer implements BoundConsumer {
             for (String draining : spec.drainTopics()) {
                 consumer.subscribe(draining, spec.tagFilter());
             }
+            for (String shadow : spec.shadowTopics()) {
+                consumer.subscribe(shadow, spec.tagFilter());
+            }
             consumer.start();
         } catch (MQClientException | RuntimeException e) {
             consumer.shutdown();

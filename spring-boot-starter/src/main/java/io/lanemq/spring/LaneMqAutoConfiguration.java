@@ -7,6 +7,7 @@ import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.TransactionChecker;
 import io.lanemq.core.client.CoreMessagingClient;
+import io.lanemq.core.lane.LaneEndpointException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import org.springframework.beans.factory.ObjectProvider;
@@ -38,6 +39,10 @@ public class LaneMqAutoConfiguration {
         ClientOptions options = properties.clientOptions();
         try {
             return CoreMessagingClient.start(options, registry.getIfUnique(() -> Metrics.globalRegistry));
+        } catch (LaneEndpointException e) {
+            // A taken port is the listen port's fault; anything else (address, TLS material) is named by the SDK's message.
+            throw new InvalidLaneMqPropertyException(LaneMqProperties.PREFIX + (e.addressInUse() ? ".lanes.listen-port" : ".lanes"),
+                    e.getMessage(), e);
         } catch (MessagingException e) {
             // The SDK's message names the file or key and the line; keep it whole in the startup failure.
             throw new InvalidLaneMqPropertyException(LaneMqProperties.PREFIX + ".config-location",

@@ -269,7 +269,7 @@ class LaneMqAutoConfigurationTest {
     }
 
     /** The first {@link InvalidLaneMqPropertyException} in the failure's cause chain. */
-    private static InvalidLaneMqPropertyException invalidProperty(Throwable failure) {
+    static InvalidLaneMqPropertyException invalidProperty(Throwable failure) {
         assertThat(failure).as("startup failure").isNotNull();
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof InvalidLaneMqPropertyException invalid) {

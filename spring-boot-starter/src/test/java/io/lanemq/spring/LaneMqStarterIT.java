@@ -3,9 +3,13 @@ package io.lanemq.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lanemq.api.ClientOptions;
 import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.Consumer;
+import io.lanemq.api.Lane;
+import io.lanemq.api.LaneOptions;
 import io.lanemq.api.Message;
+import io.lanemq.api.MessageContext;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
@@ -13,8 +17,10 @@ import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.SendResult;
 import io.lanemq.api.Subscription;
+import io.lanemq.core.client.CoreMessagingClient;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.localstack.LocalPlatform;
+import io.lanemq.testkit.tls.SelfSignedCertificate;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -23,8 +29,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -42,11 +51,14 @@ import org.springframework.context.annotation.Bean;
  * A Spring Boot application on a real local dual-IDC stack that only adds the starter and two
  * properties: the injected producer sends, the three kinds of {@code @LaneMqListener} (class,
  * {@code @Bean} method, handler method) receive every message exactly once, the SDK's meters are in the
- * application's registry, and closing the context closes the subscriptions.
+ * application's registry, and closing the context closes the subscriptions. An application in lane A, set up by
+ * {@code lanemq.lanes.*} alone, shares a group with a base client: each lane's messages reach its own listener.
  */
 class LaneMqStarterIT {
     private static final String APPLICATION = "starter-it";
     private static final int MESSAGES = 200;
+    private static final int LANE_MESSAGES = 10;
+    private static final String LANE_TOKEN = "starter-it-lane-token-0123456789";
     private static LocalPlatform platform;
 
     @BeforeAll
@@ -138,6 +150,82 @@ class LaneMqStarterIT {
         assertThat(forwarder.forwarded.logicTopic()).isEqualTo("shipping-log");
     }
 
+    @Test
+    void anApplicationInLaneAConsumesLaneAMessagesAndABaseClientOfTheSameGroupTheRest() throws Exception {
+        String group = LocalPlatform.unique("lane-billing");
+        platform.addTopic("lane-orders", 4, 50, 50, group);
+        Path config = platform.writeConfig();
+        SelfSignedCertificate certificate = SelfSignedCertificate.shared();
+        Subscription subscription = Subscription.builder("lane-orders", group).build();
+        LaneRecorder base = new LaneRecorder();
+        SimpleMeterRegistry baseRegistry = new SimpleMeterRegistry();
+        LaneOptions baseLane = LaneOptions.builder().listen("127.0.0.1", 0)
+                .tls(certificate.certificatePem(), certificate.privateKeyPem(), certificate.certificatePem())
+                .token(LANE_TOKEN).forwardTimeout(Duration.ofSeconds(10)).membershipRefresh(Duration.ofMillis(300)).build();
+
+        long started = System.nanoTime();
+        try (CoreMessagingClient baseClient = CoreMessagingClient.start(ClientOptions.builder(APPLICATION + "-base")
+                     .configLocation("file:" + config).lanes(baseLane).build(), baseRegistry);
+             Producer baseProducer = baseClient.createProducer(ProducerOptions.defaults());
+             Consumer ignored = baseClient.subscribe(subscription, base);
+             ConfigurableApplicationContext context = run(LaneApplication.class, config, "test.lane-group=" + group,
+                     "lanemq.lanes.enabled=true", "lanemq.lanes.lane=A",
+                     "lanemq.lanes.certificate-chain=" + certificate.certificatePem(),
+                     "lanemq.lanes.private-key=" + certificate.privateKeyPem(),
+                     "lanemq.lanes.trusted-certificates=" + certificate.certificatePem(),
+                     "lanemq.lanes.token=" + LANE_TOKEN, "lanemq.lanes.forward-timeout=10s",
+                     "lanemq.lanes.membership-refresh=300ms")) {
+            LaneRecorder laneA = context.getBean(LaneRecorder.class);
+            CoreMessagingClient laneClient = (CoreMessagingClient) context.getBean(MessagingClient.class);
+            Set<Optional<Lane>> bothLanes = Set.of(Optional.empty(), Optional.of(Lane.of("A")));
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                assertThat(baseClient.lanesWithMembers(subscription)).as("lanes the base client sees").contains(bothLanes);
+                assertThat(laneClient.lanesWithMembers(subscription)).as("lanes the application sees").contains(bothLanes);
+            });
+            long membersMillis = (System.nanoTime() - started) / 1_000_000;
+
+            Set<String> baseKeys = new HashSet<>();
+            Set<String> laneKeys = new HashSet<>();
+            Producer laneProducer = context.getBean(Producer.class);
+            for (int i = 0; i < LANE_MESSAGES; i++) {
+                baseKeys.add(sendKey(baseProducer, "base-" + i));
+                try (MessageContext.Scope inLaneA = MessageContext.none().withLane(Lane.of("A")).enter()) {
+                    laneKeys.add(sendKey(baseProducer, "a-" + i));
+                }
+                // Outside any context the application's producer stamps its instance's lane.
+                laneKeys.add(sendKey(laneProducer, "a-own-" + i));
+            }
+
+            Set<String> allKeys = new HashSet<>(baseKeys);
+            allKeys.addAll(laneKeys);
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                Set<String> consumed = new HashSet<>(base.keys());
+                consumed.addAll(laneA.keys());
+                return consumed.containsAll(allKeys);
+            });
+            // Compared as sets: queues still moving to the member that joined last may deliver a message twice
+            // (at least once); what matters here is which lane's listener gets each message.
+            assertThat(Set.copyOf(laneA.keys())).as("consumed by the application in lane A").isEqualTo(laneKeys);
+            assertThat(laneA.contexts).as("its listener runs in the context of its messages")
+                    .containsOnly(MessageContext.none().withLane(Lane.of("A")));
+            assertThat(Set.copyOf(base.keys())).as("consumed by the base client").isEqualTo(baseKeys);
+            int duplicates = laneA.keys().size() + base.keys().size() - allKeys.size();
+            System.out.printf("LaneMqStarterIT: both lanes seen by both members %d ms after the base client started; "
+                    + "%d messages placed by lane (%d redelivered), forwarded by the base client %.0f, by the application %.0f%n",
+                    membersMillis, allKeys.size(), duplicates, forwarded(baseRegistry), forwarded(context.getBean(MeterRegistry.class)));
+        }
+    }
+
+    private static double forwarded(MeterRegistry registry) {
+        return registry.find(SdkMetrics.LANE_ROUTED).tag(SdkMetrics.TAG_OUTCOME, SdkMetrics.LaneOutcome.FORWARDED.tag()).counters().stream()
+                .mapToDouble(Counter::count).sum();
+    }
+
+    private static String sendKey(Producer producer, String key) throws Exception {
+        producer.send(Message.builder("lane-orders").keys(key).body(key.getBytes(StandardCharsets.UTF_8)).build());
+        return key;
+    }
+
     private static ConfigurableApplicationContext run(Class<?> application, Path config, String... properties) {
         return new SpringApplicationBuilder(application)
                 .web(WebApplicationType.NONE)
@@ -174,6 +262,38 @@ class LaneMqStarterIT {
     private static double sum(MeterRegistry registry, String name, String tag, String value) {
         return registry.find(name).tag(SdkMetrics.TAG_APPLICATION, APPLICATION).tag(tag, value).counters().stream()
                 .mapToDouble(Counter::count).sum();
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class LaneApplication {
+        @Bean
+        MeterRegistry meterRegistry() {
+            return new SimpleMeterRegistry();
+        }
+
+        @Bean
+        LaneRecorder laneRecorder() {
+            return new LaneRecorder();
+        }
+    }
+
+    /** Records each message's key and the context its listener ran in. */
+    @LaneMqListener(topic = "lane-orders", group = "${test.lane-group}")
+    static class LaneRecorder implements MessageListener {
+        final Queue<String> keys = new ConcurrentLinkedQueue<>();
+        final Queue<MessageContext> contexts = new ConcurrentLinkedQueue<>();
+
+        @Override
+        public ConsumeResult consume(ReceivedMessage message) {
+            keys.add(message.keys().get(0));
+            contexts.add(MessageContext.current());
+            return ConsumeResult.SUCCESS;
+        }
+
+        List<String> keys() {
+            return List.copyOf(keys);
+        }
     }
 
     /** The application: the starter is found through its AutoConfiguration.imports entry. */

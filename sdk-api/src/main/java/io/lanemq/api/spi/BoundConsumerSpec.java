@@ -21,19 +21,21 @@ import java.util.regex.Pattern;
  *                          alongside {@code topic} so that every member of the group subscribes alike
  * @param memberTag         what this member tells the other members of its group about itself (see
  *                          {@link BoundConsumer#memberTags()}); letters, digits and {@code . _ - ~ :}, at most 96
+ * @param shadowTopics      the shadow topics of {@code topic} that hold its stress-test traffic; subscribed
+ *                          alongside it, by the same group and listener, for as long as the consumer runs
  */
 public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, String topic, String tagFilter,
                                 boolean ordered, int consumeThreads, int maxDeliveryAttempts,
                                 StartPosition startPosition, int batchSize, List<String> drainTopics,
-                                Optional<String> memberTag) {
+                                Optional<String> memberTag, List<String> shadowTopics) {
     private static final Pattern MEMBER_TAG = Pattern.compile("[A-Za-z0-9._~:\\-]{1,96}");
 
-    /** No member tag. */
+    /** No member tag, no shadow topics. */
     public BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, String topic, String tagFilter, boolean ordered,
                              int consumeThreads, int maxDeliveryAttempts, StartPosition startPosition, int batchSize,
                              List<String> drainTopics) {
         this(cluster, consumerGroup, topic, tagFilter, ordered, consumeThreads, maxDeliveryAttempts, startPosition, batchSize,
-                drainTopics, Optional.empty());
+                drainTopics, Optional.empty(), List.of());
     }
 
     /** The default batch size of 32 messages per fetch. */
@@ -52,13 +54,19 @@ public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, S
     /** The same consumer, also draining {@code topics}. */
     public BoundConsumerSpec draining(List<String> topics) {
         return new BoundConsumerSpec(cluster, consumerGroup, topic, tagFilter, ordered, consumeThreads, maxDeliveryAttempts,
-                startPosition, batchSize, topics, memberTag);
+                startPosition, batchSize, topics, memberTag, shadowTopics);
     }
 
     /** The same consumer, joining its group with {@code tag}. */
     public BoundConsumerSpec withMemberTag(String tag) {
         return new BoundConsumerSpec(cluster, consumerGroup, topic, tagFilter, ordered, consumeThreads, maxDeliveryAttempts,
-                startPosition, batchSize, drainTopics, Optional.of(tag));
+                startPosition, batchSize, drainTopics, Optional.of(tag), shadowTopics);
+    }
+
+    /** The same consumer, also consuming the stress-test traffic of {@code topics}. */
+    public BoundConsumerSpec withShadowTopics(List<String> topics) {
+        return new BoundConsumerSpec(cluster, consumerGroup, topic, tagFilter, ordered, consumeThreads, maxDeliveryAttempts,
+                startPosition, batchSize, drainTopics, memberTag, topics);
     }
 
     public BoundConsumerSpec {
@@ -72,6 +80,7 @@ public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, S
         if (memberTag.isPresent() && !MEMBER_TAG.matcher(memberTag.get()).matches()) {
             throw new IllegalArgumentException("memberTag must be 1-96 letters, digits or . _ - ~ :, was '" + memberTag.get() + "'");
         }
+        shadowTopics = List.copyOf(shadowTopics);
         if (consumeThreads < 1) {
             throw new IllegalArgumentException("consumeThreads must be >= 1, was " + consumeThreads);
         }

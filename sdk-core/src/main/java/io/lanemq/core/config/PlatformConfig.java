@@ -20,6 +20,7 @@ public final class PlatformConfig {
     private final ConsumerSettings consumerDefaults;
     private final DelaySettings delay;
     private final ProxySettings proxy;
+    private final StressTestSettings stressTest;
 
     private PlatformConfig(Builder builder) {
         this.binding = Optional.ofNullable(builder.binding);
@@ -29,6 +30,7 @@ public final class PlatformConfig {
         this.consumerDefaults = builder.consumerDefaults;
         this.delay = builder.delay;
         this.proxy = builder.proxy;
+        this.stressTest = builder.stressTest;
     }
 
     public static Builder builder() {
@@ -60,10 +62,11 @@ public final class PlatformConfig {
         return Optional.ofNullable(topics.get(logicTopic));
     }
 
-    /** The logic topic routed to {@code physicalTopic} on {@code cluster}, if any. */
+    /** The logic topic routed to {@code physicalTopic} on {@code cluster}, if any; a shadow topic counts as its logic topic's. */
     public Optional<LogicTopicConfig> topicOf(String cluster, String physicalTopic) {
         return topics.values().stream()
-                .filter(t -> t.routes().stream().anyMatch(r -> r.cluster().equals(cluster) && r.physicalTopic().equals(physicalTopic)))
+                .filter(t -> t.routes().stream().anyMatch(r -> r.cluster().equals(cluster) && (r.physicalTopic().equals(physicalTopic)
+                        || t.stressTest() && stressTest.shadowTopicOf(r).equals(physicalTopic))))
                 .findFirst();
     }
 
@@ -85,6 +88,16 @@ public final class PlatformConfig {
         return proxy;
     }
 
+    /** Where stress-test traffic of the logic topics that take it goes. */
+    public StressTestSettings stressTest() {
+        return stressTest;
+    }
+
+    /** The shadow physical topic of {@code route} under this snapshot's {@link StressTestSettings}. */
+    public String shadowTopic(TopicRoute route) {
+        return stressTest.shadowTopicOf(route);
+    }
+
     /** Collects a snapshot; {@link #build()} validates it as a whole. Not thread-safe. */
     public static final class Builder {
         private String binding;
@@ -94,6 +107,7 @@ public final class PlatformConfig {
         private ConsumerSettings consumerDefaults = ConsumerSettings.DEFAULTS;
         private DelaySettings delay = DelaySettings.DEFAULTS;
         private ProxySettings proxy = ProxySettings.NONE;
+        private StressTestSettings stressTest = StressTestSettings.DEFAULTS;
 
         private Builder() {
         }
@@ -130,6 +144,11 @@ public final class PlatformConfig {
 
         public Builder proxy(ProxySettings proxy) {
             this.proxy = proxy;
+            return this;
+        }
+
+        public Builder stressTest(StressTestSettings stressTest) {
+            this.stressTest = stressTest;
             return this;
         }
 
@@ -177,6 +196,10 @@ public final class PlatformConfig {
 
         ProxySettings proxy() {
             return proxy;
+        }
+
+        StressTestSettings stressTest() {
+            return stressTest;
         }
     }
 }

@@ -35,13 +35,16 @@ import java.util.stream.Collectors;
  * proxy:                          # only for groups in PROXY mode; TLS is mandatory
  *   endpoints: ["proxy-1:7443", "proxy-2:7443"]
  *   caCertificate: /etc/lanemq/proxy-ca.pem
+ * stressTest:                     # optional; where stress-test traffic goes
+ *   shadowSuffix: _SHADOW         # the default: a route's shadow topic is <physicalTopic>_SHADOW, same cluster
  * topics:
  *   order-paid:
+ *     stressTest: true              # takes stress-test traffic (default false: such sends are refused)
  *     routes:
  *       - { cluster: cluster-a, physicalTopic: order_paid, weight: 50 }
- *       - { cluster: cluster-b, physicalTopic: order_paid, weight: 50 }
+ *       - { cluster: cluster-b, physicalTopic: order_paid, weight: 50, shadowTopic: order_paid_stress }
  *     consumerGroups:
- *       billing: { threads: 4 }
+ *       billing: { threads: 4 }     # DIRECT groups also consume the shadow topics; PROXY groups do not yet
  * }</pre>
  */
 public final class PlatformConfigParser {
@@ -140,7 +143,9 @@ public final class PlatformConfigParser {
                     raw.producer.retries == null ? producer.retries() : raw.producer.retries);
         }
         ConsumerSettings consumerDefaults = merge(ConsumerSettings.DEFAULTS, raw.consumer);
-        builder.producer(producer).consumerDefaults(consumerDefaults).delay(toDelay(raw.delay)).proxy(toProxy(raw.proxy));
+        builder.producer(producer).consumerDefaults(consumerDefaults).delay(toDelay(raw.delay)).proxy(toProxy(raw.proxy))
+                .stressTest(raw.stressTest == null || raw.stressTest.shadowSuffix == null ? StressTestSettings.DEFAULTS
+                        : new StressTestSettings(raw.stressTest.shadowSuffix));
         if (raw.topics != null) {
             raw.topics.forEach((name, t) -> builder.topic(toTopic(name, t == null ? new RawTopic() : t, consumerDefaults)));
         }
@@ -172,13 +177,14 @@ public final class PlatformConfigParser {
         List<TopicRoute> routes = new ArrayList<>();
         for (RawRoute route : raw.routes == null ? List.<RawRoute>of() : raw.routes) {
             RawRoute r = route == null ? new RawRoute() : route;
-            routes.add(new TopicRoute(r.cluster, r.physicalTopic, r.weight == null ? 1 : r.weight));
+            routes.add(new TopicRoute(r.cluster, r.physicalTopic, r.weight == null ? 1 : r.weight, Optional.ofNullable(r.shadowTopic)));
         }
         Map<String, ConsumerSettings> groups = new LinkedHashMap<>();
         if (raw.consumerGroups != null) {
             raw.consumerGroups.forEach((group, settings) -> groups.put(group, merge(consumerDefaults, settings)));
         }
-        return new LogicTopicConfig(name, routes, groups, raw.rateLimitPerSecond == null ? 0 : raw.rateLimitPerSecond);
+        return new LogicTopicConfig(name, routes, groups, raw.rateLimitPerSecond == null ? 0 : raw.rateLimitPerSecond,
+                Boolean.TRUE.equals(raw.stressTest));
     }
 
     private static ConsumerSettings merge(ConsumerSettings base, RawConsumer override) {

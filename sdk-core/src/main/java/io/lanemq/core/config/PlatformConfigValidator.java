@@ -2,6 +2,7 @@ package io.lanemq.core.config;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,10 @@ import java.util.regex.Pattern;
 final class PlatformConfigValidator {
     /** What RocketMQ accepts as a topic or group name; also used for cluster and logic topic names. */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]{1,127}");
+    /** RocketMQ's longest topic name. */
+    static final int MAX_TOPIC_NAME = 127;
+    /** Characters of a topic name, so a suffix keeps a valid name valid. */
+    private static final Pattern NAME_CHARS = Pattern.compile("[A-Za-z0-9_.\\-]+");
     private static final Pattern ADDRESSES = Pattern.compile("[^;:\\s]+:\\d{1,5}(;[^;:\\s]+:\\d{1,5})*");
     private static final Pattern ENDPOINT = Pattern.compile("[^;:\\s/]+:\\d{1,5}");
     /** Well above any broker's default maximum; a larger body belongs in object storage. */
@@ -38,6 +43,7 @@ final class PlatformConfigValidator {
         checkConsumer("/consumer", draft.consumerDefaults());
         checkDelay("/delay", draft.delay());
         checkTopics();
+        checkStressTest();
         checkProxy("/proxy", draft.proxy());
         return problems;
     }
@@ -202,6 +208,55 @@ final class PlatformConfigValidator {
         }
         if (totalWeight == 0) {
             problems.add(new ConfigProblem(topicAt + "/routes", "weights sum to zero, so no send could be routed"));
+        }
+    }
+
+    /**
+     * Every shadow topic must be a valid topic name and must not be a production topic of the same
+     * cluster: stress-test traffic sent there would mix with production messages.
+     */
+    private void checkStressTest() {
+        StressTestSettings stress = draft.stressTest();
+        if (stress == null) {
+            problems.add(new ConfigProblem("/stressTest", "must not be null"));
+            return;
+        }
+        String suffix = stress.shadowSuffix();
+        boolean suffixValid = suffix != null && suffix.length() < MAX_TOPIC_NAME && NAME_CHARS.matcher(suffix).matches();
+        if (!suffixValid) {
+            problems.add(new ConfigProblem("/stressTest/shadowSuffix", "must be 1-" + (MAX_TOPIC_NAME - 1)
+                    + " letters, digits, '.', '_' or '-' (an empty suffix would make the shadow topic the production topic),"
+                    + " was " + quoted(suffix)));
+        }
+        Map<String, String> productionTopics = new HashMap<>();
+        for (LogicTopicConfig topic : draft.topics().values()) {
+            topic.routes().forEach(r -> productionTopics.putIfAbsent(r.cluster() + "/" + r.physicalTopic(), topic.name()));
+        }
+        for (LogicTopicConfig topic : draft.topics().values()) {
+            for (int i = 0; i < topic.routes().size(); i++) {
+                TopicRoute route = topic.routes().get(i);
+                String at = "/topics/" + escape(topic.name()) + "/routes/" + i;
+                boolean explicit = route.shadowTopic().isPresent();
+                if (explicit) {
+                    checkName(at + "/shadowTopic", route.shadowTopic().get(), "shadow topic");
+                }
+                if (!topic.stressTest() || !explicit && (!suffixValid || route.physicalTopic() == null)) {
+                    continue; // nothing to check, or the cause is reported already
+                }
+                String shadow = stress.shadowTopicOf(route);
+                String field = at + (explicit ? "/shadowTopic" : "/physicalTopic");
+                if (!explicit && shadow.length() > MAX_TOPIC_NAME) {
+                    problems.add(new ConfigProblem(field, "with stressTest.shadowSuffix " + quoted(suffix) + " its shadow topic is "
+                            + shadow.length() + " characters, over RocketMQ's " + MAX_TOPIC_NAME
+                            + "; shorten the suffix or set shadowTopic on this route"));
+                }
+                String production = productionTopics.get(route.cluster() + "/" + shadow);
+                if (production != null) {
+                    problems.add(new ConfigProblem(field, "the shadow topic " + quoted(shadow) + " on cluster "
+                            + quoted(route.cluster()) + " is a production topic of logic topic " + quoted(production)
+                            + "; stress-test traffic must never reach a production topic"));
+                }
+            }
         }
     }
 

@@ -45,6 +45,7 @@ public final class PlatformConfigWriter {
             config.proxy().caCertificate().ifPresent(ca -> proxy.put("caCertificate", ca.toString()));
             document.put("proxy", proxy);
         }
+        document.put("stressTest", Map.of("shadowSuffix", config.stressTest().shadowSuffix()));
         Map<String, Object> topics = new LinkedHashMap<>();
         config.topics().values().forEach(t -> topics.put(t.name(), topic(t)));
         document.put("topics", topics);
@@ -88,11 +89,15 @@ public final class PlatformConfigWriter {
             out.put("cluster", route.cluster());
             out.put("physicalTopic", route.physicalTopic());
             out.put("weight", route.weight());
+            route.shadowTopic().ifPresent(shadow -> out.put("shadowTopic", shadow));
             routes.add(out);
         }
         Map<String, Object> groups = new LinkedHashMap<>();
         topic.consumerGroups().forEach((name, settings) -> groups.put(name, consumer(settings)));
         Map<String, Object> out = new LinkedHashMap<>();
+        if (topic.stressTest()) {
+            out.put("stressTest", true);
+        }
         out.put("routes", routes);
         out.put("consumerGroups", groups);
         if (topic.rateLimitPerSecond() > 0) {

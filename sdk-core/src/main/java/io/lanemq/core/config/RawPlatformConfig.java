@@ -15,6 +15,7 @@ final class RawPlatformConfig {
     public RawConsumer consumer;
     public RawDelay delay;
     public RawProxy proxy;
+    public RawStressTest stressTest;
     public Map<String, RawTopic> topics = new LinkedHashMap<>();
 
     static final class RawCluster {
@@ -41,6 +42,10 @@ final class RawPlatformConfig {
         public String caCertificate;
     }
 
+    static final class RawStressTest {
+        public String shadowSuffix;
+    }
+
     static final class RawConsumer {
         public Integer threads;
         public Integer maxDeliveryAttempts;
@@ -55,11 +60,13 @@ final class RawPlatformConfig {
         public List<RawRoute> routes = List.of();
         public Map<String, RawConsumer> consumerGroups = new LinkedHashMap<>();
         public Integer rateLimitPerSecond;
+        public Boolean stressTest;
     }
 
     static final class RawRoute {
         public String cluster;
         public String physicalTopic;
         public Integer weight;
+        public String shadowTopic;
     }
 }

@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * separate old-topic consumer in the same group would be refused its pulls), and once the group's
  * backlog on the old topic is zero after a grace period (sends in flight at the switch land
  * there) it restarts on the new topic alone. Nothing is lost; a message whose offset was not yet
- * committed may be delivered again (at least once).
+ * committed may be delivered again (at least once). A topic that takes stress-test traffic also
+ * subscribes each route's shadow topic; a shadow topic the change leaves is drained the same way.
  */
 final class DirectConsumption implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DirectConsumption.class);
@@ -69,6 +70,11 @@ final class DirectConsumption implements AutoCloseable {
                     settings.threads(), settings.maxDeliveryAttempts(),
                     BoundConsumerSpec.StartPosition.valueOf(settings.startPosition().name()), settings.batchSize());
             plan.put(route.cluster(), memberTag.map(spec::withMemberTag).orElse(spec));
+        }
+        if (topic.stressTest()) {
+            // Stress-test traffic lives on each route's shadow topic: the same group and listener consume it there.
+            topic.routes().forEach(route -> plan.computeIfPresent(route.cluster(),
+                    (cluster, spec) -> spec.withShadowTopics(List.of(config.shadowTopic(route)))));
         }
         return plan;
     }
@@ -114,7 +120,9 @@ final class DirectConsumption implements AutoCloseable {
                 // The topic it leaves still holds messages, and sends in flight at the switch land there too.
                 List<String> drain = new ArrayList<>(running.spec.drainTopics());
                 drain.add(running.spec.topic());
+                drain.addAll(running.spec.shadowTopics());
                 drain.remove(wanted.topic());
+                drain.removeAll(wanted.shadowTopics());
                 restart(wanted.draining(drain.stream().distinct().toList()), grace);
             }
         }

@@ -65,7 +65,7 @@ public final class LaneRuntime implements AutoCloseable {
                     .build(), this::consumeForwarded, metrics.registry());
         } catch (IOException | RuntimeException e) {
             client.close();
-            throw new InvalidConfigurationException("cannot serve lane forwarding on " + options.listenHost() + ":"
+            throw new LaneEndpointException("cannot serve lane forwarding on " + options.listenHost() + ":"
                     + options.listenPort() + ": " + e.getMessage(), e);
         }
         this.self = new LaneMember(options.lane(), options.advertisedHost(), server.address().getPort());
@@ -76,7 +76,7 @@ public final class LaneRuntime implements AutoCloseable {
         });
     }
 
-    /** @throws InvalidConfigurationException the forwarding endpoint cannot start (port taken, unreadable TLS files) */
+    /** @throws LaneEndpointException the forwarding endpoint cannot start (port taken, unreadable TLS files) */
     public static LaneRuntime start(LaneOptions options, SdkMetrics metrics) throws InvalidConfigurationException {
         LaneRuntime runtime = new LaneRuntime(options, metrics);
         log.info("lane member {} serving forwarded messages on {}", runtime.self, runtime.server.address());

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,7 +17,8 @@ import java.util.function.DoubleSupplier;
 /**
  * Every metric the SDK core exports, named in one place so dashboards and alerts can rely on
  * exactly these names. Tags: {@code application} on all, and {@code logic_topic}, {@code cluster},
- * {@code group}, {@code outcome} where they apply.
+ * {@code group}, {@code outcome} where they apply; sends also carry {@code traffic} ({@code production} or
+ * {@code stress}: stress-test sends, which went to shadow topics).
  */
 public final class SdkMetrics {
     /** Sends by outcome ({@code success} / {@code failure}); counter. */
@@ -54,13 +56,15 @@ public final class SdkMetrics {
     public static final String TAG_CONSUMER = "consumer";
     /** A gRPC status code ({@code UNAUTHENTICATED}, {@code UNAVAILABLE}...). */
     public static final String TAG_STATUS = "status";
+    /** On sends: a {@link Traffic#tagValue()}. */
+    public static final String TAG_TRAFFIC = "traffic";
     /** On every meter: which application's client it belongs to. */
     public static final String TAG_APPLICATION = "application";
 
     private final MeterRegistry registry;
     private final Tags common;
     /** Send and consume meters per topic/cluster(/group): built once, not on every message. */
-    private final Map<MeterKey, SendMeters> sendMeters = new ConcurrentHashMap<>();
+    private final Map<SendKey, SendMeters> sendMeters = new ConcurrentHashMap<>();
     private final Map<MeterKey, ConsumeMeters> consumeMeters = new ConcurrentHashMap<>();
     /** Gauges read this client's state: they must leave the registry with the client. */
     private final List<Meter> gauges = new CopyOnWriteArrayList<>();
@@ -70,20 +74,25 @@ public final class SdkMetrics {
         this.common = Tags.of(TAG_APPLICATION, application);
     }
 
+    /** A send of production traffic. */
     public void sendCompleted(String logicTopic, String cluster, boolean success, long nanos) {
-        SendMeters meters = sendMeters.computeIfAbsent(new MeterKey(logicTopic, null, cluster), this::sendMeters);
+        sendCompleted(logicTopic, cluster, success, nanos, false);
+    }
+
+    /** @param stressTest whether it was stress-test traffic (sent to a shadow topic) */
+    public void sendCompleted(String logicTopic, String cluster, boolean success, long nanos, boolean stressTest) {
+        SendMeters meters = sendMeters.computeIfAbsent(new SendKey(logicTopic, cluster, stressTest), this::sendMeters);
         (success ? meters.succeeded : meters.failed).increment();
         meters.latency.record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    private SendMeters sendMeters(MeterKey key) {
+    private SendMeters sendMeters(SendKey key) {
+        Tags tags = common.and(TAG_LOGIC_TOPIC, key.logicTopic, TAG_CLUSTER, key.cluster,
+                TAG_TRAFFIC, (key.stressTest ? Traffic.STRESS : Traffic.PRODUCTION).tagValue());
         return new SendMeters(
-                Counter.builder(SENDS).tags(common).tags(TAG_LOGIC_TOPIC, key.logicTopic, TAG_CLUSTER, key.cluster,
-                        TAG_OUTCOME, outcome(true)).register(registry),
-                Counter.builder(SENDS).tags(common).tags(TAG_LOGIC_TOPIC, key.logicTopic, TAG_CLUSTER, key.cluster,
-                        TAG_OUTCOME, outcome(false)).register(registry),
-                Timer.builder(SEND_LATENCY).tags(common).tags(TAG_LOGIC_TOPIC, key.logicTopic, TAG_CLUSTER, key.cluster)
-                        .publishPercentileHistogram().register(registry));
+                Counter.builder(SENDS).tags(tags).tag(TAG_OUTCOME, outcome(true)).register(registry),
+                Counter.builder(SENDS).tags(tags).tag(TAG_OUTCOME, outcome(false)).register(registry),
+                Timer.builder(SEND_LATENCY).tags(tags).publishPercentileHistogram().register(registry));
     }
 
     public void sendRejected(String logicTopic, String reason) {
@@ -188,6 +197,20 @@ public final class SdkMetrics {
 
     /** Where a message went; {@code group} is null for sends. */
     private record MeterKey(String logicTopic, String group, String cluster) {
+    }
+
+    /** What kind of traffic a send was, as its {@link #TAG_TRAFFIC} tag says. */
+    public enum Traffic {
+        PRODUCTION,
+        /** Stress-test traffic, sent to shadow topics. */
+        STRESS;
+
+        public String tagValue() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    private record SendKey(String logicTopic, String cluster, boolean stressTest) {
     }
 
     private record SendMeters(Counter succeeded, Counter failed, Timer latency) {

@@ -20,6 +20,11 @@ public final class ContextStamp {
         this.instanceLane = instanceLane;
     }
 
+    /** Whether properties {@link #properties stamped} for a send mark it as stress-test traffic, for a shadow topic. */
+    static boolean marksStressTest(Map<String, String> stamped) {
+        return "true".equals(stamped.get(MessageContext.STRESS_TEST_PROPERTY));
+    }
+
     /** The properties {@code message} is sent with; its own map, not a copy, when there is nothing to add (the usual case). */
     Map<String, String> properties(Message message) {
         MessageContext context = MessageContext.current();

@@ -17,6 +17,7 @@ import io.lanemq.core.config.ConfigSubscriber;
 import io.lanemq.core.config.LogicTopicConfig;
 import io.lanemq.core.config.PlatformConfig;
 import io.lanemq.core.config.PlatformConfigRef;
+import io.lanemq.core.config.StressTestSettings;
 import io.lanemq.core.config.TopicRoute;
 import io.lanemq.core.delay.DelayProtocol;
 import io.lanemq.core.delay.DelayTicket;
@@ -46,6 +47,11 @@ import org.slf4j.LoggerFactory;
  * because of this producer; a failure that was really a lost acknowledgement (a timeout) can
  * still leave a copy in the first cluster, which at-least-once consumers absorb. A message the
  * platform refuses ({@link InvalidMessageException}) is not retried anywhere.
+ *
+ * <p>A send marked as stress-test traffic (by the sender's {@link io.lanemq.api.MessageContext}, or by the
+ * message's own property when the delay server re-sends it) goes to the shadow topic of the chosen route,
+ * with the same cluster choice, failover and delay path; a logic topic without {@code stressTest: true}
+ * refuses it before anything is sent.
  */
 public final class RoutingProducer implements Producer, ConfigSubscriber {
     private static final Logger log = LoggerFactory.getLogger(RoutingProducer.class);
@@ -209,7 +215,9 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
         }
         PlatformConfig snapshot = config.current();
         try {
-            return new SendAttempts(SendValidator.check(snapshot, message), message, snapshot);
+            Map<String, String> properties = stamp.properties(message);
+            boolean stressTest = ContextStamp.marksStressTest(properties);
+            return new SendAttempts(SendValidator.check(snapshot, message, stressTest), message, properties, stressTest, snapshot);
         } catch (MessagingException e) {
             metrics.sendRejected(message.logicTopic(), e.getClass().getSimpleName());
             throw e;
@@ -267,6 +275,8 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
         private final Message message;
         /** Stamped on the sender's thread: an async or throttled attempt runs on another. */
         private final Map<String, String> properties;
+        /** Stress-test traffic, sent to each route's shadow topic as named by this snapshot; null for production traffic. */
+        private final StressTestSettings shadows;
         private final Set<String> tried = new HashSet<>(4);
         /** From the snapshot the send was validated against, like everything else about it. */
         private final int retries;
@@ -274,10 +284,12 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
         /** One id for every attempt, so whichever cluster stores the record, the id is the one reported. */
         private final String delayId;
 
-        SendAttempts(LogicTopicConfig topic, Message message, PlatformConfig snapshot) {
+        SendAttempts(LogicTopicConfig topic, Message message, Map<String, String> properties, boolean stressTest,
+                     PlatformConfig snapshot) {
             this.topic = topic;
             this.message = message;
-            this.properties = stamp.properties(message);
+            this.properties = properties;
+            this.shadows = stressTest ? snapshot.stressTest() : null;
             this.retries = snapshot.producer().retries();
             this.delayTopic = snapshot.delay().internalTopic();
             this.delayId = message.deliverAt().map(at -> DelayProtocol.newId(at.toEpochMilli())).orElse(null);
@@ -290,15 +302,20 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
             TopicRoute route = lease.route();
             tried.add(route.cluster());
             PhysicalMessage physical = delayId != null ? DelayProtocol.schedule(message, properties, delayTopic, delayId)
-                    : new PhysicalMessage(route.physicalTopic(), message.body(), message.keys(), message.tag(),
+                    : new PhysicalMessage(physicalTopic(route), message.body(), message.keys(), message.tag(),
                             properties, message.shardingKey());
             return new Attempt(message.logicTopic(), lease, physical, delayId, System.nanoTime());
+        }
+
+        /** Where on {@code route} the message goes: its physical topic, or its shadow topic for stress-test traffic. */
+        private String physicalTopic(TopicRoute route) {
+            return shadows == null ? route.physicalTopic() : shadows.shadowTopicOf(route);
         }
 
         SendResult succeeded(Attempt attempt, BoundSendResult sent) {
             long nanos = System.nanoTime() - attempt.startNanos();
             attempt.lease().succeeded(nanos);
-            metrics.sendCompleted(message.logicTopic(), attempt.cluster(), true, nanos);
+            metrics.sendCompleted(message.logicTopic(), attempt.cluster(), true, nanos, shadows != null);
             return attempt.result(sent);
         }
 
@@ -309,7 +326,8 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
             } else {
                 attempt.lease().ignored();
             }
-            metrics.sendCompleted(message.logicTopic(), attempt.cluster(), false, System.nanoTime() - attempt.startNanos());
+            metrics.sendCompleted(message.logicTopic(), attempt.cluster(), false, System.nanoTime() - attempt.startNanos(),
+                    shadows != null);
             return error;
         }
 

@@ -16,9 +16,19 @@ final class SendValidator {
     private SendValidator() {
     }
 
-    static LogicTopicConfig check(PlatformConfig config, Message message) throws UnknownTopicException, InvalidMessageException {
+    /**
+     * @param stressTest whether the send is stress-test traffic, which only a logic topic with a shadow
+     *                   topic takes: sent anywhere else it would mix with production messages
+     */
+    static LogicTopicConfig check(PlatformConfig config, Message message, boolean stressTest)
+            throws UnknownTopicException, InvalidMessageException {
         LogicTopicConfig topic = config.topic(message.logicTopic()).orElseThrow(() -> new UnknownTopicException(
                 "unknown logic topic; the platform configuration has " + config.topics().keySet(), message.logicTopic()));
+        if (stressTest && !topic.stressTest()) {
+            throw new InvalidMessageException("stress-test message refused: logic topic '" + topic.name()
+                    + "' does not take stress-test traffic (topics." + topic.name() + ".stressTest is false), and stress-test"
+                    + " traffic must never reach a production topic; nothing was sent", message.logicTopic());
+        }
         int max = config.producer().maxBodyBytes();
         if (message.bodyLength() > max) {
             throw new InvalidMessageException("body is " + message.bodyLength() + " bytes, over the maximum of " + max
