@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -30,6 +32,8 @@ final class LaneDirectory {
     private final LongSupplier clock;
     private volatile Map<Optional<Lane>, List<LaneMember>> membersByLane;
     private final Map<LaneMember, Long> suspectUntil = new ConcurrentHashMap<>();
+    /** Open once the brokers' list was read: until then this instance knows only itself. */
+    private final CountDownLatch read = new CountDownLatch(1);
 
     LaneDirectory(LaneMember self, long suspectNanos, LongSupplier clock) {
         this.self = self;
@@ -57,6 +61,21 @@ final class LaneDirectory {
         Set<LaneMember> listed = new HashSet<>();
         frozen.values().forEach(listed::addAll);
         suspectUntil.keySet().retainAll(listed);
+        read.countDown();
+    }
+
+    /**
+     * Waits until the brokers' list was read once, at most {@code timeoutNanos}; whether it was. Before the first
+     * read this instance would place every message as if it were the group's only member, and take messages of
+     * other lanes that already have consumers.
+     */
+    boolean awaitFirstRead(long timeoutNanos) {
+        try {
+            return read.await(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** Leaves {@code member} out of routing for a while: a forward to it just failed. */

@@ -5,6 +5,7 @@ import io.lanemq.api.Lane;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.ReceivedMessage;
 import io.lanemq.core.metrics.SdkMetrics;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
@@ -27,18 +28,27 @@ final class LaneRoutingListener implements MessageListener {
     private final LaneDirectory directory;
     private final LaneForwarder forwarder;
     private final SdkMetrics metrics;
+    private final long firstReadWaitNanos;
 
+    /** @param firstReadWait how long a message received before the group's members were read once waits for that read */
     LaneRoutingListener(String consumerGroup, MessageListener local, LaneDirectory directory, LaneForwarder forwarder,
-                        SdkMetrics metrics) {
+                        SdkMetrics metrics, Duration firstReadWait) {
         this.consumerGroup = consumerGroup;
         this.local = local;
         this.directory = directory;
         this.forwarder = forwarder;
         this.metrics = metrics;
+        this.firstReadWaitNanos = firstReadWait.toNanos();
     }
 
     @Override
     public ConsumeResult consume(ReceivedMessage message) {
+        // The consumer starts before the brokers can be asked who else is in the group: its first messages wait.
+        if (!directory.awaitFirstRead(firstReadWaitNanos)) {
+            metrics.laneRouted(consumerGroup, SdkMetrics.LaneOutcome.UNROUTABLE);
+            log.warn("the members of group '{}' could not be read yet; retrying {} later", consumerGroup, message);
+            return ConsumeResult.RETRY_LATER;
+        }
         for (int forwards = 0; forwards < MAX_FORWARDS; forwards++) {
             LaneRoute route = directory.route(message.lane());
             switch (route.kind()) {

@@ -108,7 +108,7 @@ public final class LaneRuntime implements AutoCloseable {
         long suspectNanos = options.membershipRefresh().multipliedBy(3).toNanos();
         LaneDirectory directory = new LaneDirectory(self, suspectNanos, System::nanoTime);
         LaneRoutingListener routing = new LaneRoutingListener(subscription.consumerGroup(), listener, directory,
-                this::forward, metrics);
+                this::forward, metrics, options.membershipRefresh().multipliedBy(5));
         LaneSubscription laneSubscription = new LaneSubscription(routing, directory, () -> listeners.remove(key, listener));
         laneSubscription.unregisterAlso(() -> subscriptions.remove(key, laneSubscription));
         subscriptions.put(key, laneSubscription);

@@ -11,11 +11,13 @@ import io.lanemq.core.consume.DeliveredMessage;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +26,9 @@ class LaneRoutingListenerTest {
     private static final LaneMember SELF = new LaneMember(Optional.empty(), "10.0.0.1", 7001);
     private static final LaneMember A_1 = new LaneMember(Optional.of(Lane.of("A")), "10.0.0.2", 7002);
     private static final LaneMember A_2 = new LaneMember(Optional.of(Lane.of("A")), "10.0.0.3", 7003);
+
+    /** Long enough for a read another thread makes, short enough for a test that sees none. */
+    private static final Duration WAIT = Duration.ofSeconds(1);
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final LaneDirectory directory = new LaneDirectory(SELF, TimeUnit.SECONDS.toNanos(30), System::nanoTime);
@@ -72,12 +77,26 @@ class LaneRoutingListenerTest {
     @Test
     void aMessageNoLaneCanTakeNowIsRetriedLater() {
         LaneDirectory laneOnly = new LaneDirectory(A_1, TimeUnit.SECONDS.toNanos(30), System::nanoTime);
+        laneOnly.update(List.of());
         LaneRoutingListener listener = new LaneRoutingListener("g", this::consumeHere, laneOnly, this::forward,
-                new SdkMetrics(registry, "app"));
+                new SdkMetrics(registry, "app"), WAIT);
 
         assertThat(listener.consume(message(null))).isEqualTo(ConsumeResult.RETRY_LATER);
         assertThat(consumedHere).isEmpty();
         assertThat(routed(SdkMetrics.LaneOutcome.UNROUTABLE)).isEqualTo(1);
+    }
+
+    @Test
+    void aMessageReceivedBeforeTheMembersWereReadWaitsForTheFirstRead() throws Exception {
+        LaneRoutingListener listener = listener(Set.of(), ConsumeResult.SUCCESS);
+        assertThat(listener.consume(message("A"))).as("never read").isEqualTo(ConsumeResult.RETRY_LATER);
+        assertThat(consumedHere).as("not taken as the group's only member").isEmpty();
+
+        CompletableFuture<ConsumeResult> waiting = CompletableFuture.supplyAsync(() -> listener.consume(message("A")));
+        directory.update(List.of(A_1.tag()));
+
+        assertThat(waiting.get(5, TimeUnit.SECONDS)).isEqualTo(ConsumeResult.SUCCESS);
+        assertThat(forwardedTo).containsExactly(A_1);
     }
 
     private Set<LaneMember> failing = Set.of();
@@ -86,7 +105,7 @@ class LaneRoutingListenerTest {
     private LaneRoutingListener listener(Set<LaneMember> failing, ConsumeResult remoteAnswer) {
         this.failing = failing;
         this.remoteAnswer = remoteAnswer;
-        return new LaneRoutingListener("g", this::consumeHere, directory, this::forward, new SdkMetrics(registry, "app"));
+        return new LaneRoutingListener("g", this::consumeHere, directory, this::forward, new SdkMetrics(registry, "app"), WAIT);
     }
 
     private ConsumeResult consumeHere(ReceivedMessage message) {

@@ -1,4 +1,4 @@
-package io.lanemq.localstack;
+package io.lanemq.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +8,7 @@ import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.SendResult;
+import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.testkit.Idc;
 import io.lanemq.testkit.RocketMqStack;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +19,10 @@ import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.Test;
 
-/** A local platform's stress-tested logic topic: shadow topics exist on both clusters and take the stress sends. */
+/**
+ * A local platform's stress-tested logic topic: shadow topics exist on both clusters and take the stress sends.
+ * Here rather than in local-stack, whose build would otherwise start a stack of its own for this one test.
+ */
 class LocalPlatformStressTestIT {
 
     @Test
