@@ -109,8 +109,7 @@ public final class LaneRuntime implements AutoCloseable {
         LaneDirectory directory = new LaneDirectory(self, suspectNanos, System::nanoTime);
         LaneRoutingListener routing = new LaneRoutingListener(subscription.consumerGroup(), listener, directory,
                 this::forward, metrics, options.membershipRefresh().multipliedBy(5));
-        LaneSubscription laneSubscription = new LaneSubscription(routing, directory, () -> listeners.remove(key, listener));
-        laneSubscription.unregisterAlso(() -> subscriptions.remove(key, laneSubscription));
+        LaneSubscription laneSubscription = new LaneSubscription(key, listener, routing, directory);
         subscriptions.put(key, laneSubscription);
         return laneSubscription;
     }
@@ -145,21 +144,16 @@ public final class LaneRuntime implements AutoCloseable {
     public final class LaneSubscription implements AutoCloseable {
         private final LaneRoutingListener routing;
         private final LaneDirectory directory;
-        private Runnable unregister;
+        private final GroupTopic key;
+        /** The application's listener, which forwarded messages of this group and topic go to. */
+        private final MessageListener applicationListener;
         private ScheduledFuture<?> refresh;
 
-        private LaneSubscription(LaneRoutingListener routing, LaneDirectory directory, Runnable unregister) {
+        private LaneSubscription(GroupTopic key, MessageListener listener, LaneRoutingListener routing, LaneDirectory directory) {
+            this.key = key;
+            this.applicationListener = listener;
             this.routing = routing;
             this.directory = directory;
-            this.unregister = unregister;
-        }
-
-        private void unregisterAlso(Runnable more) {
-            Runnable first = unregister;
-            unregister = () -> {
-                first.run();
-                more.run();
-            };
         }
 
         /** The listener the subscription's consumer runs: the application's for this lane, forwarding for the others. */
@@ -189,7 +183,8 @@ public final class LaneRuntime implements AutoCloseable {
             if (refresh != null) {
                 refresh.cancel(false);
             }
-            unregister.run();
+            listeners.remove(key, applicationListener);
+            subscriptions.remove(key, this);
         }
     }
 }
