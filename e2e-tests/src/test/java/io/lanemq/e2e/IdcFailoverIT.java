@@ -8,7 +8,7 @@ import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
-import io.lanemq.localstack.SendStream.Outcome;
+import io.lanemq.localstack.SendOutcome;
 import io.lanemq.testkit.Idc;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.localstack.SendStream;
@@ -43,7 +43,7 @@ class IdcFailoverIT {
             // Precondition, not the subject: both IDCs healthy and sharing the sends (the benchmark reports the split).
             await().atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofMillis(250)).until(() -> {
                 long now = stream.nowNanos();
-                List<Outcome> recent = stream.startedBetween(now - 3 * SECOND, now - SECOND);
+                List<SendOutcome> recent = stream.startedBetween(now - 3 * SECOND, now - SECOND);
                 double share = SendStream.shareOf(recent, victimCluster);
                 return now > 4 * SECOND && SendStream.successRate(recent) == 1.0 && share >= 0.35 && share <= 0.65;
             });
@@ -51,7 +51,7 @@ class IdcFailoverIT {
             long killedAt = stream.nowNanos();
             victim.kill();
             await().atMost(Duration.ofSeconds(30)).until(() -> stream.nowNanos() > killedAt + 8 * SECOND);
-            List<Outcome> afterThreeSeconds = stream.startedBetween(killedAt + 3 * SECOND, killedAt + 7 * SECOND);
+            List<SendOutcome> afterThreeSeconds = stream.startedBetween(killedAt + 3 * SECOND, killedAt + 7 * SECOND);
             assertThat(afterThreeSeconds).hasSizeGreaterThan(RATE * 3);
             assertThat(SendStream.successRate(afterThreeSeconds)).as("sends started 3-7 s after the kill that succeeded")
                     .isGreaterThanOrEqualTo(0.99);

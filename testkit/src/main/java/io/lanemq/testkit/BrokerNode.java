@@ -32,6 +32,11 @@ public final class BrokerNode extends ServerNode {
         this.latencyProxy = latencyProxy;
     }
 
+    /** The broker's TCP ports: listen, VIP (listen - 2) and HA (listen + 1). */
+    public List<Integer> ports() {
+        return List.of(port(), port() - VIP_PORT_OFFSET, port() + 1);
+    }
+
     /**
      * The proxy in front of a broker that binds {@value #PROXIED_BIND_HOST}:{@code port}. It forwards the VIP
      * port too: 5.3.3 clients leave the VIP channel off by default, but one that turns it on

@@ -109,6 +109,17 @@ public final class Idc {
         return brokers;
     }
 
+    /**
+     * Every TCP port this IDC serves on: its name server's, and each broker's listen, VIP (port - 2) and HA
+     * (port + 1) ports. A network partition of the IDC drops them all.
+     */
+    public List<Integer> ports() {
+        List<Integer> ports = new ArrayList<>();
+        ports.add(nameServer.port());
+        brokers.forEach(broker -> ports.addAll(broker.ports()));
+        return List.copyOf(ports);
+    }
+
     /** The broker of this IDC with that broker name, e.g. {@code idc-a-broker-0}. */
     public BrokerNode broker(String brokerName) {
         return brokers.stream().filter(b -> b.brokerName().equals(brokerName)).findFirst()

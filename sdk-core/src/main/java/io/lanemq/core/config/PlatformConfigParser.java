@@ -140,7 +140,8 @@ public final class PlatformConfigParser {
             producer = new ProducerSettings(
                     raw.producer.sendTimeoutMs == null ? producer.sendTimeout() : Duration.ofMillis(raw.producer.sendTimeoutMs),
                     raw.producer.maxBodyBytes == null ? producer.maxBodyBytes() : raw.producer.maxBodyBytes,
-                    raw.producer.retries == null ? producer.retries() : raw.producer.retries);
+                    raw.producer.retries == null ? producer.retries() : raw.producer.retries,
+                    raw.producer.failoverAfterMs == null ? producer.failoverAfter() : Duration.ofMillis(raw.producer.failoverAfterMs));
         }
         ConsumerSettings consumerDefaults = merge(ConsumerSettings.DEFAULTS, raw.consumer);
         builder.producer(producer).consumerDefaults(consumerDefaults).delay(toDelay(raw.delay)).proxy(toProxy(raw.proxy))

@@ -79,6 +79,11 @@ final class PlatformConfigValidator {
             problems.add(new ConfigProblem(at + "/maxBodyBytes",
                     "must be between 1 and " + MAX_BODY_BYTES_LIMIT + ", was " + producer.maxBodyBytes()));
         }
+        if (producer.failoverAfter().isNegative() || producer.failoverAfter().isZero()
+                || producer.failoverAfter().compareTo(producer.sendTimeout()) > 0) {
+            problems.add(new ConfigProblem(at + "/failoverAfterMs", "must be > 0 and at most sendTimeoutMs ("
+                    + producer.sendTimeout().toMillis() + "), was " + producer.failoverAfter().toMillis()));
+        }
         if (producer.retries() < 0 || producer.retries() > MAX_RETRIES) {
             problems.add(new ConfigProblem(at + "/retries", "must be between 0 and " + MAX_RETRIES + ", was " + producer.retries()));
         }

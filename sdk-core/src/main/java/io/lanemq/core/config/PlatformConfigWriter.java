@@ -31,6 +31,7 @@ public final class PlatformConfigWriter {
         producer.put("sendTimeoutMs", config.producer().sendTimeout().toMillis());
         producer.put("maxBodyBytes", config.producer().maxBodyBytes());
         producer.put("retries", config.producer().retries());
+        producer.put("failoverAfterMs", config.producer().failoverAfter().toMillis());
         document.put("producer", producer);
         document.put("consumer", consumer(config.consumerDefaults()));
         Map<String, Object> delay = new LinkedHashMap<>();

@@ -28,6 +28,7 @@ final class RawPlatformConfig {
         public Long sendTimeoutMs;
         public Integer maxBodyBytes;
         public Integer retries;
+        public Long failoverAfterMs;
     }
 
     static final class RawDelay {

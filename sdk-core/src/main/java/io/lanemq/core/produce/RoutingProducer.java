@@ -12,23 +12,17 @@ import io.lanemq.api.SendResult;
 import io.lanemq.api.TransactionChecker;
 import io.lanemq.api.TransactionResolution;
 import io.lanemq.api.spi.BoundSendResult;
-import io.lanemq.api.spi.PhysicalMessage;
 import io.lanemq.core.config.ConfigSubscriber;
 import io.lanemq.core.config.LogicTopicConfig;
 import io.lanemq.core.config.PlatformConfig;
 import io.lanemq.core.config.PlatformConfigRef;
-import io.lanemq.core.config.StressTestSettings;
-import io.lanemq.core.config.TopicRoute;
-import io.lanemq.core.delay.DelayProtocol;
-import io.lanemq.core.delay.DelayTicket;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.routing.ClusterChooser;
-import io.lanemq.core.routing.RouteLease;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -66,6 +60,8 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
     private final ContextStamp stamp;
     private final Consumer<AutoCloseable> onClose;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Failover and deadline timers of sends in flight, and throttled starts; one thread, timers only. */
+    private final ScheduledThreadPoolExecutor timers;
 
     public RoutingProducer(String producerGroup, Optional<TransactionChecker> transactionChecker, PlatformConfigRef config,
                            ClusterChooser chooser, ClusterProducers clusters, SdkMetrics metrics,
@@ -79,59 +75,65 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
         this.rateLimits = rateLimits;
         this.stamp = stamp;
         this.onClose = onClose;
+        this.timers = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "lanemq-producer-timers-" + producerGroup);
+            thread.setDaemon(true);
+            return thread;
+        });
+        // A cancelled timer (the usual case: the send was answered) leaves the queue at once, not at its due time.
+        timers.setRemoveOnCancelPolicy(true);
     }
 
+    /**
+     * Waits for the same send as {@link #sendAsync}: the caller never runs broker-client code, so a cluster that
+     * stops answering costs it at most {@code failoverAfterMs} before the next cluster is tried, and never more
+     * than the throttling wait plus the send timeout in all.
+     */
     @Override
     public SendResult send(Message message) throws MessagingException {
-        return sendWithFailover(message, attempt -> clusters.get(attempt.cluster()).send(attempt.physical()), () -> true);
+        SendAttempts attempts = newAttempts(message);
+        long wait = permit(attempts.topic);
+        CompletableFuture<SendResult> sending = start(attempts, wait);
+        try {
+            return sending.get();
+        } catch (ExecutionException e) {
+            // Already named with its logic topic and cluster by the attempt that failed.
+            if (e.getCause() instanceof MessagingException failure) {
+                throw failure;
+            }
+            throw Errors.withLogicTopic(e.getCause(), message.logicTopic(), null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SendFailedException("interrupted while waiting for the send; it may still complete",
+                    message.logicTopic(), null, e);
+        }
     }
 
     @Override
     public CompletableFuture<SendResult> sendAsync(Message message) {
-        SendAttempts attempts;
-        long wait;
         try {
-            attempts = newAttempts(message);
-            wait = permit(attempts.topic);
+            SendAttempts attempts = newAttempts(message);
+            return start(attempts, permit(attempts.topic));
         } catch (MessagingException e) {
             return CompletableFuture.failedFuture(e);
         }
-        CompletableFuture<SendResult> result = new CompletableFuture<>();
-        if (wait == TopicRateLimits.NOW) {
-            sendAsyncAttempt(attempts, result);
-        } else {
-            // Throttled: the send starts when its permit is due; the caller is never blocked.
-            CompletableFuture.delayedExecutor(wait, TimeUnit.NANOSECONDS).execute(() -> sendAsyncAttempt(attempts, result));
-        }
-        return result;
     }
 
-    private void sendAsyncAttempt(SendAttempts attempts, CompletableFuture<SendResult> result) {
-        Attempt attempt;
-        try {
-            attempt = attempts.next();
-        } catch (MessagingException e) {
-            result.completeExceptionally(e);
-            return;
+    /** Starts the send once its permit is due (after {@code wait} nanos), never blocking the caller. */
+    private CompletableFuture<SendResult> start(SendAttempts attempts, long wait) {
+        if (wait == TopicRateLimits.NOW) {
+            return new FailoverSend(attempts, clusters, timers).start();
         }
-        CompletableFuture<BoundSendResult> sending;
-        try {
-            sending = clusters.get(attempt.cluster()).sendAsync(attempt.physical());
-        } catch (MessagingException | RuntimeException e) {
-            sending = CompletableFuture.failedFuture(e);
-        }
-        sending.whenComplete((sent, failure) -> {
+        // Throttled: the send starts when its permit is due.
+        CompletableFuture<SendResult> result = new CompletableFuture<>();
+        timers.schedule(() -> new FailoverSend(attempts, clusters, timers).start().whenComplete((sent, failure) -> {
             if (failure == null) {
-                result.complete(attempts.succeeded(attempt, sent));
-                return;
-            }
-            MessagingException error = attempts.failed(attempt, failure);
-            if (attempts.mayRetry(attempt, error)) {
-                sendAsyncAttempt(attempts, result);
+                result.complete(sent);
             } else {
-                result.completeExceptionally(error);
+                result.completeExceptionally(failure);
             }
-        });
+        }), wait, TimeUnit.NANOSECONDS);
+        return result;
     }
 
     @Override
@@ -156,6 +158,9 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
     }
 
     /**
+     * The synchronous path, kept for transactions alone: the local transaction runs between the prepared send
+     * and its end, on the caller's thread, inside the broker client's call.
+     *
      * @param retryAllowed asked after a failed attempt whether another cluster may be tried
      */
     private SendResult sendWithFailover(Message message, AttemptSender sender, BooleanSupplier retryAllowed)
@@ -217,7 +222,8 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
         try {
             Map<String, String> properties = stamp.properties(message);
             boolean stressTest = ContextStamp.marksStressTest(properties);
-            return new SendAttempts(SendValidator.check(snapshot, message, stressTest), message, properties, stressTest, snapshot);
+            return new SendAttempts(SendValidator.check(snapshot, message, stressTest), message, properties, stressTest, snapshot,
+                    chooser, metrics);
         } catch (MessagingException e) {
             metrics.sendRejected(message.logicTopic(), e.getClass().getSimpleName());
             throw e;
@@ -243,102 +249,14 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
     public void close() {
         if (closed.compareAndSet(false, true)) {
             clusters.close();
+            // Timers already set still run (the executor's default), so every send still in flight meets its deadline.
+            timers.shutdown();
             onClose.accept(this);
-        }
-    }
-
-    /**
-     * One attempt of one send, on one route.
-     *
-     * @param delayId for a delayed message, the id of its record at the delay server; null otherwise
-     */
-    private record Attempt(String logicTopic, RouteLease lease, PhysicalMessage physical, String delayId, long startNanos) {
-        String cluster() {
-            return lease.route().cluster();
-        }
-
-        SendResult result(BoundSendResult sent) {
-            Optional<String> ticket = Optional.ofNullable(delayId).map(id -> new DelayTicket(id, cluster()).toString());
-            return new SendResult(sent.messageId(), logicTopic, cluster(), sent.topic(), sent.queueId(), sent.queueOffset(),
-                    ticket);
         }
     }
 
     @FunctionalInterface
     private interface AttemptSender {
         BoundSendResult send(Attempt attempt) throws MessagingException;
-    }
-
-    /** The attempts of one send: which clusters were tried, and the outcome fed back to the chooser. */
-    private final class SendAttempts {
-        final LogicTopicConfig topic;
-        private final Message message;
-        /** Stamped on the sender's thread: an async or throttled attempt runs on another. */
-        private final Map<String, String> properties;
-        /** Stress-test traffic, sent to each route's shadow topic as named by this snapshot; null for production traffic. */
-        private final StressTestSettings shadows;
-        private final Set<String> tried = new HashSet<>(4);
-        /** From the snapshot the send was validated against, like everything else about it. */
-        private final int retries;
-        private final String delayTopic;
-        /** One id for every attempt, so whichever cluster stores the record, the id is the one reported. */
-        private final String delayId;
-
-        SendAttempts(LogicTopicConfig topic, Message message, Map<String, String> properties, boolean stressTest,
-                     PlatformConfig snapshot) {
-            this.topic = topic;
-            this.message = message;
-            this.properties = properties;
-            this.shadows = stressTest ? snapshot.stressTest() : null;
-            this.retries = snapshot.producer().retries();
-            this.delayTopic = snapshot.delay().internalTopic();
-            this.delayId = message.deliverAt().map(at -> DelayProtocol.newId(at.toEpochMilli())).orElse(null);
-        }
-
-        Attempt next() throws MessagingException {
-            RouteLease lease = chooser.choose(topic, message.shardingKey(), tried).orElseThrow(() -> new SendFailedException(
-                    tried.isEmpty() ? "no cluster of this logic topic can take sends now"
-                            : "every cluster of this logic topic failed: " + tried, message.logicTopic(), null, null));
-            TopicRoute route = lease.route();
-            tried.add(route.cluster());
-            PhysicalMessage physical = delayId != null ? DelayProtocol.schedule(message, properties, delayTopic, delayId)
-                    : new PhysicalMessage(physicalTopic(route), message.body(), message.keys(), message.tag(),
-                            properties, message.shardingKey());
-            return new Attempt(message.logicTopic(), lease, physical, delayId, System.nanoTime());
-        }
-
-        /** Where on {@code route} the message goes: its physical topic, or its shadow topic for stress-test traffic. */
-        private String physicalTopic(TopicRoute route) {
-            return shadows == null ? route.physicalTopic() : shadows.shadowTopicOf(route);
-        }
-
-        SendResult succeeded(Attempt attempt, BoundSendResult sent) {
-            long nanos = System.nanoTime() - attempt.startNanos();
-            attempt.lease().succeeded(nanos);
-            metrics.sendCompleted(message.logicTopic(), attempt.cluster(), true, nanos, shadows != null);
-            return attempt.result(sent);
-        }
-
-        MessagingException failed(Attempt attempt, Throwable failure) {
-            MessagingException error = Errors.withLogicTopic(failure, message.logicTopic(), attempt.cluster());
-            if (error instanceof SendFailedException) {
-                attempt.lease().failed();
-            } else {
-                attempt.lease().ignored();
-            }
-            metrics.sendCompleted(message.logicTopic(), attempt.cluster(), false, System.nanoTime() - attempt.startNanos(),
-                    shadows != null);
-            return error;
-        }
-
-        boolean mayRetry(Attempt failed, MessagingException error) {
-            boolean retry = error instanceof SendFailedException && tried.size() < topic.routes().size()
-                    && tried.size() <= retries;
-            if (retry) {
-                metrics.failedOver(message.logicTopic(), failed.cluster());
-                log.debug("retrying on another cluster after: {}", error.getMessage());
-            }
-            return retry;
-        }
     }
 }
