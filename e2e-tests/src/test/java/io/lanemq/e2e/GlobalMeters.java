@@ -1,5 +1,7 @@
 package io.lanemq.e2e;
 
+import io.lanemq.core.metrics.SdkMetrics;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -14,6 +16,12 @@ final class GlobalMeters extends SimpleMeterRegistry implements BeforeAllCallbac
     @Override
     public void beforeAll(ExtensionContext context) {
         Metrics.globalRegistry.add(this);
+    }
+
+    /** Send attempts the SDK made on {@code cluster} for {@code logicTopic} so far, acknowledged or failed. */
+    double sendAttempts(String logicTopic, String cluster) {
+        return find(SdkMetrics.SENDS).tag(SdkMetrics.TAG_LOGIC_TOPIC, logicTopic).tag(SdkMetrics.TAG_CLUSTER, cluster)
+                .counters().stream().mapToDouble(Counter::count).sum();
     }
 
     @Override
