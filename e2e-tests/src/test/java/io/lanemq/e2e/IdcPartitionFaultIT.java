@@ -8,6 +8,7 @@ import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
+import io.lanemq.core.config.ConsumptionMode;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.localstack.SendLog;
 import io.lanemq.localstack.SendOutcome;
@@ -42,7 +43,8 @@ class IdcPartitionFaultIT {
 
     @Test
     void silentPartitionOfAnIdcMovesSyncSendersToTheOtherWithinThreeSeconds() throws Exception {
-        Run run = run("silent partition", idc -> faults -> faults.drop("partition of " + idc.name(), idc.ports(), Direction.BOTH));
+        Run run = run("silent partition", idc -> faults -> faults.drop("partition of " + idc.name(), idc.ports(), Direction.BOTH),
+                ConsumptionMode.DIRECT);
 
         // Each second on its own: a total over the window would let a fast end hide a stall.
         assertThat(Arrays.stream(run.fromThree).min().orElse(0)).as("slowest second of sends started from 3 s into the "
@@ -56,13 +58,33 @@ class IdcPartitionFaultIT {
 
     @Test
     void tenPercentPacketLossOnAnIdcKeepsTheSendRateAndLosesNothing() throws Exception {
-        Run run = run("10% loss", idc -> faults -> faults.loss("10% loss on " + idc.name(), idc.ports(), 10, Direction.BOTH));
+        Run run = run("10% loss", idc -> faults -> faults.loss("10% loss on " + idc.name(), idc.ports(), 10, Direction.BOTH),
+                ConsumptionMode.DIRECT);
 
         double rate = Arrays.stream(run.fromThree).average().orElse(0);
         assertThat(rate).as("send rate from 3 s into the loss (per second: %s), healthy %.0f/s",
                 Arrays.toString(run.fromThree), run.healthyRate).isGreaterThanOrEqualTo(0.9 * run.healthyRate);
         assertThat(run.successFromThree).as("sends started from 3 s into the loss that succeeded").isGreaterThanOrEqualTo(0.99);
         assertThat(run.longestMillis).as("longest blocked send (ms)").isLessThanOrEqualTo(SEND_TIMEOUT_MILLIS);
+    }
+
+    @Test
+    void aConsumerGroupInProxyModeKeepsConsumingTheHealthyIdcThroughASilentPartition() throws Exception {
+        Run run = run("silent partition, PROXY group",
+                idc -> faults -> faults.drop("partition of " + idc.name(), idc.ports(), Direction.BOTH), ConsumptionMode.PROXY);
+
+        assertThat(run.healthySideConsumedDuringFault).as("messages acknowledged on the healthy IDC from 3 s into the "
+                + "partition that the proxy delivered before it healed").isGreaterThanOrEqualTo(0.99);
+        assertThat(run.successFromThree).as("sends started from 3 s into the partition that succeeded").isGreaterThanOrEqualTo(0.99);
+    }
+
+    /** A client of the platform; with a proxy, the group is switched to PROXY mode first (the proxy is named by then). */
+    private static MessagingClient client(LocalPlatform platform, ProxyFixture proxy, String group) throws Exception {
+        if (proxy == null) {
+            return platform.client("partition-it");
+        }
+        platform.consumerMode("checkout", group, ConsumptionMode.PROXY);
+        return proxy.client(ProxyFixture.TOKEN);
     }
 
     /** What one fault did to the senders and the consumer group; every assertion of the tests reads it. */
@@ -75,7 +97,8 @@ class IdcPartitionFaultIT {
      * {@value #FAULT_SECONDS} s, heals it, waits for IDC B's share to come back, and checks that every
      * acknowledged message was consumed (0 lost) before reporting.
      */
-    private Run run(String label, Function<Idc, Function<NetworkFaults, Fault>> injection) throws Exception {
+    private Run run(String label, Function<Idc, Function<NetworkFaults, Fault>> injection, ConsumptionMode mode)
+            throws Exception {
         String group = LocalPlatform.unique("partition");
         LocalPlatform platform = LocalPlatform.on(RocketMqStack.shared()).addTopic("checkout", 8, 50, 50, group);
         Idc victim = platform.idcB();
@@ -83,7 +106,8 @@ class IdcPartitionFaultIT {
         Received received = new Received();
 
         try (NetworkFaults faults = NetworkFaults.open();
-             MessagingClient client = platform.client("partition-it");
+             ProxyFixture proxy = mode == ConsumptionMode.PROXY ? ProxyFixture.start(platform) : null;
+             MessagingClient client = client(platform, proxy, group);
              Producer producer = client.createProducer(ProducerOptions.defaults());
              Consumer consumer = client.subscribe(Subscription.builder("checkout", group).build(), received)) {
             SyncSenders senders = new SyncSenders(producer, "checkout", SENDERS);
