@@ -69,6 +69,19 @@ class IdcPartitionFaultIT {
     }
 
     @Test
+    void anUnreachableNameServerAloneCostsNothingWhileTheIdcsBrokersAnswer() throws Exception {
+        Run run = run("name server unreachable", idc -> faults -> faults.drop("name server of " + idc.name(),
+                List.of(idc.nameServer().port()), Direction.BOTH), ConsumptionMode.DIRECT);
+
+        // Routes are cached and the brokers answer: the IDC keeps its share and nobody waits.
+        assertThat(Arrays.stream(run.fromThree).min().orElse(0)).as("slowest second from 3 s in (per second: %s), healthy %.0f/s",
+                Arrays.toString(run.fromThree), run.healthyRate).isGreaterThanOrEqualTo((long) (0.9 * run.healthyRate));
+        assertThat(run.victimShareFromThree).as("share of the IDC whose name server is unreachable").isBetween(0.35, 0.65);
+        assertThat(run.successFromThree).isGreaterThanOrEqualTo(0.99);
+        assertThat(run.longestMillis).as("longest blocked send (ms)").isLessThanOrEqualTo(SEND_TIMEOUT_MILLIS);
+    }
+
+    @Test
     void aConsumerGroupInProxyModeKeepsConsumingTheHealthyIdcThroughASilentPartition() throws Exception {
         Run run = run("silent partition, PROXY group",
                 idc -> faults -> faults.drop("partition of " + idc.name(), idc.ports(), Direction.BOTH), ConsumptionMode.PROXY);
@@ -89,7 +102,7 @@ class IdcPartitionFaultIT {
 
     /** What one fault did to the senders and the consumer group; every assertion of the tests reads it. */
     private record Run(double healthyRate, long[] fromThree, double successFromThree, long longestMillis,
-                       double healthySideConsumedDuringFault) {
+                       double healthySideConsumedDuringFault, double victimShareFromThree) {
     }
 
     /**
@@ -163,7 +176,8 @@ class IdcPartitionFaultIT {
             System.out.printf("%s: %d sends, %d acknowledged, all consumed (0 lost), %d failed, %d delivered twice, "
                             + "longest call %d ms%n", label, log.all().size(), acknowledged.size(),
                     log.all().size() - acknowledged.size(), received.duplicates(), longest);
-            return new Run(healthyRate, perSecondFromThree, SendLog.successRate(fromThree), longest, healthySideConsumed);
+            return new Run(healthyRate, perSecondFromThree, SendLog.successRate(fromThree), longest, healthySideConsumed,
+                    SendLog.shareOf(fromThree, victim.clusterName()));
         }
     }
 }
