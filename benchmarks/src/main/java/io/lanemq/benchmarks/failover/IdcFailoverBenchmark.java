@@ -155,14 +155,7 @@ public final class IdcFailoverBenchmark implements Callable<Integer> {
 
     /** Waits until the last full second's share of {@code cluster} reaches {@code share}; milliseconds since {@code from}, or -1. */
     private static long waitForShare(SendStream stream, String cluster, long from, double share, int maxSeconds) {
-        while (stream.nowNanos() < from + maxSeconds * SECOND) {
-            long now = stream.nowNanos();
-            if (now - from > SECOND && SendStream.shareOf(stream.startedBetween(now - SECOND, now), cluster) >= share) {
-                return (now - from) / 1_000_000;
-            }
-            LockSupport.parkNanos(SECOND / 10);
-        }
-        return -1;
+        return SilentFaultPhases.waitForShare(stream.log(), cluster, from, share, maxSeconds);
     }
 
     /** Milliseconds from the kill to the end of the last 100 ms window (within 10 s) whose sends were under 99% successful. */

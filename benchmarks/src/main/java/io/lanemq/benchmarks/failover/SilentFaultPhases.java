@@ -112,7 +112,8 @@ final class SilentFaultPhases {
         }
     }
 
-    private static long waitForShare(SendLog log, String cluster, long from, double share, int maxSeconds) {
+    /** Waits until the last full second's share of {@code cluster} reaches {@code share}; milliseconds since {@code from}, or -1. */
+    static long waitForShare(SendLog log, String cluster, long from, double share, int maxSeconds) {
         while (log.nowNanos() < from + maxSeconds * SECOND) {
             long now = log.nowNanos();
             if (now - from > SECOND && SendLog.shareOf(log.startedBetween(now - SECOND, now), cluster) >= share) {
