@@ -69,6 +69,22 @@ class IdcPartitionFaultIT {
     }
 
     @Test
+    void answersLostOnTheWayBackMoveSendersToo() throws Exception {
+        // Requests reach IDC B and are stored, answers never come back: the asymmetric failure of a broken route.
+        Run run = run("answers from IDC B dropped", idc -> faults -> faults.drop("answers of " + idc.name(), idc.ports(),
+                Direction.FROM), ConsumptionMode.DIRECT);
+
+        // The rate over the window, and no second stalled: B's client keeps timing out its heartbeats and route
+        // reads in the background, which costs a busy 2-core host a dip now and then (350/s once, healthy 687/s).
+        assertThat(Arrays.stream(run.fromThree).average().orElse(0)).as("send rate from 3 s in (per second: %s), healthy %.0f/s",
+                Arrays.toString(run.fromThree), run.healthyRate).isGreaterThanOrEqualTo(0.9 * run.healthyRate);
+        assertThat(Arrays.stream(run.fromThree).min().orElse(0)).as("slowest second from 3 s in (per second: %s)",
+                Arrays.toString(run.fromThree)).isGreaterThanOrEqualTo((long) (0.4 * run.healthyRate));
+        assertThat(run.successFromThree).isGreaterThanOrEqualTo(0.99);
+        assertThat(run.longestMillis).as("longest blocked send (ms)").isLessThanOrEqualTo(SEND_TIMEOUT_MILLIS);
+    }
+
+    @Test
     void anUnreachableNameServerAloneCostsNothingWhileTheIdcsBrokersAnswer() throws Exception {
         Run run = run("name server unreachable", idc -> faults -> faults.drop("name server of " + idc.name(),
                 List.of(idc.nameServer().port()), Direction.BOTH), ConsumptionMode.DIRECT);
@@ -173,9 +189,11 @@ class IdcPartitionFaultIT {
             Set<String> acknowledged = log.acknowledgedIds();
             // Includes what IDC B stored before and during the fault: consumed once it heals (0 lost).
             await().atMost(Duration.ofSeconds(120)).until(() -> received.deliveriesById.keySet().containsAll(acknowledged));
+            // A copy stored by an attempt the producer gave up on has an id no sender was told: counted apart.
+            long extraCopies = received.deliveriesById.keySet().stream().filter(id -> !acknowledged.contains(id)).count();
             System.out.printf("%s: %d sends, %d acknowledged, all consumed (0 lost), %d failed, %d delivered twice, "
-                            + "longest call %d ms%n", label, log.all().size(), acknowledged.size(),
-                    log.all().size() - acknowledged.size(), received.duplicates(), longest);
+                            + "%d extra copies from abandoned attempts, longest call %d ms%n", label, log.all().size(),
+                    acknowledged.size(), log.all().size() - acknowledged.size(), received.duplicates(), extraCopies, longest);
             return new Run(healthyRate, perSecondFromThree, SendLog.successRate(fromThree), longest, healthySideConsumed,
                     SendLog.shareOf(fromThree, victim.clusterName()));
         }
