@@ -5,6 +5,7 @@ import io.lanemq.api.SendFailedException;
 import io.lanemq.api.SendResult;
 import io.lanemq.api.spi.BoundSendResult;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -34,9 +35,10 @@ final class FailoverSend {
     private final ClusterProducers clusters;
     private final ScheduledExecutorService timers;
     private final CompletableFuture<SendResult> result = new CompletableFuture<>();
-    private final long startNanos = System.nanoTime();
     private final long deadlineNanos;
-    // Guarded by this.
+    // Guarded by this. The outcome is decided under the lock and handed to the future outside it, so that
+    // the caller's dependent stages never run while this send holds its lock.
+    private boolean decided;
     private Attempt current;
     private int outstanding;
     private ScheduledFuture<?> timer;
@@ -45,7 +47,7 @@ final class FailoverSend {
         this.attempts = attempts;
         this.clusters = clusters;
         this.timers = timers;
-        this.deadlineNanos = startNanos + attempts.sendTimeout().toNanos();
+        this.deadlineNanos = System.nanoTime() + attempts.sendTimeout().toNanos();
     }
 
     /** Starts the first attempt; the future completes by the send timeout at the latest. */
@@ -56,23 +58,37 @@ final class FailoverSend {
 
     private void next() {
         Attempt attempt;
+        MessagingException failure = null;
         synchronized (this) {
-            if (result.isDone()) {
+            if (decided) {
                 return;
             }
             try {
                 attempt = attempts.next();
             } catch (MessagingException e) {
+                attempt = null;
                 if (outstanding == 0) {
-                    finish(e);
+                    failure = decideFailure(e);
                 } else {
-                    armDeadline(); // an abandoned attempt may still succeed, until the deadline
+                    failure = armDeadline(); // an abandoned attempt may still succeed, until the deadline
                 }
-                return;
             }
-            current = attempt;
-            outstanding++;
-            arm();
+            if (attempt != null) {
+                failure = arm();
+                if (failure == null) {
+                    current = attempt;
+                    outstanding++;
+                } else {
+                    attempt = null;
+                }
+            }
+        }
+        if (failure != null) {
+            result.completeExceptionally(failure);
+            return;
+        }
+        if (attempt == null) {
+            return;
         }
         CompletableFuture<BoundSendResult> sending;
         try {
@@ -80,76 +96,100 @@ final class FailoverSend {
         } catch (MessagingException | RuntimeException e) {
             sending = CompletableFuture.failedFuture(e);
         }
-        sending.whenComplete((sent, failure) -> completed(attempt, sent, failure));
+        Attempt started = attempt;
+        sending.whenComplete((sent, error) -> completed(started, sent, error));
     }
 
     private void completed(Attempt attempt, BoundSendResult sent, Throwable failure) {
-        boolean retry;
+        boolean retry = false;
+        SendResult success = null;
+        MessagingException error = null;
         synchronized (this) {
             outstanding--;
             if (failure == null) {
-                SendResult success = attempts.succeeded(attempt, sent);
-                if (result.complete(success)) {
-                    cancelTimer();
-                } else {
+                SendResult stored = attempts.succeeded(attempt, sent);
+                if (decided) {
                     log.debug("late success of an abandoned attempt on cluster {}: message {} is stored twice",
-                            attempt.cluster(), success.messageId());
+                            attempt.cluster(), stored.messageId());
+                } else {
+                    decided = true;
+                    cancelTimer();
+                    success = stored;
                 }
-                return;
-            }
-            MessagingException error = attempts.failed(attempt, failure);
-            if (result.isDone()) {
-                return;
-            }
-            // Only the newest attempt's failure moves on: an abandoned one already has its successor.
-            retry = attempt == current && attempts.mayRetry(attempt, error);
-            if (!retry && outstanding == 0) {
-                finish(error);
+            } else {
+                MessagingException attemptFailure = attempts.failed(attempt, failure);
+                if (!decided) {
+                    // Only the newest attempt's failure moves on: an abandoned one already has its successor.
+                    retry = attempt == current && attempts.mayRetry(attempt, attemptFailure);
+                    if (!retry) {
+                        error = outstanding == 0 ? decideFailure(attemptFailure)
+                                : attempt == current ? armDeadline() : null; // an older attempt may still succeed
+                    }
+                }
             }
         }
-        if (retry) {
+        if (success != null) {
+            result.complete(success);
+        } else if (error != null) {
+            result.completeExceptionally(error);
+        } else if (retry) {
             next();
         }
     }
 
     private void onTimer() {
         boolean retry = false;
+        MessagingException error = null;
         synchronized (this) {
-            if (result.isDone()) {
+            if (decided) {
                 return;
             }
             if (System.nanoTime() - deadlineNanos >= 0) {
                 attempts.unanswered(current);
-                finish(new SendFailedException("no cluster answered within the send timeout of "
+                error = decideFailure(new SendFailedException("no cluster answered within the send timeout of "
                         + attempts.sendTimeout().toMillis() + " ms (tried " + attempts.tried() + "); the message may "
                         + "still be stored", attempts.logicTopic(), current.cluster(), null));
-                return;
-            }
-            SendFailedException unanswered = attempts.unanswered(current);
-            retry = attempts.mayRetry(current, unanswered);
-            if (!retry) {
-                arm();
+            } else {
+                SendFailedException unanswered = attempts.unanswered(current);
+                retry = attempts.mayRetry(current, unanswered);
+                if (!retry) {
+                    error = armDeadline();
+                }
             }
         }
-        if (retry) {
+        if (error != null) {
+            result.completeExceptionally(error);
+        } else if (retry) {
             next();
         }
     }
 
-    /** The next check: a failover while another cluster is left and it comes before the deadline, else the deadline. */
-    private void arm() {
-        cancelTimer();
+    /**
+     * Sets the next check: a failover while another cluster is left and it comes before the deadline, else the
+     * deadline. Returns the failure to report if no timer can be set (the producer closed meanwhile).
+     */
+    private MessagingException arm() {
         long now = System.nanoTime();
         long at = deadlineNanos;
         if (attempts.canRetry()) {
             at = Math.min(at, now + attempts.failoverAfter().toNanos());
         }
-        timer = timers.schedule(this::onTimer, Math.max(0, at - now), TimeUnit.NANOSECONDS);
+        return schedule(at - now);
     }
 
-    private void armDeadline() {
+    private MessagingException armDeadline() {
+        return schedule(deadlineNanos - System.nanoTime());
+    }
+
+    private MessagingException schedule(long delayNanos) {
         cancelTimer();
-        timer = timers.schedule(this::onTimer, Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        try {
+            timer = timers.schedule(this::onTimer, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+            return null;
+        } catch (RejectedExecutionException closed) {
+            return decideFailure(new SendFailedException("the producer was closed while this send was in flight; "
+                    + "the message may still be stored", attempts.logicTopic(), null, closed));
+        }
     }
 
     private void cancelTimer() {
@@ -159,8 +199,10 @@ final class FailoverSend {
         }
     }
 
-    private void finish(MessagingException error) {
+    /** Decides the send failed (under the lock); the caller completes the future with it outside the lock. */
+    private MessagingException decideFailure(MessagingException error) {
+        decided = true;
         cancelTimer();
-        result.completeExceptionally(error);
+        return error;
     }
 }

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.TimeUnit;
@@ -126,13 +127,17 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
         }
         // Throttled: the send starts when its permit is due.
         CompletableFuture<SendResult> result = new CompletableFuture<>();
-        timers.schedule(() -> new FailoverSend(attempts, clusters, timers).start().whenComplete((sent, failure) -> {
-            if (failure == null) {
-                result.complete(sent);
-            } else {
-                result.completeExceptionally(failure);
-            }
-        }), wait, TimeUnit.NANOSECONDS);
+        try {
+            timers.schedule(() -> new FailoverSend(attempts, clusters, timers).start().whenComplete((sent, failure) -> {
+                if (failure == null) {
+                    result.complete(sent);
+                } else {
+                    result.completeExceptionally(failure);
+                }
+            }), wait, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closed) {
+            result.completeExceptionally(new SendFailedException("producer is closed", attempts.logicTopic(), null, closed));
+        }
         return result;
     }
 

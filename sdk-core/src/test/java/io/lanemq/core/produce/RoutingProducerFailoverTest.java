@@ -35,6 +35,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -140,6 +141,20 @@ class RoutingProducerFailoverTest {
 
         assertThat(sent.cluster()).isEqualTo("cluster-a");
         assertThat((System.nanoTime() - start) / 1_000_000).as("no wait for failoverAfter").isLessThan(FAILOVER_AFTER.toMillis());
+    }
+
+    @Test
+    void aSendInFlightWhenTheProducerClosesStillEndsNamingTheClose() throws Exception {
+        binding.behave("cluster-a", message -> new CompletableFuture<>());
+        binding.behave("cluster-b", message -> new CompletableFuture<>());
+        RoutingProducer producer = producer();
+        CompletableFuture<SendResult> sending = producer.sendAsync(message());
+
+        producer.close();
+
+        assertThatThrownBy(() -> sending.get(SEND_TIMEOUT.toMillis() + SLACK_MILLIS, TimeUnit.MILLISECONDS))
+                .hasCauseInstanceOf(SendFailedException.class)
+                .hasMessageContaining("closed while this send was in flight");
     }
 
     private RoutingProducer producer() throws Exception {
