@@ -18,9 +18,10 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>An attempt answered with a failure that may be retried moves on to the next cluster at once.</li>
- *   <li>An attempt still unanswered after {@code failoverAfter} while another cluster is left counts as a
- *       failure of its cluster (so the failover stops picking it now, not at the timeout) and the send moves
- *       on; the first success wins. A late success of the abandoned attempt stores a second copy, which the
+ *   <li>An attempt still unanswered after {@code failoverAfter}, while another cluster is left and has answered
+ *       quickly since the attempt started, counts as a failure of its cluster (so the failover stops picking it
+ *       now, not at the timeout) and the send moves on; the first success wins. Without such an answer (the
+ *       whole host may be stalled) the attempt gets until half the send timeout (see {@link ClusterPulse}). A late success of the abandoned attempt stores a second copy, which the
  *       at-least-once consumers absorb: the same outcome as a lost acknowledgement.</li>
  *   <li>At {@code sendTimeout} after the send started, it fails, whatever is still outstanding.</li>
  * </ul>
@@ -149,6 +150,11 @@ final class FailoverSend {
                 error = decideFailure(new SendFailedException("no cluster answered within the send timeout of "
                         + attempts.sendTimeout().toMillis() + " ms (tried " + attempts.tried() + "); the message may "
                         + "still be stored", attempts.logicTopic(), current.cluster(), null));
+            } else if (!attempts.overdue(current, System.nanoTime())) {
+                // No evidence against its cluster yet: look again shortly, within this attempt's last chance.
+                long now = System.nanoTime();
+                long lastChance = current.startNanos() + attempts.lastChanceNanos();
+                error = schedule(Math.min(Math.min(deadlineNanos, lastChance), now + attempts.recheckNanos()) - now);
             } else {
                 SendFailedException unanswered = attempts.unanswered(current);
                 retry = attempts.mayRetry(current, unanswered);

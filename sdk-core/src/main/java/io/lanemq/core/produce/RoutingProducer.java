@@ -63,6 +63,7 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Failover and deadline timers of sends in flight, and throttled starts; one thread, timers only. */
     private final ScheduledThreadPoolExecutor timers;
+    private final ClusterPulse pulse = new ClusterPulse();
 
     public RoutingProducer(String producerGroup, Optional<TransactionChecker> transactionChecker, PlatformConfigRef config,
                            ClusterChooser chooser, ClusterProducers clusters, SdkMetrics metrics,
@@ -228,7 +229,7 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
             Map<String, String> properties = stamp.properties(message);
             boolean stressTest = ContextStamp.marksStressTest(properties);
             return new SendAttempts(SendValidator.check(snapshot, message, stressTest), message, properties, stressTest, snapshot,
-                    chooser, metrics);
+                    chooser, metrics, pulse);
         } catch (MessagingException e) {
             metrics.sendRejected(message.logicTopic(), e.getClass().getSimpleName());
             throw e;

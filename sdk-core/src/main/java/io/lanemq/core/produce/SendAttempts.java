@@ -34,6 +34,7 @@ final class SendAttempts {
     private final Message message;
     private final ClusterChooser chooser;
     private final SdkMetrics metrics;
+    private final ClusterPulse pulse;
     /** Stamped on the sender's thread: an async or throttled attempt runs on another. */
     private final Map<String, String> properties;
     /** Stress-test traffic, sent to each route's shadow topic as named by this snapshot; null for production traffic. */
@@ -47,12 +48,13 @@ final class SendAttempts {
     private final String delayId;
 
     SendAttempts(LogicTopicConfig topic, Message message, Map<String, String> properties, boolean stressTest,
-                 PlatformConfig snapshot, ClusterChooser chooser, SdkMetrics metrics) {
+                 PlatformConfig snapshot, ClusterChooser chooser, SdkMetrics metrics, ClusterPulse pulse) {
         this.topic = topic;
         this.message = message;
         this.properties = properties;
         this.chooser = chooser;
         this.metrics = metrics;
+        this.pulse = pulse;
         this.shadows = stressTest ? snapshot.stressTest() : null;
         this.retries = snapshot.producer().retries();
         this.sendTimeout = snapshot.producer().sendTimeout();
@@ -96,6 +98,7 @@ final class SendAttempts {
 
     SendResult succeeded(Attempt attempt, BoundSendResult sent) {
         long nanos = System.nanoTime() - attempt.startNanos();
+        pulse.answered(attempt.cluster(), nanos, quickNanos());
         if (attempt.judge()) {
             attempt.lease().succeeded(nanos);
         }
@@ -127,6 +130,32 @@ final class SendAttempts {
         }
         return new SendFailedException("no answer from cluster " + attempt.cluster() + " within "
                 + failoverAfter.toMillis() + " ms (failoverAfterMs)", message.logicTopic(), attempt.cluster(), null);
+    }
+
+    /** An answer this fast proves its cluster, and the host, well: a quarter of {@link #failoverAfter()}. */
+    private long quickNanos() {
+        return failoverAfter.toNanos() / 4;
+    }
+
+    /**
+     * Whether {@code attempt}, unanswered for {@link #failoverAfter()}, should be given up on now: another cluster
+     * answered quickly since it started, so its own cluster is the odd one out. Without that evidence (the whole
+     * host may be stalled) it is given up on only at half the send timeout, so a lone sender still fails over.
+     */
+    boolean overdue(Attempt attempt, long nowNanos) {
+        long waited = nowNanos - attempt.startNanos();
+        return pulse.otherAnsweredSince(attempt.cluster(), attempt.startNanos())
+                ? waited >= failoverAfter.toNanos() : waited >= lastChanceNanos();
+    }
+
+    /** How long an attempt may go unanswered without evidence against its cluster before it is given up on. */
+    long lastChanceNanos() {
+        return Math.max(failoverAfter.toNanos(), sendTimeout.toNanos() / 2);
+    }
+
+    /** How often an attempt unanswered past {@link #failoverAfter()} is checked again for {@link #overdue}. */
+    long recheckNanos() {
+        return Math.max(1, quickNanos());
     }
 
     /** Whether another cluster is left to try after a failure of the kind that may be retried. */

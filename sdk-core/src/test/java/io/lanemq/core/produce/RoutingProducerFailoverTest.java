@@ -114,6 +114,21 @@ class RoutingProducerFailoverTest {
     }
 
     @Test
+    void aSlowAnswerWhileNoOtherClusterAnswersQuicklyIsWaitedForNotDuplicated() throws Exception {
+        // The whole host stalled: nothing says the slow cluster is the one at fault, so no second copy is sent.
+        binding.behave("cluster-b", message -> CompletableFuture.supplyAsync(
+                () -> new BoundSendResult("id-b", message.topic(), "broker-b", 0, 1),
+                CompletableFuture.delayedExecutor(FAILOVER_AFTER.toMillis() * 2, TimeUnit.MILLISECONDS)));
+        RoutingProducer producer = producer(List.of(new TopicRoute("cluster-b", "orders_b", 100),
+                new TopicRoute("cluster-a", "orders", 0)));
+
+        SendResult sent = producer.send(message());
+
+        assertThat(sent.cluster()).isEqualTo("cluster-b");
+        assertThat(binding.attempts("cluster-a")).as("attempts on the other cluster").isZero();
+    }
+
+    @Test
     void whenEveryClusterIsSilentTheSendFailsAtTheSendTimeoutNotOnePerCluster() throws Exception {
         binding.behave("cluster-a", message -> new CompletableFuture<>());
         binding.behave("cluster-b", message -> new CompletableFuture<>());
