@@ -12,6 +12,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
@@ -194,8 +195,22 @@ final class ClusterProber implements AutoCloseable {
     }
 
     private void failed(Lane lane, long sequence, boolean tracked, Throwable e) {
-        reconciler.sendFailed(lane.stats, sequence, tracked);
+        reconciler.sendFailed(lane.stats, sequence, tracked, brokerAnswered(e));
         failures.warn(lane.stats.key().toString(), "probe send to {} failed: {}", lane.stats.key(), e.toString());
+    }
+
+    /**
+     * Whether the broker itself refused the send (an error code in its answer: busy, no permission, ...), as
+     * opposed to no answer at all (a timeout, a refused or broken connection): only the latter may mean it cannot
+     * be reached, in which case the {@link Reconciler} does not count its pending probes lost yet.
+     */
+    static boolean brokerAnswered(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof MQBrokerException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

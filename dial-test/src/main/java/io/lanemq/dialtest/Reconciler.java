@@ -10,6 +10,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Matches acks to tracked probes and, once per period, declares lost every probe not acked by its deadline.
@@ -21,6 +22,16 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * a pending probe counts as acked with its latency from the due time; any further ack of the same sequence counts
  * as a duplicate; a first ack after the probe was declared lost (or its send failed) counts as late. Resolved
  * probes are remembered for the retention, so duplicates arriving that long after are still recognized.
+ *
+ * <p>A probe is judged lost only over time in which its broker could be reached. While sends to a broker go
+ * unanswered (timeouts, refused or broken connections: a silent partition, a dead link, a dead broker), the probes
+ * it accepted before cannot be consumed either, and nothing says they are gone: the broker is failing, which its
+ * send failures report. So each send failure without an answer from the broker restarts the patience (grace plus
+ * allowance) of every probe still pending on that broker; once the broker answers again, its probes have that long
+ * to arrive, and only then count lost. A failure the broker answered (an error code, e.g. busy) proves it reachable
+ * and changes no deadline. Without this, a silent partition of an IDC for 15 s (IdcPartitionFaultIT) reported 25
+ * transactional probes stored there before it as lost: their check-back could only come after the heal, past their
+ * deadline, and every one of them arrived (counted late).
  *
  * <p>Thread-safe: tracking, sends and acks may come from any thread; {@link #reconcile()} and {@link #totals()}
  * are serialized. Time comes from the injected {@link DialClock} only, so tests advance it instead of sleeping.
@@ -34,6 +45,8 @@ public final class Reconciler implements AckSink {
     private final DialTestMetrics metrics;
     private final ConcurrentSkipListMap<LaneKey, LaneStats> lanes = new ConcurrentSkipListMap<>();
     private final ConcurrentHashMap<Long, TrackedProbe> probes = new ConcurrentHashMap<>();
+    /** Per broker (cluster, broker): when a send to it last went unanswered. */
+    private final ConcurrentHashMap<List<String>, BrokerContact> brokers = new ConcurrentHashMap<>();
     private final long startNanos;
     private Map<LaneKey, LaneCounts> previous = new HashMap<>();
     private long previousNanos;
@@ -63,6 +76,10 @@ public final class Reconciler implements AckSink {
         return lanes.computeIfAbsent(key, k -> new LaneStats(k, metrics.lane(k)));
     }
 
+    private BrokerContact broker(LaneKey key) {
+        return brokers.computeIfAbsent(List.of(key.cluster(), key.broker()), k -> new BrokerContact());
+    }
+
     /**
      * Registers a tracked probe before it is sent.
      *
@@ -71,7 +88,7 @@ public final class Reconciler implements AckSink {
      */
     void track(long sequence, LaneStats lane, long sendNanos, long dueAfterNanos, long allowanceNanos) {
         long due = sendNanos + dueAfterNanos;
-        probes.put(sequence, new TrackedProbe(lane, due, due + graceNanos + allowanceNanos));
+        probes.put(sequence, new TrackedProbe(lane, broker(lane.key()), due, due + graceNanos + allowanceNanos));
     }
 
     /** The broker accepted a probe (tracked or not). */
@@ -79,8 +96,16 @@ public final class Reconciler implements AckSink {
         lane.sent();
     }
 
-    /** The broker did not accept a probe: it counts as a send failure, never as lost. */
-    void sendFailed(LaneStats lane, long sequence, boolean tracked) {
+    /**
+     * The broker did not accept a probe: it counts as a send failure, never as lost.
+     *
+     * @param brokerAnswered whether the broker answered the send (with an error); if it did not, it may be
+     *                       unreachable, and the probes pending on it get their patience again from now
+     */
+    void sendFailed(LaneStats lane, long sequence, boolean tracked, boolean brokerAnswered) {
+        if (!brokerAnswered) {
+            broker(lane.key()).unanswered(clock.nanos());
+        }
         lane.sendFailed();
         if (tracked) {
             TrackedProbe probe = probes.get(sequence);
@@ -123,7 +148,7 @@ public final class Reconciler implements AckSink {
     /** The latest deadline of any pending probe, or empty when none is pending: how long a drain may take. */
     OptionalLong latestDeadline() {
         return probes.values().stream().filter(p -> p.state == TrackedProbe.PENDING)
-            .mapToLong(p -> p.deadlineNanos).max();
+            .mapToLong(TrackedProbe::effectiveDeadline).max();
     }
 
     /**
@@ -135,7 +160,7 @@ public final class Reconciler implements AckSink {
         for (Iterator<TrackedProbe> it = probes.values().iterator(); it.hasNext(); ) {
             TrackedProbe probe = it.next();
             if (probe.state == TrackedProbe.PENDING) {
-                if (now - probe.deadlineNanos >= 0 && probe.resolve(TrackedProbe.LOST)) {
+                if (now - probe.effectiveDeadline() >= 0 && probe.resolve(TrackedProbe.LOST)) {
                     probe.lane.lost();
                 }
             } else if (now - probe.dueNanos >= retentionNanos) {
@@ -179,7 +204,22 @@ public final class Reconciler implements AckSink {
         return sum;
     }
 
-    /** One tracked probe: about 90 bytes with its map entry, so the retention bounds the memory. */
+    /** When sends to one broker last went unanswered ({@code Long.MIN_VALUE}: never), on the clock's nanos. */
+    private static final class BrokerContact {
+        private final AtomicLong lastUnansweredNanos = new AtomicLong(Long.MIN_VALUE);
+
+        void unanswered(long nanos) {
+            lastUnansweredNanos.accumulateAndGet(nanos, (a, b) -> a == Long.MIN_VALUE || b - a > 0 ? b : a);
+        }
+
+        /** The last unanswered send's time, or empty if none was. */
+        OptionalLong lastUnanswered() {
+            long last = lastUnansweredNanos.get();
+            return last == Long.MIN_VALUE ? OptionalLong.empty() : OptionalLong.of(last);
+        }
+    }
+
+    /** One tracked probe: about 100 bytes with its map entry, so the retention bounds the memory. */
     private static final class TrackedProbe {
         static final int PENDING = 0;
         static final int ACKED = 1;
@@ -191,15 +231,30 @@ public final class Reconciler implements AckSink {
             AtomicIntegerFieldUpdater.newUpdater(TrackedProbe.class, "acks");
 
         final LaneStats lane;
+        final BrokerContact broker;
         final long dueNanos;
         final long deadlineNanos;
         volatile int state;
         volatile int acks;
 
-        TrackedProbe(LaneStats lane, long dueNanos, long deadlineNanos) {
+        TrackedProbe(LaneStats lane, BrokerContact broker, long dueNanos, long deadlineNanos) {
             this.lane = lane;
+            this.broker = broker;
             this.dueNanos = dueNanos;
             this.deadlineNanos = deadlineNanos;
+        }
+
+        /**
+         * Its deadline, or, if a send to its broker went unanswered since, that moment plus the probe's patience
+         * (grace plus allowance): the time it may take once the broker can be reached again.
+         */
+        long effectiveDeadline() {
+            OptionalLong unanswered = broker.lastUnanswered();
+            if (unanswered.isEmpty()) {
+                return deadlineNanos;
+            }
+            long held = unanswered.getAsLong() + (deadlineNanos - dueNanos);
+            return held - deadlineNanos > 0 ? held : deadlineNanos;
         }
 
         /** Moves a pending probe to {@code resolved}; false if something resolved it first. */

@@ -107,12 +107,70 @@ class ReconcilerTest {
     void aFailedSendIsAFailureNeverALoss() {
         LaneStats lane = reconciler.lane(NORMAL);
         reconciler.track(1, lane, clock.nanos(), 0, 0);
-        reconciler.sendFailed(lane, 1, true);
-        reconciler.sendFailed(lane, 2, false);
+        reconciler.sendFailed(lane, 1, true, true);
+        reconciler.sendFailed(lane, 2, false, false);
         clock.advance(GRACE.plusSeconds(5));
         LaneCounts counts = reconciler.reconcile().total();
         assertThat(counts.sendFailures()).isEqualTo(2);
         assertThat(counts.lost()).isZero();
+    }
+
+    @Test
+    void probesPendingOnABrokerThatStopsAnsweringAreHeldUntilItAnswersAgain() {
+        LaneStats lane = reconciler.lane(NORMAL);
+        reconciler.track(1, lane, clock.nanos(), 0, 0);
+        reconciler.sent(lane);
+        for (int second = 2; second <= 20; second += 2) { // a partition: every send goes unanswered
+            clock.advance(Duration.ofSeconds(2));
+            reconciler.track(100 + second, lane, clock.nanos(), 0, 0);
+            reconciler.sendFailed(lane, 100 + second, true, false);
+            assertThat(reconciler.reconcile().total().lost()).as("lost %d s into the partition", second).isZero();
+        }
+        assertThat(reconciler.pending()).isEqualTo(1);
+        assertThat(reconciler.latestDeadline()).hasValue(clock.nanos() + GRACE.toNanos());
+        clock.advance(GRACE.minusMillis(1)); // healed: the broker has its grace again from its last unanswered send
+        assertThat(reconciler.reconcile().total().lost()).isZero();
+        reconciler.onAck(ack(1), clock.nanos());
+        LaneCounts counts = reconciler.totals().total();
+        assertThat(counts.acked()).isEqualTo(1);
+        assertThat(counts.lost()).isZero();
+        assertThat(counts.late()).isZero();
+        assertThat(counts.sendFailures()).isEqualTo(10);
+    }
+
+    @Test
+    void aProbeHeldByAnUnansweredSendIsLostAGraceAfterIt() {
+        LaneStats lane = reconciler.lane(NORMAL);
+        reconciler.track(1, lane, clock.nanos(), 0, Duration.ofSeconds(5).toNanos());
+        clock.advance(Duration.ofSeconds(12));
+        reconciler.sendFailed(lane, 2, false, false);
+        clock.advance(GRACE.plusSeconds(5).minusMillis(1));
+        assertThat(reconciler.reconcile().total().lost()).as("grace + allowance after the unanswered send").isZero();
+        clock.advance(Duration.ofMillis(1));
+        assertThat(reconciler.reconcile().total().lost()).isEqualTo(1);
+    }
+
+    @Test
+    void aSendTheBrokerRefusedOrAnotherBrokersFailureHoldsNothing() {
+        LaneStats lane = reconciler.lane(NORMAL);
+        LaneStats otherBroker = reconciler.lane(new LaneKey("cluster-a", "broker-1", ProbeKind.NORMAL));
+        LaneStats otherCluster = reconciler.lane(new LaneKey("cluster-b", "broker-0", ProbeKind.NORMAL));
+        reconciler.track(1, lane, clock.nanos(), 0, 0);
+        clock.advance(Duration.ofSeconds(5));
+        reconciler.sendFailed(lane, 2, false, true);
+        reconciler.sendFailed(otherBroker, 3, false, false);
+        reconciler.sendFailed(otherCluster, 4, false, false);
+        clock.advance(GRACE.minusSeconds(5));
+        assertThat(reconciler.reconcile().total().lost()).isEqualTo(1);
+    }
+
+    @Test
+    void anUnansweredSendBeforeAProbeChangesNotItsDeadline() {
+        LaneStats lane = reconciler.lane(DELAYED);
+        reconciler.sendFailed(lane, 1, false, false);
+        clock.advance(Duration.ofSeconds(1));
+        reconciler.track(2, lane, clock.nanos(), Duration.ofSeconds(3).toNanos(), 0);
+        assertThat(reconciler.latestDeadline()).hasValue(clock.nanos() + Duration.ofSeconds(3).plus(GRACE).toNanos());
     }
 
     @Test
