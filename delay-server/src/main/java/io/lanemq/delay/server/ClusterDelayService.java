@@ -32,6 +32,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.rocketmq.client.ClientConfig;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.consumer.MessageQueueListener;
+import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueAveragely;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendCallback;
@@ -146,6 +147,9 @@ final class ClusterDelayService implements AutoCloseable {
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         consumer.setPollTimeoutMillis(POLL_MILLIS);
         consumer.setPullBatchSize(PULL_BATCH);
+        // After a silent partition the broker lists this server once per connection, the dead one included:
+        // RocketMQ's averaging alone would leave half the healed cluster's queues to a server that does not exist.
+        consumer.setAllocateMessageQueueStrategy(new DistinctClientAllocation(new AllocateMessageQueueAveragely()));
         checkpoints = new CheckpointedQueues(cluster.name(), storeDir, engine, book, ledgers, consumer, metrics, this::handOver);
         checkpoints.open();
         consumer.subscribe(settings.internalTopic(), "*", new RebalanceListener());

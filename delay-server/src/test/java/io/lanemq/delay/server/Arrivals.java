@@ -17,7 +17,11 @@ final class Arrivals implements MessageListener {
     static final String DUE_AT = "due-at";
     static final String SENT_AT = "sent-at";
 
-    record Arrival(String key, long dueAt, long at, long bornAt) {
+    /**
+     * One delivery: {@code bornAt} is when the original was sent, {@code deliveredAt} when the delay server's copy
+     * was born on {@code cluster}'s logic topic (the broker's born timestamp), {@code at} when it was consumed.
+     */
+    record Arrival(String key, long dueAt, long at, long bornAt, String cluster, int queueId, long deliveredAt) {
         long lateBy() {
             return at - dueAt;
         }
@@ -40,7 +44,8 @@ final class Arrivals implements MessageListener {
             return ConsumeResult.SUCCESS;
         }
         all.add(new Arrival(key, Long.parseLong(message.properties().get(DUE_AT)), now,
-                Long.parseLong(message.properties().get(SENT_AT))));
+                Long.parseLong(message.properties().get(SENT_AT)), message.cluster(), message.queueId(),
+                message.bornTimestamp()));
         countByKey.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
         return ConsumeResult.SUCCESS;
     }
