@@ -8,6 +8,7 @@ import io.lanemq.core.config.ClusterConfig;
 import io.lanemq.core.config.ConsumerSettings;
 import io.lanemq.core.config.StartPosition;
 import io.lanemq.proxy.protocol.Delivery;
+import io.lanemq.rocketmq.DistinctClientAllocation;
 import io.lanemq.rocketmq.RawClientSupport;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.consumer.MessageQueueListener;
+import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueAveragely;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.impl.MQAdminImpl;
 import org.apache.rocketmq.client.impl.MQClientManager;
@@ -73,6 +75,9 @@ final class ClusterFetcher implements AutoCloseable {
         this.consumer = new DefaultLitePullConsumer(group.consumerGroup());
         RawClientSupport.connect(consumer, cluster.endpoint());
         consumer.setAutoCommit(false);
+        // After a silent partition the broker lists a member once per connection, its dead one included; the
+        // group's SDK consumers allocate the same way, so a group moving between DIRECT and PROXY stays consistent.
+        consumer.setAllocateMessageQueueStrategy(new DistinctClientAllocation(new AllocateMessageQueueAveragely()));
         consumer.setPullBatchSize(Math.min(settings.batchSize(), limits.maxInFlight()));
         consumer.setPollTimeoutMillis(POLL_TIMEOUT_MS);
         consumer.setConsumeFromWhere(settings.startPosition() == StartPosition.EARLIEST

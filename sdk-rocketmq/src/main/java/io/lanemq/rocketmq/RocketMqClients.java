@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueAveragely;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.TransactionListener;
 import org.apache.rocketmq.client.producer.TransactionMQProducer;
@@ -115,6 +116,8 @@ final class RocketMqClients {
                 ? ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET
                 : ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
         consumer.setAwaitTerminationMillisWhenShutdown(settings.shutdownAwaitMs());
+        // After a silent partition the broker lists a member once per connection, its dead one included.
+        consumer.setAllocateMessageQueueStrategy(new DistinctClientAllocation(new AllocateMessageQueueAveragely()));
         return consumer;
     }
 }

@@ -13,6 +13,7 @@ import io.lanemq.delay.DelayedRecord;
 import io.lanemq.delay.DroppedRange;
 import io.lanemq.delay.ScheduleOutcome;
 import io.lanemq.delay.StoreHealth;
+import io.lanemq.rocketmq.DistinctClientAllocation;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.lanemq.delay.server;
+package io.lanemq.rocketmq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.lanemq.delay.server;
+package io.lanemq.rocketmq;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,21 +9,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Allocates the internal topic's queues over the servers of the group, counting each server once however many
- * connections the broker still lists for it.
+ * Allocates a topic's queues over the members of a consumer group, counting each member once however many
+ * connections the broker still lists for it. Used by every RocketMQ consumer of this project that is rebalanced by
+ * RocketMQ: the SDK's push consumers, the consumer proxy's and the delay server's readers.
  *
  * <p><b>Why.</b> A broker answers "who is in this group" with one client id per connection it holds
  * ({@code ConsumerGroupInfo.getAllClientId}, RocketMQ 5.3.3), duplicates included. After a silent network
- * partition of a cluster, this server's client has given its old connection up and opened a new one, but the
+ * partition of a cluster, a member's client has given its old connection up and opened a new one, but the
  * broker never saw the old one close (the packets vanished) and keeps it until a write to it fails or it expires
- * (two minutes without heartbeats). RocketMQ's own strategies then see {@code [us, us]}: a lone server takes
- * the first copy's half of the queues and leaves the other half to a second server that does not exist. Nobody
- * reads those queues, so the healed cluster's delayed messages on them wait, and the records already read from
- * them are handed over (to nobody) and read again later, delivered twice if already under way. Seen in
- * {@code IdcPartitionFaultIT} in most runs, lasting from 1 s to the whole two minutes (125 s) after the heal.
- * Every server of the group runs this, so all of them compute the same allocation.
+ * (two minutes without heartbeats). RocketMQ's own strategies then see {@code [us, us]}: a lone member takes
+ * the first copy's half of the queues and leaves the other half to a second member that does not exist. Nobody
+ * reads those queues, so the healed cluster's messages on them wait, and what was already read from them is
+ * handed over (to nobody) and read again later. Seen in the delay server's {@code IdcPartitionFaultIT} in most
+ * runs, lasting from 1 s to the whole two minutes (125 s) after the heal; its SDK consumer group showed the same.
+ * Every member of the group runs this, so all of them compute the same allocation.
  */
-final class DistinctClientAllocation implements AllocateMessageQueueStrategy {
+public final class DistinctClientAllocation implements AllocateMessageQueueStrategy {
 
     private static final Logger log = LoggerFactory.getLogger(DistinctClientAllocation.class);
 
@@ -31,7 +32,7 @@ final class DistinctClientAllocation implements AllocateMessageQueueStrategy {
     /** The last listing logged, so a stale connection is reported once, not at every rebalance while it lasts. */
     private volatile List<String> lastReported = List.of();
 
-    DistinctClientAllocation(AllocateMessageQueueStrategy delegate) {
+    public DistinctClientAllocation(AllocateMessageQueueStrategy delegate) {
         this.delegate = delegate;
     }
 
