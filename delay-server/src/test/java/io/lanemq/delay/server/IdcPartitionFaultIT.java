@@ -235,14 +235,20 @@ class IdcPartitionFaultIT {
                 .allMatch(s -> s.acknowledged() || s.failure != null));
         List<Sent> acknowledged = sender.sent.values().stream().filter(Sent::acknowledged).toList();
         List<Sent> failed = sender.sent.values().stream().filter(s -> s.failure != null).toList();
-        // Up to ~2 min: the SDK's consumers of the logic topic have the problem DistinctClientAllocation solves for
-        // the server (the broker keeps their dead connection until it expires, 120 s without heartbeats, and counts
-        // it as a second member, which gets half the queues), so messages on those queues wait for the expiry.
+        // Bounded generously: before the SDK's consumers allocated with DistinctClientAllocation too, the broker's
+        // dead connection (kept until it expires, 120 s without heartbeats) left half their queues to nobody.
         await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(500))
                 .until(() -> acknowledged.stream().allMatch(s -> p.arrivals.countByKey.containsKey(s.key)));
         long allArrivedMillis = System.currentTimeMillis() - healedAt;
-        // Late copies (an abandoned attempt stored on B, a record delivered twice) have time to show up.
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> true);
+        long[] lastTotal = {-1};
+        // Late copies (an abandoned attempt stored on B, a record delivered twice): counted once arrivals have
+        // been still for 3 s.
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> p.arrivals.countByKey.values().stream().mapToLong(Number::longValue).sum(), total -> {
+                    boolean still = total == lastTotal[0];
+                    lastTotal[0] = total;
+                    return still;
+                });
 
         Map<String, Arrivals.Arrival> arrived = firstArrivals(p.arrivals);
         List<Arrivals.Arrival> victimDue = acknowledged.stream()
