@@ -1,7 +1,6 @@
 package io.lanemq.dialtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
 import java.io.IOException;
@@ -58,7 +57,7 @@ class DashboardRulesPromtoolTest {
 
     private static Result promtool(String... args) throws IOException, InterruptedException {
         Optional<Path> promtool = executable("promtool");
-        assumeTrue(promtool.isPresent(), "promtool is not installed (bin/setup-tools installs Debian's prometheus): "
+        Dashboards.requireTool(promtool.isPresent(), "promtool is not installed (bin/setup-tools installs Debian's prometheus): "
             + "the alert rules were NOT checked");
         List<String> command = new java.util.ArrayList<>(List.of(promtool.get().toString()));
         command.addAll(List.of(args));

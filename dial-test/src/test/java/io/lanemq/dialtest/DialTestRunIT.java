@@ -2,7 +2,6 @@ package io.lanemq.dialtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lanemq.testkit.Idc;
@@ -99,7 +98,7 @@ class DialTestRunIT {
 
     @Test
     void everyDashboardPanelQueryReturnsDataFromARealPrometheus() {
-        assumeTrue(prometheusMissing == null, prometheusMissing);
+        Dashboards.requireTool(prometheusMissing == null, prometheusMissing);
         List<String> queries = Dashboards.panelQueries().stream().map(Dashboards.PanelQuery::expr).toList();
         assertThat(panelResults).hasSize(queries.size());
         panelResults.forEach((query, result) -> assertThat(result.size())
