@@ -124,8 +124,8 @@ public final class IdcFailoverBenchmark implements Callable<Integer> {
                 }
                 long lost = acknowledged.stream().filter(id -> !consumed.contains(id)).count();
                 long duplicated = deliveries.values().stream().filter(n -> n > 1).count();
-                System.out.printf("  acknowledged %d, lost %d, delivered twice %d, failed sends %d of %d%n", acknowledged.size(), lost,
-                        duplicated, stream.all().size() - acknowledged.size(), stream.all().size());
+                System.out.printf("  acknowledged %d (both streams), lost %d, delivered twice %d, failed async sends %d of %d%n", acknowledged.size(), lost,
+                        duplicated, stream.all().size() - stream.acknowledgedIds().size(), stream.all().size());
                 System.out.printf("RESULT P5 kill_recovery_ms=%d (target <= 3000) %s; slow_share_at_10s=%.1f%% (target <= 10%%) %s; "
                                 + "healthy_split_deviation_pp=%.1f (target <= 5) %s;%s lost=%d%n",
                         recovered, recovered >= 0 && recovered <= 3000 ? "MET" : "MISSED",
