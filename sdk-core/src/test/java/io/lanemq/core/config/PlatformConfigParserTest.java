@@ -86,6 +86,20 @@ class PlatformConfigParserTest {
     }
 
     @Test
+    void failoverAfterIsReadAndMayNotExceedTheSendTimeout() throws Exception {
+        PlatformConfig config = parser.parse(VALID.replace("sendTimeoutMs: 1500", "sendTimeoutMs: 1500\n  failoverAfterMs: 400"),
+                "test.yaml");
+        assertThat(config.producer().failoverAfter()).isEqualTo(Duration.ofMillis(400));
+        assertThat(parser.parse(VALID, "test.yaml").producer().failoverAfter()).isEqualTo(ProducerSettings.DEFAULT_FAILOVER_AFTER);
+
+        assertThatThrownBy(() -> parser.parse(VALID.replace("sendTimeoutMs: 1500", "sendTimeoutMs: 1500\n  failoverAfterMs: 2000"),
+                "test.yaml"))
+                .isInstanceOfSatisfying(InvalidPlatformConfigException.class, e -> assertThat(e.problems())
+                        .extracting(ConfigProblem::key).containsExactly("producer.failoverAfterMs"))
+                .hasMessageContaining("at most sendTimeoutMs (1500), was 2000");
+    }
+
+    @Test
     void badModeBatchSizeAndRetriesAreNamed() {
         String text = VALID.replace("sendTimeoutMs: 1500", "sendTimeoutMs: 1500\n  retries: 99")
                 .replace("billing: {}", "billing: { batchSize: 0 }");
