@@ -7,6 +7,7 @@ import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.constant.PermName;
+import org.apache.rocketmq.remoting.exception.RemotingTimeoutException;
 import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 import org.apache.rocketmq.remoting.protocol.route.QueueData;
@@ -50,11 +51,20 @@ final class ClusterAdmin implements AutoCloseable {
     void createTopic(List<BrokerNode> brokers, String topic, int queues, Deadline deadline) {
         TopicConfig config = new TopicConfig(topic, queues, queues, PermName.PERM_READ | PermName.PERM_WRITE);
         for (BrokerNode broker : brokers) {
-            try {
-                admin().createAndUpdateTopicConfig(broker.address(), config);
-            } catch (Exception e) {
-                throw new TestkitException("cannot create topic " + topic + " with " + queues + " queues on "
-                    + broker + ": " + e.getMessage(), e);
+            // Once more on a timeout: after a silent network fault (NetworkFaults) the admin client may still hold
+            // a connection the broker has forgotten, and only the request that times out on it makes the client
+            // close it; the next request connects anew (seen in IdcPartitionFaultIT: 3 s timeout, then fine).
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    admin().createAndUpdateTopicConfig(broker.address(), config);
+                    break;
+                } catch (RemotingTimeoutException e) {
+                    if (attempt >= 2 || deadline.expired()) {
+                        throw cannotCreate(topic, queues, broker, e);
+                    }
+                } catch (Exception e) {
+                    throw cannotCreate(topic, queues, broker, e);
+                }
             }
         }
         if (!deadline.await(() -> routes(topic, queues, brokers))) {
@@ -62,6 +72,11 @@ final class ClusterAdmin implements AutoCloseable {
                 + nameServerAddress + " did not route it to " + brokers + " within "
                 + deadline.budget().toSeconds() + " s");
         }
+    }
+
+    private static TestkitException cannotCreate(String topic, int queues, BrokerNode broker, Exception e) {
+        return new TestkitException("cannot create topic " + topic + " with " + queues + " queues on " + broker + ": "
+            + e.getMessage(), e);
     }
 
     private boolean routes(String topic, int queues, List<BrokerNode> brokers) {
