@@ -7,7 +7,7 @@ import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.constant.PermName;
-import org.apache.rocketmq.remoting.exception.RemotingTimeoutException;
+import org.apache.rocketmq.remoting.exception.RemotingException;
 import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 import org.apache.rocketmq.remoting.protocol.route.QueueData;
@@ -51,14 +51,14 @@ final class ClusterAdmin implements AutoCloseable {
     void createTopic(List<BrokerNode> brokers, String topic, int queues, Deadline deadline) {
         TopicConfig config = new TopicConfig(topic, queues, queues, PermName.PERM_READ | PermName.PERM_WRITE);
         for (BrokerNode broker : brokers) {
-            // Once more on a timeout: after a silent network fault (NetworkFaults) the admin client may still hold
-            // a connection the broker has forgotten, and only the request that times out on it makes the client
-            // close it; the next request connects anew (seen in IdcPartitionFaultIT: 3 s timeout, then fine).
+            // Once more on a remoting failure: after a silent network fault (NetworkFaults) the admin client may
+            // still hold a connection the broker has forgotten, and only the request that fails on it (a timeout or
+            // a failed write, both seen in IdcPartitionFaultIT) makes the client close it; the next one connects anew.
             for (int attempt = 1; ; attempt++) {
                 try {
                     admin().createAndUpdateTopicConfig(broker.address(), config);
                     break;
-                } catch (RemotingTimeoutException e) {
+                } catch (RemotingException e) {
                     if (attempt >= 2 || deadline.expired()) {
                         throw cannotCreate(topic, queues, broker, e);
                     }
