@@ -3,6 +3,7 @@ package io.lanemq.delay.server;
 import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.ReceivedMessage;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.HdrHistogram.Histogram;
+import org.awaitility.Awaitility;
 
 /** Records every delayed message that reaches its logic topic: when, against its due time (property {@code due-at}). */
 final class Arrivals implements MessageListener {
@@ -48,6 +50,22 @@ final class Arrivals implements MessageListener {
                 message.bornTimestamp()));
         countByKey.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
         return ConsumeResult.SUCCESS;
+    }
+
+    /**
+     * Waits until no message has arrived for {@code quiet}, so late copies (a redelivery, an abandoned attempt
+     * stored after all) are counted before duplicates are asserted or printed. A check, not a fixed wait: it
+     * keeps waiting while copies still arrive, up to {@code quiet} plus 30 s.
+     */
+    void awaitStill(Duration quiet) {
+        long[] last = {-1};
+        Awaitility.await().during(quiet).atMost(quiet.plusSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    long arrived = all.size();
+                    boolean still = arrived == last[0];
+                    last[0] = arrived;
+                    return still;
+                });
     }
 
     int distinct() {

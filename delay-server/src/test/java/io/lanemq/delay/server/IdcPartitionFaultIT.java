@@ -240,15 +240,8 @@ class IdcPartitionFaultIT {
         await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(500))
                 .until(() -> acknowledged.stream().allMatch(s -> p.arrivals.countByKey.containsKey(s.key)));
         long allArrivedMillis = System.currentTimeMillis() - healedAt;
-        long[] lastTotal = {-1};
-        // Late copies (an abandoned attempt stored on B, a record delivered twice): counted once arrivals have
-        // been still for 3 s.
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
-                .until(() -> p.arrivals.countByKey.values().stream().mapToLong(Number::longValue).sum(), total -> {
-                    boolean still = total == lastTotal[0];
-                    lastTotal[0] = total;
-                    return still;
-                });
+        // Late copies (an abandoned attempt stored on B, a record delivered twice) are counted once arrivals are still.
+        p.arrivals.awaitStill(Duration.ofSeconds(3));
 
         Map<String, Arrivals.Arrival> arrived = firstArrivals(p.arrivals);
         List<Arrivals.Arrival> victimDue = acknowledged.stream()
