@@ -1,10 +1,10 @@
 package io.lanemq.configtool;
 
 import io.lanemq.api.InvalidConfigurationException;
-import io.lanemq.core.config.ConfigProblem;
-import io.lanemq.core.config.InvalidPlatformConfigException;
-import io.lanemq.core.config.PlatformConfig;
-import io.lanemq.core.config.PlatformConfigParser;
+import io.lanemq.config.ConfigProblem;
+import io.lanemq.config.InvalidPlatformConfigException;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.PlatformConfigParser;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,9 @@
 package io.lanemq.configtool;
 
-import io.lanemq.core.config.ClusterConfig;
-import io.lanemq.core.config.LogicTopicConfig;
-import io.lanemq.core.config.PlatformConfig;
-import io.lanemq.core.config.TopicRoute;
+import io.lanemq.config.ClusterConfig;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.TopicRoute;
 import java.util.Locale;
 import java.util.StringJoiner;
 import java.util.TreeMap;

@@ -1,6 +1,6 @@
 package io.lanemq.configtool;
 
-import io.lanemq.core.config.etcd.EtcdClient;
+import io.lanemq.config.etcd.EtcdClient;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 

@@ -1,7 +1,7 @@
 package io.lanemq.configtool;
 
-import io.lanemq.core.config.etcd.EtcdClient;
-import io.lanemq.core.config.etcd.EtcdException;
+import io.lanemq.config.etcd.EtcdClient;
+import io.lanemq.config.etcd.EtcdException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

@@ -1,8 +1,8 @@
 package io.lanemq.configtool;
 
-import io.lanemq.core.config.etcd.EtcdClient;
-import io.lanemq.core.config.etcd.EtcdEntry;
-import io.lanemq.core.config.etcd.EtcdException;
+import io.lanemq.config.etcd.EtcdClient;
+import io.lanemq.config.etcd.EtcdEntry;
+import io.lanemq.config.etcd.EtcdException;
 import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;

@@ -4,9 +4,9 @@ import com.google.common.util.concurrent.RateLimiter;
 import com.google.protobuf.UnsafeByteOperations;
 import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.spi.BoundMessage;
-import io.lanemq.core.config.ClusterConfig;
-import io.lanemq.core.config.ConsumerSettings;
-import io.lanemq.core.config.StartPosition;
+import io.lanemq.config.ClusterConfig;
+import io.lanemq.config.ConsumerConfig;
+import io.lanemq.config.StartPosition;
 import io.lanemq.proxy.protocol.Delivery;
 import io.lanemq.rocketmq.DistinctClientAllocation;
 import io.lanemq.rocketmq.RawClientSupport;
@@ -60,7 +60,7 @@ final class ClusterFetcher implements AutoCloseable {
     private volatile double lag = Double.NaN;
     private volatile boolean closed;
 
-    ClusterFetcher(GroupKey group, ClusterConfig cluster, String physicalTopic, String retryTopic, ConsumerSettings settings,
+    ClusterFetcher(GroupKey group, ClusterConfig cluster, String physicalTopic, String retryTopic, ConsumerConfig settings,
                    Dispatcher dispatcher, GroupLimits limits, RateLimiter sharedRate, long commitIntervalNanos,
                    ProxyMetrics metrics) throws InvalidConfigurationException {
         this.group = group;

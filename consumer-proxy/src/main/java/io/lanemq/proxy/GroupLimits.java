@@ -1,6 +1,6 @@
 package io.lanemq.proxy;
 
-import io.lanemq.core.config.ConsumerSettings;
+import io.lanemq.config.ConsumerConfig;
 
 /**
  * Per-group flow control.
@@ -15,7 +15,7 @@ public record GroupLimits(int maxInFlight, int maxPerSecond) {
      * The limits a group runs with: what the platform configuration sets for it
      * ({@code consumerGroups.<group>.maxInFlight / maxPerSecond}), and the proxy's own setting where it sets nothing.
      */
-    static GroupLimits of(ConsumerSettings platform, GroupLimits proxyDefault) {
+    static GroupLimits of(ConsumerConfig platform, GroupLimits proxyDefault) {
         return new GroupLimits(platform.maxInFlight() > 0 ? platform.maxInFlight() : proxyDefault.maxInFlight(),
                 platform.maxPerSecond() > 0 ? platform.maxPerSecond() : proxyDefault.maxPerSecond());
     }

@@ -3,10 +3,10 @@ package io.lanemq.proxy;
 import io.grpc.Status;
 import io.grpc.StatusException;
 import io.lanemq.api.InvalidConfigurationException;
-import io.lanemq.core.config.ConsumerSettings;
-import io.lanemq.core.config.LogicTopicConfig;
-import io.lanemq.core.config.PlatformConfig;
-import io.lanemq.core.config.PlatformConfigRef;
+import io.lanemq.config.ConsumerConfig;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.PlatformConfigRef;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -60,7 +60,7 @@ final class GroupRegistry {
         PlatformConfig snapshot = platform.current();
         LogicTopicConfig topic = snapshot.topic(logicTopic).orElseThrow(() -> Status.NOT_FOUND
                 .withDescription("unknown logic topic '" + logicTopic + "'").asException());
-        ConsumerSettings settings = topic.consumerGroups().get(consumerGroup);
+        ConsumerConfig settings = topic.consumerGroups().get(consumerGroup);
         if (settings == null) {
             throw Status.NOT_FOUND.withDescription("consumer group '" + consumerGroup + "' is not declared for logic topic '"
                     + logicTopic + "'; declared: " + topic.consumerGroups().keySet()).asException();

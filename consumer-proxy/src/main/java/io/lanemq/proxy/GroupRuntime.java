@@ -2,11 +2,11 @@ package io.lanemq.proxy;
 
 import com.google.common.util.concurrent.RateLimiter;
 import io.lanemq.api.InvalidConfigurationException;
-import io.lanemq.core.config.ClusterConfig;
-import io.lanemq.core.config.ConsumerSettings;
-import io.lanemq.core.config.LogicTopicConfig;
-import io.lanemq.core.config.PlatformConfig;
-import io.lanemq.core.config.TopicRoute;
+import io.lanemq.config.ClusterConfig;
+import io.lanemq.config.ConsumerConfig;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.TopicRoute;
 import io.micrometer.core.instrument.Meter;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +43,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     private final List<Meter> gauges = new ArrayList<>();
     private final long brokerRetryFromNanos;
 
-    private GroupRuntime(GroupKey key, LogicTopicConfig topic, ConsumerSettings settings, PlatformConfig platform,
+    private GroupRuntime(GroupKey key, LogicTopicConfig topic, ConsumerConfig settings, PlatformConfig platform,
                          ProxyConfig config, ScheduledExecutorService ticker, LongSupplier deliveryIds, ProxyMetrics metrics)
             throws InvalidConfigurationException {
         this.key = key;
@@ -73,7 +73,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     }
 
     /** Starts consuming every route of the group's logic topic. */
-    static GroupRuntime start(GroupKey key, LogicTopicConfig topic, ConsumerSettings settings, PlatformConfig platform,
+    static GroupRuntime start(GroupKey key, LogicTopicConfig topic, ConsumerConfig settings, PlatformConfig platform,
                               ProxyConfig config, ScheduledExecutorService ticker, LongSupplier deliveryIds,
                               ProxyMetrics metrics) throws InvalidConfigurationException, MQClientException {
         GroupRuntime runtime = new GroupRuntime(key, topic, settings, platform, config, ticker, deliveryIds, metrics);

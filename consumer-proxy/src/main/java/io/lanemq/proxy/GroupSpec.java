@@ -1,11 +1,11 @@
 package io.lanemq.proxy;
 
-import io.lanemq.core.config.ClusterConfig;
-import io.lanemq.core.config.ConsumerSettings;
-import io.lanemq.core.config.LogicTopicConfig;
-import io.lanemq.core.config.PlatformConfig;
-import io.lanemq.core.config.StartPosition;
-import io.lanemq.core.config.TopicRoute;
+import io.lanemq.config.ClusterConfig;
+import io.lanemq.config.ConsumerConfig;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.StartPosition;
+import io.lanemq.config.TopicRoute;
 import java.util.List;
 import java.util.Optional;
 
@@ -22,7 +22,7 @@ record GroupSpec(List<Route> routes, int maxDeliveryAttempts, StartPosition star
     /** Empty when the snapshot has no such logic topic or no such group on it. */
     static Optional<GroupSpec> of(PlatformConfig platform, GroupKey key) {
         Optional<LogicTopicConfig> topic = platform.topic(key.logicTopic());
-        ConsumerSettings settings = topic.map(t -> t.consumerGroups().get(key.consumerGroup())).orElse(null);
+        ConsumerConfig settings = topic.map(t -> t.consumerGroups().get(key.consumerGroup())).orElse(null);
         if (settings == null) {
             return Optional.empty();
         }

@@ -1,7 +1,7 @@
 package io.lanemq.proxy;
 
 import io.lanemq.api.InvalidConfigurationException;
-import io.lanemq.core.config.ClusterConfig;
+import io.lanemq.config.ClusterConfig;
 import io.lanemq.rocketmq.RawClientSupport;
 import java.util.HashMap;
 import java.util.List;

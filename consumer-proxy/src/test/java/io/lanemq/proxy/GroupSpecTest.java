@@ -2,13 +2,13 @@ package io.lanemq.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lanemq.core.config.ClusterConfig;
-import io.lanemq.core.config.ConsumerSettings;
-import io.lanemq.core.config.ConsumptionMode;
-import io.lanemq.core.config.LogicTopicConfig;
-import io.lanemq.core.config.PlatformConfig;
-import io.lanemq.core.config.StartPosition;
-import io.lanemq.core.config.TopicRoute;
+import io.lanemq.config.ClusterConfig;
+import io.lanemq.config.ConsumerConfig;
+import io.lanemq.config.ConsumptionMode;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.StartPosition;
+import io.lanemq.config.TopicRoute;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -28,23 +28,23 @@ class GroupSpecTest {
 
     @Test
     void flowLimitsComeFromThePlatformWhereItSetsThemAndAChangeRestartsTheGroup() throws Exception {
-        ConsumerSettings unset = new ConsumerSettings(4, 16, StartPosition.EARLIEST);
-        ConsumerSettings limited = new ConsumerSettings(4, 16, StartPosition.EARLIEST, 32, ConsumptionMode.DIRECT, 500, 0);
+        ConsumerConfig unset = new ConsumerConfig(4, 16, StartPosition.EARLIEST);
+        ConsumerConfig limited = new ConsumerConfig(4, 16, StartPosition.EARLIEST, 32, ConsumptionMode.DIRECT, 500, 0);
         GroupLimits proxyOwn = new GroupLimits(2_000, 300);
 
         assertThat(GroupLimits.of(unset, proxyOwn)).isEqualTo(proxyOwn);
         assertThat(GroupLimits.of(limited, proxyOwn)).isEqualTo(new GroupLimits(500, 300));
-        assertThat(GroupLimits.of(new ConsumerSettings(4, 16, StartPosition.EARLIEST, 32, ConsumptionMode.DIRECT, 0, 1_000),
+        assertThat(GroupLimits.of(new ConsumerConfig(4, 16, StartPosition.EARLIEST, 32, ConsumptionMode.DIRECT, 0, 1_000),
                 proxyOwn)).isEqualTo(new GroupLimits(2_000, 1_000));
         assertThat(GroupSpec.of(platform("orders_a", 50, limited), KEY))
                 .isPresent().get().isNotEqualTo(GroupSpec.of(platform("orders_a", 50, unset), KEY).orElseThrow());
     }
 
     private static PlatformConfig platform(String physicalTopic, int weightA, int threads, int attempts) throws Exception {
-        return platform(physicalTopic, weightA, new ConsumerSettings(threads, attempts, StartPosition.EARLIEST));
+        return platform(physicalTopic, weightA, new ConsumerConfig(threads, attempts, StartPosition.EARLIEST));
     }
 
-    private static PlatformConfig platform(String physicalTopic, int weightA, ConsumerSettings billing) throws Exception {
+    private static PlatformConfig platform(String physicalTopic, int weightA, ConsumerConfig billing) throws Exception {
         return PlatformConfig.builder()
                 .cluster(new ClusterConfig("a", "idc-a", "127.0.0.1:9876", Map.of()))
                 .cluster(new ClusterConfig("b", "idc-b", "127.0.0.2:9876", Map.of()))

@@ -14,7 +14,7 @@ import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.SendFailedException;
 import io.lanemq.api.SendResult;
 import io.lanemq.api.TransactionResolution;
-import io.lanemq.core.config.DelaySettings;
+import io.lanemq.config.DelayConfig;
 import io.lanemq.core.delay.DelayProtocol;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.testkit.RocketMqStack;
@@ -48,7 +48,7 @@ class DelayedSendIT {
     void delayedSendLandsOnTheInternalTopicAndCancelGetsTheHoldersAnswer() throws Exception {
         String group = LocalPlatform.unique("delayed");
         LocalPlatform platform = LocalPlatform.on(RocketMqStack.shared()).enableDelay().addTopic("reminder", 2, 100, 0, group);
-        DelaySettings delay = platform.delaySettings();
+        DelayConfig delay = platform.delaySettings();
         Map<String, MessageExt> scheduled = new ConcurrentHashMap<>();
         DefaultMQProducer replier = new DefaultMQProducer(LocalPlatform.unique("delay-replier"));
         replier.setNamesrvAddr(platform.idcA().nameServerAddress());

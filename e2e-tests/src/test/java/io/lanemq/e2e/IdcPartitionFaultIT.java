@@ -8,7 +8,7 @@ import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
-import io.lanemq.core.config.ConsumptionMode;
+import io.lanemq.config.ConsumptionMode;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.localstack.SendLog;
 import io.lanemq.localstack.SendOutcome;

@@ -16,8 +16,8 @@ import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.Subscription;
 import io.lanemq.core.client.CoreMessagingClient;
-import io.lanemq.core.config.ConsumptionMode;
-import io.lanemq.core.config.ProxySettings;
+import io.lanemq.config.ConsumptionMode;
+import io.lanemq.config.ConsumerProxyConfig;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.testkit.RocketMqStack;
@@ -169,7 +169,7 @@ class LaneForwardingIT {
     @Test
     void aChangeToProxyModeIsRefusedWhileLaneMembersConsumeTheGroup() throws Exception {
         // No proxy runs at this address: the change must be refused before anything connects to it.
-        platform.proxy(new ProxySettings(List.of("127.0.0.1:1"), SelfSignedCertificate.shared().certificatePem()))
+        platform.proxy(new ConsumerProxyConfig(List.of("127.0.0.1:1"), SelfSignedCertificate.shared().certificatePem()))
                 .consumerMode(TOPIC, group, ConsumptionMode.PROXY).writeConfig();
 
         for (Deployment deployment : deployments.values()) {

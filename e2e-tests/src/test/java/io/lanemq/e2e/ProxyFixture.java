@@ -3,7 +3,7 @@ package io.lanemq.e2e;
 import io.lanemq.api.ClientOptions;
 import io.lanemq.api.MessagingClient;
 import io.lanemq.api.MessagingException;
-import io.lanemq.core.config.ProxySettings;
+import io.lanemq.config.ConsumerProxyConfig;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.proxy.ConsumerProxyServer;
 import io.lanemq.proxy.ProxyConfig;
@@ -44,7 +44,7 @@ final class ProxyFixture implements AutoCloseable {
                 .build();
         ConsumerProxyServer server = ConsumerProxyServer.start(config);
         ProxyFixture proxy = new ProxyFixture(platform, server);
-        platform.proxy(new ProxySettings(List.of(proxy.endpoint()), SelfSignedCertificate.shared().certificatePem()));
+        platform.proxy(new ConsumerProxyConfig(List.of(proxy.endpoint()), SelfSignedCertificate.shared().certificatePem()));
         return proxy;
     }
 

@@ -9,8 +9,8 @@ import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
 import io.lanemq.core.client.CoreMessagingClient;
-import io.lanemq.core.config.ConsumptionMode;
-import io.lanemq.core.config.ProxySettings;
+import io.lanemq.config.ConsumptionMode;
+import io.lanemq.config.ConsumerProxyConfig;
 import io.lanemq.core.consume.DualClusterConsumer;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.localstack.SendStream;
@@ -89,7 +89,7 @@ class ProxyHotSwitchIT {
              Producer producer = client.createProducer(ProducerOptions.defaults());
              Consumer consumer = client.subscribe(Subscription.builder("ledger", group).build(), received)) {
             CoreMessagingClient core = (CoreMessagingClient) client;
-            platform.proxy(new ProxySettings(List.of("127.0.0.1:7443"), Path.of("/etc/lanemq/proxy-ca.pem")))
+            platform.proxy(new ConsumerProxyConfig(List.of("127.0.0.1:7443"), Path.of("/etc/lanemq/proxy-ca.pem")))
                     .consumerMode("ledger", group, ConsumptionMode.PROXY).writeConfig();
 
             await().atMost(Duration.ofSeconds(10)).until(() -> core.lastReloadRejection().isPresent());
@@ -113,7 +113,7 @@ class ProxyHotSwitchIT {
              Producer producer = client.createProducer(ProducerOptions.defaults());
              Consumer consumer = client.subscribe(Subscription.builder("ledger", group).build(), received)) {
             CoreMessagingClient core = (CoreMessagingClient) client;
-            platform.proxy(new ProxySettings(List.of(proxy.endpoint()), Path.of("/nonexistent/proxy-ca.pem")))
+            platform.proxy(new ConsumerProxyConfig(List.of(proxy.endpoint()), Path.of("/nonexistent/proxy-ca.pem")))
                     .consumerMode("ledger", group, ConsumptionMode.PROXY).writeConfig();
 
             await().atMost(Duration.ofSeconds(10)).until(() -> core.lastReloadRejection().isPresent());

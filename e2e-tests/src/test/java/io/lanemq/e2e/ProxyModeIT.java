@@ -12,7 +12,7 @@ import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.SendResult;
 import io.lanemq.api.Subscription;
-import io.lanemq.core.config.ConsumptionMode;
+import io.lanemq.config.ConsumptionMode;
 import io.lanemq.core.consume.DualClusterConsumer;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.localstack.LocalPlatform;

@@ -8,8 +8,8 @@ import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
-import io.lanemq.core.config.ConsumptionMode;
-import io.lanemq.core.config.ProxySettings;
+import io.lanemq.config.ConsumptionMode;
+import io.lanemq.config.ConsumerProxyConfig;
 import io.lanemq.core.consume.DualClusterConsumer;
 import io.lanemq.core.consume.proxy.ProxyConsumer;
 import io.lanemq.localstack.LocalPlatform;
@@ -34,7 +34,7 @@ class ProxyReconnectIT {
         Received received = new Received();
         try (ProxyFixture first = ProxyFixture.start(platform);
              ProxyFixture second = ProxyFixture.start(platform)) {
-            platform.proxy(new ProxySettings(List.of(first.endpoint(), second.endpoint()), SelfSignedCertificate.shared().certificatePem()))
+            platform.proxy(new ConsumerProxyConfig(List.of(first.endpoint(), second.endpoint()), SelfSignedCertificate.shared().certificatePem()))
                     .consumerMode("coupon", group, ConsumptionMode.PROXY);
             try (MessagingClient client = first.client(ProxyFixture.TOKEN);
                  Producer producer = client.createProducer(ProducerOptions.defaults());

@@ -3,18 +3,18 @@ package io.lanemq.localstack;
 import io.lanemq.api.ClientOptions;
 import io.lanemq.api.MessagingClient;
 import io.lanemq.api.MessagingException;
-import io.lanemq.core.config.ClusterConfig;
-import io.lanemq.core.config.ConsumerSettings;
-import io.lanemq.core.config.ConsumptionMode;
-import io.lanemq.core.config.DelaySettings;
-import io.lanemq.core.config.LogicTopicConfig;
-import io.lanemq.core.config.PlatformConfig;
-import io.lanemq.core.config.PlatformConfigWriter;
-import io.lanemq.core.config.ProducerSettings;
-import io.lanemq.core.config.ProxySettings;
-import io.lanemq.core.config.StartPosition;
-import io.lanemq.core.config.StressTestSettings;
-import io.lanemq.core.config.TopicRoute;
+import io.lanemq.config.ClusterConfig;
+import io.lanemq.config.ConsumerConfig;
+import io.lanemq.config.ConsumptionMode;
+import io.lanemq.config.DelayConfig;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.PlatformConfigWriter;
+import io.lanemq.config.ProducerConfig;
+import io.lanemq.config.ConsumerProxyConfig;
+import io.lanemq.config.StartPosition;
+import io.lanemq.config.StressTestConfig;
+import io.lanemq.config.TopicRoute;
 import io.lanemq.testkit.Idc;
 import io.lanemq.testkit.RocketMqStack;
 import io.lanemq.testkit.StackSpec;
@@ -63,10 +63,10 @@ public final class LocalPlatform implements AutoCloseable {
     /** The logic topics that take stress-test traffic: kept apart, so every change of a topic keeps it. */
     private final Set<String> stressTested = new LinkedHashSet<>();
     private final Path configFile;
-    private int maxBodyBytes = ProducerSettings.DEFAULTS.maxBodyBytes();
-    private ConsumerSettings groupSettings = new ConsumerSettings(4, 5, StartPosition.EARLIEST);
-    private DelaySettings delay = DelaySettings.DEFAULTS;
-    private ProxySettings proxy = ProxySettings.NONE;
+    private int maxBodyBytes = ProducerConfig.DEFAULTS.maxBodyBytes();
+    private ConsumerConfig groupSettings = new ConsumerConfig(4, 5, StartPosition.EARLIEST);
+    private DelayConfig delay = DelayConfig.DEFAULTS;
+    private ConsumerProxyConfig proxy = ConsumerProxyConfig.NONE;
 
     private LocalPlatform(RocketMqStack stack, boolean ownsStack) {
         this.stack = stack;
@@ -102,7 +102,7 @@ public final class LocalPlatform implements AutoCloseable {
         String physical = logicTopic.replace('.', '_') + "-" + suffix;
         stack.createTopic(physical, queues);
         this.queues.put(logicTopic, queues);
-        Map<String, ConsumerSettings> declared = new LinkedHashMap<>();
+        Map<String, ConsumerConfig> declared = new LinkedHashMap<>();
         for (String group : groups) {
             declared.put(group, groupSettings);
         }
@@ -126,7 +126,7 @@ public final class LocalPlatform implements AutoCloseable {
 
     /** The shadow topic of a logic topic's physical topic, where its stress-test traffic goes (the same name on both clusters). */
     public synchronized String shadowTopic(String logicTopic) {
-        return physicalTopic(logicTopic) + StressTestSettings.DEFAULTS.shadowSuffix();
+        return physicalTopic(logicTopic) + StressTestConfig.DEFAULTS.shadowSuffix();
     }
 
     /**
@@ -135,22 +135,22 @@ public final class LocalPlatform implements AutoCloseable {
      * tests, and their delay servers must not read each other's records. Idempotent.
      */
     public synchronized LocalPlatform enableDelay() {
-        if (delay == DelaySettings.DEFAULTS) {
-            String topic = DelaySettings.DEFAULTS.internalTopic() + "-" + suffix;
+        if (delay == DelayConfig.DEFAULTS) {
+            String topic = DelayConfig.DEFAULTS.internalTopic() + "-" + suffix;
             stack.createTopic(topic, 4);
-            delay = new DelaySettings(topic, DelaySettings.DEFAULTS.serverGroup() + "-" + suffix,
-                    DelaySettings.DEFAULTS.maxDelay(), DelaySettings.DEFAULTS.cancelTimeout());
+            delay = new DelayConfig(topic, DelayConfig.DEFAULTS.serverGroup() + "-" + suffix,
+                    DelayConfig.DEFAULTS.maxDelay(), DelayConfig.DEFAULTS.cancelTimeout());
         }
         return this;
     }
 
     /** The delay section of this platform's configuration (the defaults until {@link #enableDelay()}). */
-    public synchronized DelaySettings delaySettings() {
+    public synchronized DelayConfig delaySettings() {
         return delay;
     }
 
     /** Names the consumer proxy (call {@link #writeConfig()} to publish the change). */
-    public synchronized LocalPlatform proxy(ProxySettings proxySettings) {
+    public synchronized LocalPlatform proxy(ConsumerProxyConfig proxySettings) {
         this.proxy = proxySettings;
         return this;
     }
@@ -158,11 +158,11 @@ public final class LocalPlatform implements AutoCloseable {
     /** Sets how one consumer group of a logic topic consumes (call {@link #writeConfig()} to publish the change). */
     public synchronized LocalPlatform consumerMode(String logicTopic, String group, ConsumptionMode mode) {
         LogicTopicConfig topic = topic(logicTopic);
-        ConsumerSettings settings = topic.consumerGroups().get(group);
+        ConsumerConfig settings = topic.consumerGroups().get(group);
         if (settings == null) {
             throw new IllegalArgumentException("no consumer group '" + group + "' on logic topic '" + logicTopic + "'");
         }
-        Map<String, ConsumerSettings> groups = new LinkedHashMap<>(topic.consumerGroups());
+        Map<String, ConsumerConfig> groups = new LinkedHashMap<>(topic.consumerGroups());
         groups.put(group, settings.withMode(mode));
         topics.put(logicTopic, new LogicTopicConfig(logicTopic, topic.routes(), groups, topic.rateLimitPerSecond()));
         return this;
@@ -205,9 +205,9 @@ public final class LocalPlatform implements AutoCloseable {
 
     /** Sets the listener threads of every consumer group of every logic topic (and of those added later). */
     public synchronized LocalPlatform consumerThreads(int threads) {
-        groupSettings = new ConsumerSettings(threads, groupSettings.maxDeliveryAttempts(), groupSettings.startPosition());
+        groupSettings = new ConsumerConfig(threads, groupSettings.maxDeliveryAttempts(), groupSettings.startPosition());
         topics.replaceAll((name, topic) -> {
-            Map<String, ConsumerSettings> groups = new LinkedHashMap<>();
+            Map<String, ConsumerConfig> groups = new LinkedHashMap<>();
             topic.consumerGroups().keySet().forEach(group -> groups.put(group, groupSettings));
             return new LogicTopicConfig(name, topic.routes(), groups);
         });
@@ -236,7 +236,7 @@ public final class LocalPlatform implements AutoCloseable {
     /** The platform configuration as a YAML document. */
     public synchronized String yaml() {
         PlatformConfig.Builder builder = PlatformConfig.builder()
-                .producer(new ProducerSettings(Duration.ofSeconds(5), maxBodyBytes))
+                .producer(new ProducerConfig(Duration.ofSeconds(5), maxBodyBytes))
                 .consumerDefaults(groupSettings)
                 .delay(delay)
                 .proxy(proxy);

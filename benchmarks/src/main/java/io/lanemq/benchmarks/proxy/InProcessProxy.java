@@ -3,7 +3,7 @@ package io.lanemq.benchmarks.proxy;
 import io.lanemq.api.ClientOptions;
 import io.lanemq.api.MessagingClient;
 import io.lanemq.api.MessagingException;
-import io.lanemq.core.config.ProxySettings;
+import io.lanemq.config.ConsumerProxyConfig;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.proxy.ConsumerProxyServer;
 import io.lanemq.proxy.ProxyConfig;
@@ -40,7 +40,7 @@ final class InProcessProxy implements AutoCloseable {
                 .drainTimeout(Duration.ofSeconds(2)) // the benchmark's end need not wait long for stragglers
                 .build();
         ConsumerProxyServer server = ConsumerProxyServer.start(config);
-        platform.proxy(new ProxySettings(List.of("127.0.0.1:" + server.grpcAddress().getPort()), certificate.certificatePem()));
+        platform.proxy(new ConsumerProxyConfig(List.of("127.0.0.1:" + server.grpcAddress().getPort()), certificate.certificatePem()));
         platform.writeConfig();
         return new InProcessProxy(platform, server);
     }

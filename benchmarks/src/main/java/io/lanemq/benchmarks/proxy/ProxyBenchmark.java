@@ -4,7 +4,7 @@ import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.benchmarks.cpu.CpuMeter;
-import io.lanemq.core.config.ConsumptionMode;
+import io.lanemq.config.ConsumptionMode;
 import io.lanemq.localstack.LocalPlatform;
 import java.util.Arrays;
 import java.util.concurrent.Callable;

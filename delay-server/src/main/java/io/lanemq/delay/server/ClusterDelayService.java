@@ -1,7 +1,7 @@
 package io.lanemq.delay.server;
 
 import io.lanemq.api.Producer;
-import io.lanemq.core.config.ClusterConfig;
+import io.lanemq.config.ClusterConfig;
 import io.lanemq.core.delay.DelayProtocol;
 import io.lanemq.delay.CancelResult;
 import io.lanemq.delay.DelayEngine;

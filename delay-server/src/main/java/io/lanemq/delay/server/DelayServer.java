@@ -6,11 +6,11 @@ import io.lanemq.api.MessagingClient;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
-import io.lanemq.core.config.ClusterConfig;
-import io.lanemq.core.config.ConfigSource;
-import io.lanemq.core.config.ConfigSources;
-import io.lanemq.core.config.DelaySettings;
-import io.lanemq.core.config.PlatformConfig;
+import io.lanemq.config.ClusterConfig;
+import io.lanemq.config.ConfigSource;
+import io.lanemq.config.ConfigSources;
+import io.lanemq.config.DelayConfig;
+import io.lanemq.config.PlatformConfig;
 import io.lanemq.delay.DelayEngine;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -81,7 +81,7 @@ public final class DelayServer implements AutoCloseable {
         try (ConfigSource source = ConfigSources.open(base.configLocation())) {
             platform = source.load();
         }
-        DelaySettings delay = platform.delay();
+        DelayConfig delay = platform.delay();
         DelayServerSettings settings = base.withInternalTopic(delay.internalTopic(), delay.serverGroup());
         client = MessagingClient.create(ClientOptions.builder("lanemq-delay-server")
                 .configLocation(settings.configLocation()).build());

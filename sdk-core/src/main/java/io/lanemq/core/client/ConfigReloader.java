@@ -1,10 +1,10 @@
 package io.lanemq.core.client;
 
 import io.lanemq.api.InvalidConfigurationException;
-import io.lanemq.core.config.ConfigListener;
-import io.lanemq.core.config.ConfigSubscriber;
-import io.lanemq.core.config.PlatformConfig;
-import io.lanemq.core.config.PlatformConfigRef;
+import io.lanemq.config.ConfigListener;
+import io.lanemq.config.ConfigSubscriber;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.core.metrics.SdkMetrics;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,11 +5,11 @@ import io.lanemq.api.MessagingException;
 import io.lanemq.api.Subscription;
 import io.lanemq.api.UnknownTopicException;
 import io.lanemq.api.spi.BoundConsumerSpec;
-import io.lanemq.core.config.ConsumerSettings;
-import io.lanemq.core.config.ConsumptionMode;
-import io.lanemq.core.config.LogicTopicConfig;
-import io.lanemq.core.config.PlatformConfig;
-import io.lanemq.core.config.ProxySettings;
+import io.lanemq.config.ConsumerConfig;
+import io.lanemq.config.ConsumptionMode;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.ConsumerProxyConfig;
 import io.lanemq.core.consume.proxy.ProxyConsumerSpec;
 import io.lanemq.core.consume.proxy.ProxyIdentity;
 import java.nio.file.Files;
@@ -36,7 +36,7 @@ record ConsumptionPlan(Map<String, BoundConsumerSpec> direct, ProxyConsumerSpec 
         String logicTopic = subscription.logicTopic();
         LogicTopicConfig topic = config.topic(logicTopic).orElseThrow(() -> new UnknownTopicException(
                 "unknown logic topic; the platform configuration has " + config.topics().keySet(), logicTopic));
-        ConsumerSettings settings = topic.consumerGroups().get(subscription.consumerGroup());
+        ConsumerConfig settings = topic.consumerGroups().get(subscription.consumerGroup());
         if (settings == null) {
             throw new UnknownTopicException("consumer group '" + subscription.consumerGroup()
                     + "' is not declared for this logic topic; declared: " + topic.consumerGroups().keySet(), logicTopic);
@@ -53,7 +53,7 @@ record ConsumptionPlan(Map<String, BoundConsumerSpec> direct, ProxyConsumerSpec 
         return new ConsumptionPlan(DirectConsumption.plan(subscription, topic, settings, config, memberTag), null);
     }
 
-    private static ProxyConsumerSpec proxySpec(Subscription subscription, ProxySettings proxy, ConsumerSettings settings,
+    private static ProxyConsumerSpec proxySpec(Subscription subscription, ConsumerProxyConfig proxy, ConsumerConfig settings,
                                                ProxyIdentity identity) throws InvalidConfigurationException {
         String group = "consumer group '" + subscription.consumerGroup() + "' of logic topic '" + subscription.logicTopic() + "'";
         if (!proxy.configured() || proxy.caCertificate().isEmpty()) {

@@ -6,10 +6,10 @@ import io.lanemq.api.Subscription;
 import io.lanemq.api.spi.BoundConsumer;
 import io.lanemq.api.spi.BoundConsumerSpec;
 import io.lanemq.api.spi.MessagingBinding;
-import io.lanemq.core.config.ConsumerSettings;
-import io.lanemq.core.config.LogicTopicConfig;
-import io.lanemq.core.config.PlatformConfig;
-import io.lanemq.core.config.TopicRoute;
+import io.lanemq.config.ConsumerConfig;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.TopicRoute;
 import io.lanemq.core.metrics.SdkMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,7 +61,7 @@ final class DirectConsumption implements AutoCloseable {
     }
 
     /** The bound consumer specs of a DIRECT group, by cluster; each member joins with {@code memberTag}, if any. */
-    static Map<String, BoundConsumerSpec> plan(Subscription subscription, LogicTopicConfig topic, ConsumerSettings settings,
+    static Map<String, BoundConsumerSpec> plan(Subscription subscription, LogicTopicConfig topic, ConsumerConfig settings,
                                                PlatformConfig config, Optional<String> memberTag) {
         Map<String, BoundConsumerSpec> plan = new LinkedHashMap<>();
         for (TopicRoute route : topic.routes()) {

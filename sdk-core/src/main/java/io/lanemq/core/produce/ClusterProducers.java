@@ -9,11 +9,11 @@ import io.lanemq.api.spi.BoundProducerSpec;
 import io.lanemq.api.spi.ClusterEndpoint;
 import io.lanemq.api.spi.MessagingBinding;
 import io.lanemq.api.spi.TransactionCheckHandler;
-import io.lanemq.core.config.ClusterConfig;
-import io.lanemq.core.config.ConfigSubscriber;
-import io.lanemq.core.config.PlatformConfig;
-import io.lanemq.core.config.PlatformConfigRef;
-import io.lanemq.core.config.ProducerSettings;
+import io.lanemq.config.ClusterConfig;
+import io.lanemq.config.ConfigSubscriber;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.PlatformConfigRef;
+import io.lanemq.config.ProducerConfig;
 import io.lanemq.core.consume.DeliveredMessage;
 import java.time.Duration;
 import java.util.Map;
@@ -98,7 +98,7 @@ public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
         }
     }
 
-    private Bound create(ClusterConfig cluster, ProducerSettings settings) throws MessagingException {
+    private Bound create(ClusterConfig cluster, ProducerConfig settings) throws MessagingException {
         Optional<TransactionCheckHandler> handler = checker.map(c -> prepared -> check(c, cluster.name(), prepared));
         BoundProducer producer = binding.createProducer(new BoundProducerSpec(cluster.endpoint(), producerGroup,
                 settings.sendTimeout(), settings.maxBodyBytes(), handler));
@@ -132,6 +132,6 @@ public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
     }
 
     /** A running bound producer and what it was created from, to tell whether a change concerns it. */
-    private record Bound(ClusterEndpoint endpoint, ProducerSettings settings, BoundProducer producer) {
+    private record Bound(ClusterEndpoint endpoint, ProducerConfig settings, BoundProducer producer) {
     }
 }

@@ -4,7 +4,7 @@ import io.lanemq.api.CancelOutcome;
 import io.lanemq.api.InvalidMessageException;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.SendFailedException;
-import io.lanemq.core.config.PlatformConfig;
+import io.lanemq.config.PlatformConfig;
 import io.lanemq.core.delay.DelayProtocol;
 import io.lanemq.core.delay.DelayTicket;
 import java.nio.charset.StandardCharsets;

@@ -6,10 +6,10 @@ import io.lanemq.api.SendFailedException;
 import io.lanemq.api.SendResult;
 import io.lanemq.api.spi.BoundSendResult;
 import io.lanemq.api.spi.PhysicalMessage;
-import io.lanemq.core.config.LogicTopicConfig;
-import io.lanemq.core.config.PlatformConfig;
-import io.lanemq.core.config.StressTestSettings;
-import io.lanemq.core.config.TopicRoute;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.StressTestConfig;
+import io.lanemq.config.TopicRoute;
 import io.lanemq.core.delay.DelayProtocol;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.routing.ClusterChooser;
@@ -38,7 +38,7 @@ final class SendAttempts {
     /** Stamped on the sender's thread: an async or throttled attempt runs on another. */
     private final Map<String, String> properties;
     /** Stress-test traffic, sent to each route's shadow topic as named by this snapshot; null for production traffic. */
-    private final StressTestSettings shadows;
+    private final StressTestConfig shadows;
     private final Set<String> tried = new HashSet<>(4);
     private final int retries;
     private final Duration sendTimeout;

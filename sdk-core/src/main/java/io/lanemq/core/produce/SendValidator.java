@@ -3,8 +3,8 @@ package io.lanemq.core.produce;
 import io.lanemq.api.InvalidMessageException;
 import io.lanemq.api.Message;
 import io.lanemq.api.UnknownTopicException;
-import io.lanemq.core.config.LogicTopicConfig;
-import io.lanemq.core.config.PlatformConfig;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
 import java.time.Duration;
 import java.time.Instant;
 

@@ -2,7 +2,7 @@ package io.lanemq.core.produce;
 
 import io.github.resilience4j.ratelimiter.RateLimiter;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
-import io.lanemq.core.config.LogicTopicConfig;
+import io.lanemq.config.LogicTopicConfig;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,6 +1,6 @@
 package io.lanemq.core.routing;
 
-import io.lanemq.core.config.LogicTopicConfig;
+import io.lanemq.config.LogicTopicConfig;
 import java.util.Optional;
 import java.util.Set;
 

@@ -1,8 +1,8 @@
 package io.lanemq.core.routing;
 
-import io.lanemq.core.config.LogicTopicConfig;
-import io.lanemq.core.config.PlatformConfigRef;
-import io.lanemq.core.config.TopicRoute;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfigRef;
+import io.lanemq.config.TopicRoute;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.failover.CalleeStats;
 import io.lanemq.failover.LatencyPolicy;

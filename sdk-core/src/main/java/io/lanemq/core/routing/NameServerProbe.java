@@ -1,7 +1,7 @@
 package io.lanemq.core.routing;
 
-import io.lanemq.core.config.ClusterConfig;
-import io.lanemq.core.config.PlatformConfigRef;
+import io.lanemq.config.ClusterConfig;
+import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.failover.HealthChecker;
 import java.io.IOException;
 import java.net.InetSocketAddress;

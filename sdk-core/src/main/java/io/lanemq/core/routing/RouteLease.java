@@ -1,6 +1,6 @@
 package io.lanemq.core.routing;
 
-import io.lanemq.core.config.TopicRoute;
+import io.lanemq.config.TopicRoute;
 
 /**
  * One send attempt's use of a route. Exactly one outcome is reported; it moves the cluster's

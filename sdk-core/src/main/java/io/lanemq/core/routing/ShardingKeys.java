@@ -1,7 +1,7 @@
 package io.lanemq.core.routing;
 
-import io.lanemq.core.config.LogicTopicConfig;
-import io.lanemq.core.config.TopicRoute;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.TopicRoute;
 import java.util.List;
 
 /**

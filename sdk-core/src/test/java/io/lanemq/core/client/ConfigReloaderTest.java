@@ -3,10 +3,10 @@ package io.lanemq.core.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lanemq.api.InvalidConfigurationException;
-import io.lanemq.core.config.ClusterConfig;
-import io.lanemq.core.config.ConfigSubscriber;
-import io.lanemq.core.config.PlatformConfig;
-import io.lanemq.core.config.PlatformConfigRef;
+import io.lanemq.config.ClusterConfig;
+import io.lanemq.config.ConfigSubscriber;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lanemq.api.Subscription;
 import io.lanemq.api.spi.BoundConsumerSpec;
-import io.lanemq.core.config.ClusterConfig;
-import io.lanemq.core.config.ConsumerSettings;
-import io.lanemq.core.config.LogicTopicConfig;
-import io.lanemq.core.config.PlatformConfig;
-import io.lanemq.core.config.StressTestSettings;
-import io.lanemq.core.config.TopicRoute;
+import io.lanemq.config.ClusterConfig;
+import io.lanemq.config.ConsumerConfig;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.StressTestConfig;
+import io.lanemq.config.TopicRoute;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,11 +23,11 @@ class DirectConsumptionPlanTest {
 
     @Test
     void aGroupOfATopicThatTakesStressTrafficAlsoSubscribesEachRoutesShadowTopic() throws Exception {
-        LogicTopicConfig topic = new LogicTopicConfig("order-paid", ROUTES, Map.of("billing", ConsumerSettings.DEFAULTS))
+        LogicTopicConfig topic = new LogicTopicConfig("order-paid", ROUTES, Map.of("billing", ConsumerConfig.DEFAULTS))
                 .withStressTest(true);
         PlatformConfig config = config(topic);
 
-        Map<String, BoundConsumerSpec> plan = DirectConsumption.plan(BILLING, topic, ConsumerSettings.DEFAULTS, config,
+        Map<String, BoundConsumerSpec> plan = DirectConsumption.plan(BILLING, topic, ConsumerConfig.DEFAULTS, config,
                 Optional.of("lane-A"));
 
         assertThat(plan.get("cluster-a").topic()).isEqualTo("order_paid");
@@ -42,9 +42,9 @@ class DirectConsumptionPlanTest {
 
     @Test
     void aGroupOfATopicThatTakesNoStressTrafficSubscribesNoShadowTopic() throws Exception {
-        LogicTopicConfig topic = new LogicTopicConfig("order-paid", ROUTES, Map.of("billing", ConsumerSettings.DEFAULTS));
+        LogicTopicConfig topic = new LogicTopicConfig("order-paid", ROUTES, Map.of("billing", ConsumerConfig.DEFAULTS));
 
-        Map<String, BoundConsumerSpec> plan = DirectConsumption.plan(BILLING, topic, ConsumerSettings.DEFAULTS, config(topic),
+        Map<String, BoundConsumerSpec> plan = DirectConsumption.plan(BILLING, topic, ConsumerConfig.DEFAULTS, config(topic),
                 Optional.empty());
 
         assertThat(plan.values()).allSatisfy(spec -> assertThat(spec.shadowTopics()).isEmpty());
@@ -54,7 +54,7 @@ class DirectConsumptionPlanTest {
         return PlatformConfig.builder()
                 .cluster(new ClusterConfig("cluster-a", "idc-a", "127.0.0.1:9876", Map.of()))
                 .cluster(new ClusterConfig("cluster-b", "idc-b", "127.0.0.1:9877", Map.of()))
-                .stressTest(new StressTestSettings(".load"))
+                .stressTest(new StressTestConfig(".load"))
                 .topic(topic)
                 .build();
     }

@@ -16,12 +16,12 @@ import io.lanemq.api.spi.BoundProducerSpec;
 import io.lanemq.api.spi.BoundSendResult;
 import io.lanemq.api.spi.MessagingBinding;
 import io.lanemq.api.spi.PhysicalMessage;
-import io.lanemq.core.config.ClusterConfig;
-import io.lanemq.core.config.LogicTopicConfig;
-import io.lanemq.core.config.PlatformConfig;
-import io.lanemq.core.config.PlatformConfigRef;
-import io.lanemq.core.config.ProducerSettings;
-import io.lanemq.core.config.TopicRoute;
+import io.lanemq.config.ClusterConfig;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.PlatformConfigRef;
+import io.lanemq.config.ProducerConfig;
+import io.lanemq.config.TopicRoute;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.routing.FailoverClusterChooser;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -180,7 +180,7 @@ class RoutingProducerFailoverTest {
         PlatformConfig config = PlatformConfig.builder()
                 .cluster(new ClusterConfig("cluster-a", "idc-a", "127.0.0.1:1", Map.of()))
                 .cluster(new ClusterConfig("cluster-b", "idc-b", "127.0.0.1:2", Map.of()))
-                .producer(new ProducerSettings(SEND_TIMEOUT, 1024, 1, FAILOVER_AFTER))
+                .producer(new ProducerConfig(SEND_TIMEOUT, 1024, 1, FAILOVER_AFTER))
                 .topic(new LogicTopicConfig("orders", routes, Map.of()))
                 .build();
         PlatformConfigRef ref = new PlatformConfigRef(config);

@@ -17,14 +17,14 @@ import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.SendResult;
 import io.lanemq.api.Subscription;
 import io.lanemq.core.client.CoreMessagingClient;
-import io.lanemq.core.config.ClusterConfig;
-import io.lanemq.core.config.ConsumerSettings;
-import io.lanemq.core.config.DelaySettings;
-import io.lanemq.core.config.LogicTopicConfig;
-import io.lanemq.core.config.PlatformConfig;
-import io.lanemq.core.config.PlatformConfigWriter;
-import io.lanemq.core.config.StartPosition;
-import io.lanemq.core.config.TopicRoute;
+import io.lanemq.config.ClusterConfig;
+import io.lanemq.config.ConsumerConfig;
+import io.lanemq.config.DelayConfig;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.PlatformConfigWriter;
+import io.lanemq.config.StartPosition;
+import io.lanemq.config.TopicRoute;
 import io.lanemq.core.delay.DelayProtocol;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.testkit.Idc;
@@ -74,7 +74,7 @@ class StressTestRoutingIT {
     private String orders;
     private String receipts;
     private String refunds;
-    private DelaySettings delay;
+    private DelayConfig delay;
 
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final List<AutoCloseable> closeables = new ArrayList<>();
@@ -93,7 +93,7 @@ class StressTestRoutingIT {
         orders = "orders-" + test;
         receipts = "receipts-" + test;
         refunds = "refunds-" + test;
-        delay = new DelaySettings("LANEMQ_DELAY-" + test, "LANEMQ_DELAY_SERVER-" + test, Duration.ofDays(1), Duration.ofSeconds(3));
+        delay = new DelayConfig("LANEMQ_DELAY-" + test, "LANEMQ_DELAY_SERVER-" + test, Duration.ofDays(1), Duration.ofSeconds(3));
         for (String topic : List.of(orders, orders + SHADOW, receipts, receipts + SHADOW, refunds, delay.internalTopic())) {
             stack.createTopic(topic, 4);
         }
@@ -110,7 +110,7 @@ class StressTestRoutingIT {
 
     /** Writes the platform configuration, {@code order-paid} taking stress traffic or not; replaced by a rename, as a watched file should be. */
     private void writeConfig(boolean ordersTakeStressTraffic) throws Exception {
-        ConsumerSettings fromFirst = new ConsumerSettings(4, 5, StartPosition.EARLIEST);
+        ConsumerConfig fromFirst = new ConsumerConfig(4, 5, StartPosition.EARLIEST);
         PlatformConfig.Builder config = PlatformConfig.builder().delay(delay)
                 .topic(stressTested("order-paid", orders, Map.of(group, fromFirst)).withStressTest(ordersTakeStressTraffic))
                 .topic(stressTested("receipt", receipts, Map.of()))
@@ -264,7 +264,7 @@ class StressTestRoutingIT {
                 .mapToDouble(Counter::count).sum();
     }
 
-    private static LogicTopicConfig stressTested(String logicTopic, String physical, Map<String, ConsumerSettings> groups) {
+    private static LogicTopicConfig stressTested(String logicTopic, String physical, Map<String, ConsumerConfig> groups) {
         return new LogicTopicConfig(logicTopic, routes(physical), groups).withStressTest(true);
     }
 

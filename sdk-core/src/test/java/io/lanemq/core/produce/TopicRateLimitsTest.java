@@ -2,8 +2,8 @@ package io.lanemq.core.produce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lanemq.core.config.LogicTopicConfig;
-import io.lanemq.core.config.TopicRoute;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.TopicRoute;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

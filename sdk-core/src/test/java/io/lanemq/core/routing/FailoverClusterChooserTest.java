@@ -2,12 +2,12 @@ package io.lanemq.core.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lanemq.core.config.ClusterConfig;
-import io.lanemq.core.config.ConsumerSettings;
-import io.lanemq.core.config.LogicTopicConfig;
-import io.lanemq.core.config.PlatformConfig;
-import io.lanemq.core.config.PlatformConfigRef;
-import io.lanemq.core.config.TopicRoute;
+import io.lanemq.config.ClusterConfig;
+import io.lanemq.config.ConsumerConfig;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.PlatformConfigRef;
+import io.lanemq.config.TopicRoute;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.failover.LatencyPolicy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -25,7 +25,7 @@ class FailoverClusterChooserTest {
 
     private static LogicTopicConfig topic(int weightA, int weightB) {
         return new LogicTopicConfig("t", List.of(new TopicRoute("a", "t", weightA), new TopicRoute("b", "t", weightB)),
-                Map.<String, ConsumerSettings>of());
+                Map.<String, ConsumerConfig>of());
     }
 
     private void start(LogicTopicConfig topic) throws Exception {

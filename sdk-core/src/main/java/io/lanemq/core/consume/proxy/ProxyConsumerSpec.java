@@ -8,7 +8,7 @@ import java.util.List;
  * Everything a PROXY-mode consumer runs with; two equal specs mean nothing to restart.
  *
  * @param subscription  what the application subscribed
- * @param threads       listener threads (ConsumerSettings.threads)
+ * @param threads       listener threads (ConsumerConfig.threads)
  * @param endpoints     the proxy instances, {@code host:port}
  * @param caCertificate PEM file the proxy's TLS certificate must chain to
  * @param application   the authenticated application name

@@ -1,7 +1,7 @@
 package io.lanemq.core.consume.proxy;
 
 import io.grpc.Status;
-import io.lanemq.core.reconnect.Backoff;
+import io.lanemq.support.Backoff;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;

@@ -1,0 +1,28 @@
+package io.lanemq.config;
+
+import io.lanemq.api.InvalidConfigurationException;
+
+/**
+ * Where the platform configuration comes from: a local file (the embedded default) or a config
+ * centre. Implementations are thread-safe.
+ */
+public interface ConfigSource extends AutoCloseable {
+    /** Reads and validates the current configuration. */
+    PlatformConfig load() throws InvalidConfigurationException;
+
+    /**
+     * Starts pushing changes to {@code listener} until {@link #close()}: every new valid snapshot
+     * to {@link ConfigListener#onChange}, every rejected document to {@link ConfigListener#onRejected}
+     * (the previous snapshot stays in force). Calls come from one thread of the source, in order.
+     * A source that cannot change (configuration built in code) never calls back.
+     */
+    default void watch(ConfigListener listener) {
+    }
+
+    /** Names the source in messages, e.g. {@code file:/etc/lanemq/platform.yaml}. */
+    String describe();
+
+    @Override
+    default void close() {
+    }
+}

@@ -1,0 +1,73 @@
+package io.lanemq.config;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The configuration file's shape as Jackson reads it: every field optional, nothing validated.
+ * {@link PlatformConfigParser} turns it into a validated {@link PlatformConfig}.
+ */
+final class RawPlatformConfig {
+    public String binding;
+    public Map<String, RawCluster> clusters = new LinkedHashMap<>();
+    public RawProducer producer;
+    public RawConsumer consumer;
+    public RawDelay delay;
+    public RawProxy proxy;
+    public RawStressTest stressTest;
+    public Map<String, RawTopic> topics = new LinkedHashMap<>();
+
+    static final class RawCluster {
+        public String idc;
+        public String nameServer;
+        public Map<String, String> properties = Map.of();
+    }
+
+    static final class RawProducer {
+        public Long sendTimeoutMs;
+        public Integer maxBodyBytes;
+        public Integer retries;
+        public Long failoverAfterMs;
+    }
+
+    static final class RawDelay {
+        public String internalTopic;
+        public String serverGroup;
+        public Long maxDelayMs;
+        public Long cancelTimeoutMs;
+    }
+
+    static final class RawProxy {
+        public List<String> endpoints;
+        public String caCertificate;
+    }
+
+    static final class RawStressTest {
+        public String shadowSuffix;
+    }
+
+    static final class RawConsumer {
+        public Integer threads;
+        public Integer maxDeliveryAttempts;
+        public StartPosition startFrom;
+        public Integer batchSize;
+        public ConsumptionMode mode;
+        public Integer maxInFlight;
+        public Integer maxPerSecond;
+    }
+
+    static final class RawTopic {
+        public List<RawRoute> routes = List.of();
+        public Map<String, RawConsumer> consumerGroups = new LinkedHashMap<>();
+        public Integer rateLimitPerSecond;
+        public Boolean stressTest;
+    }
+
+    static final class RawRoute {
+        public String cluster;
+        public String physicalTopic;
+        public Integer weight;
+        public String shadowTopic;
+    }
+}

@@ -1,0 +1,74 @@
+package io.lanemq.config;
+
+import io.lanemq.api.InvalidConfigurationException;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns the documents a watching source reads into {@link ConfigListener} calls: a document equal to the
+ * last one seen is dropped, a changed one is parsed, and becomes {@code onChange} when valid and
+ * {@code onRejected} (the parser's key-and-line message) when not. The listener keeps its last good snapshot.
+ *
+ * <p>It compares text rather than parsed snapshots: a document is kilobytes, and an edit that parses to an
+ * equal snapshot (a comment) costs at most one needless swap. After a rejection the next different document is
+ * delivered even when it equals the last good one, so a listener sees that the bad state is over.
+ *
+ * <p>Not thread-safe: each source drives it from its one watch thread, which keeps calls in order.
+ */
+final class SnapshotDelivery {
+    private static final Logger LOG = LoggerFactory.getLogger(SnapshotDelivery.class);
+    private static final Object ABSENT = new Object();
+
+    private final PlatformConfigParser parser;
+    private final ConfigListener listener;
+    private Object lastSeen;
+
+    /**
+     * @param baseline the document the caller already has (from {@code load()}), or null when none
+     */
+    SnapshotDelivery(PlatformConfigParser parser, ConfigListener listener, String baseline) {
+        this.parser = Objects.requireNonNull(parser, "parser");
+        this.listener = Objects.requireNonNull(listener, "listener");
+        this.lastSeen = baseline;
+    }
+
+    /**
+     * @param origin names where the document came from in a rejection ({@code file:/etc/...}, an etcd key and revision)
+     * @return whether the listener was called
+     */
+    boolean offer(String text, String origin) {
+        if (text.equals(lastSeen)) {
+            return false;
+        }
+        lastSeen = text;
+        PlatformConfig next;
+        try {
+            next = parser.parse(text, origin);
+        } catch (InvalidConfigurationException e) {
+            call(origin, () -> listener.onRejected(e));
+            return true;
+        }
+        call(origin, () -> listener.onChange(next));
+        return true;
+    }
+
+    /** The document is gone or unreadable: rejected once, until a document can be read again. */
+    boolean offerAbsent(InvalidConfigurationException why, String origin) {
+        if (lastSeen == ABSENT) {
+            return false;
+        }
+        lastSeen = ABSENT;
+        call(origin, () -> listener.onRejected(why));
+        return true;
+    }
+
+    private static void call(String origin, Runnable callback) {
+        try {
+            callback.run();
+        } catch (RuntimeException e) {
+            // The watch thread must outlive a faulty listener; the next change is delivered as usual.
+            LOG.warn("platform configuration listener failed on a change from {}", origin, e);
+        }
+    }
+}

@@ -1,0 +1,345 @@
+package io.lanemq.config.etcd;
+
+import io.lanemq.support.Backoff;
+import com.google.protobuf.ByteString;
+import io.grpc.ConnectivityState;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
+import io.lanemq.config.etcd.internal.KVGrpc;
+import io.lanemq.config.etcd.internal.KeyValue;
+import io.lanemq.config.etcd.internal.PutRequest;
+import io.lanemq.config.etcd.internal.RangeRequest;
+import io.lanemq.config.etcd.internal.RangeResponse;
+import io.lanemq.config.etcd.internal.WatchCreateRequest;
+import io.lanemq.config.etcd.internal.WatchGrpc;
+import io.lanemq.config.etcd.internal.WatchRequest;
+import io.lanemq.config.etcd.internal.WatchResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * A small client for the three calls of etcd's v3 API the platform needs: read a key, write a key, watch a key
+ * (push, resumed from the last revision seen after etcd comes back).
+ *
+ * <p>Why gRPC stubs generated from etcd's API rather than jetcd or etcd's JSON gateway: jetcd 0.8.7 (the current
+ * release) runs on Vert.x 5 and needs Netty 4.2, while rocketmq-client 5.3.3 is built on Netty 4.1 (netty-all
+ * 4.1.114): on one class path Maven resolves a mix of 4.1 and 4.2 jars, and jetcd's grpc-core 1.82 meets the
+ * exact [1.53.0] range that RocketMQ's grpc-netty-shaded pins. grpc-java 1.53.0 with its shaded Netty is what
+ * rocketmq-client already brings, so stubs for the few messages used here (src/main/proto) add no new transport
+ * and change no resolved version. The JSON gateway would need no dependency at all, but a streamed HTTP/1.1
+ * watch has no keepalive: a silently dead connection would leave the SDK on stale configuration, while a gRPC
+ * channel pings ({@code keepAliveTime}) and fails the stream.
+ *
+ * <p>Endpoints are tried in turn: a call that finds one unreachable moves on to the next, and the one that
+ * answered is tried first afterwards. Plaintext only. Thread-safe; {@link #close()} stops the watches started
+ * from it and releases the connections.
+ *
+ * <pre>{@code
+ * try (EtcdClient etcd = EtcdClient.builder("10.0.0.1:2379,10.0.0.2:2379").build()) {
+ *     long revision = etcd.put("/lanemq/platform/prod", yaml);
+ *     Optional<EtcdEntry> entry = etcd.get("/lanemq/platform/prod");
+ * }
+ * }</pre>
+ */
+public final class EtcdClient implements AutoCloseable {
+    private final List<String> endpoints;
+    private final List<ManagedChannel> channels;
+    private final Duration requestTimeout;
+    private final Backoff backoff;
+    private final AtomicInteger preferred = new AtomicInteger();
+    private final Set<KeyWatcher> watches = ConcurrentHashMap.newKeySet();
+
+    private EtcdClient(Builder builder) {
+        this.endpoints = List.copyOf(builder.endpoints);
+        this.requestTimeout = builder.requestTimeout;
+        this.backoff = new Backoff(builder.backoffInitial, builder.backoffMax, () -> ThreadLocalRandom.current().nextDouble());
+        List<ManagedChannel> opened = new ArrayList<>();
+        for (String endpoint : endpoints) {
+            int colon = endpoint.lastIndexOf(':');
+            String host = endpoint.substring(0, colon).replace("[", "").replace("]", "");
+            opened.add(NettyChannelBuilder.forAddress(host, Integer.parseInt(endpoint.substring(colon + 1)))
+                    .usePlaintext()
+                    // Finds a silently dead etcd connection; etcd's default --grpc-keepalive-min-time is 5 s.
+                    .keepAliveTime(30, TimeUnit.SECONDS)
+                    .keepAliveTimeout(10, TimeUnit.SECONDS)
+                    // Callbacks only hand responses to the watch thread's queue, so they may run on the I/O thread.
+                    .directExecutor()
+                    .userAgent("lanemq-etcd-config")
+                    .build());
+        }
+        this.channels = List.copyOf(opened);
+    }
+
+    /**
+     * @param endpoints {@code host:port} pairs, comma-separated ({@code http://} prefixes are accepted)
+     * @throws IllegalArgumentException naming the endpoint that is not {@code host:port}
+     */
+    public static Builder builder(String endpoints) {
+        return new Builder(endpoints);
+    }
+
+    public List<String> endpoints() {
+        return endpoints;
+    }
+
+    /** The endpoints as given to {@link #builder}, normalised: {@code 127.0.0.1:2379,127.0.0.1:22379}. */
+    public String describe() {
+        return String.join(",", endpoints);
+    }
+
+    /** Reads a key (a linearizable read). */
+    public Optional<EtcdEntry> get(String key) throws EtcdException {
+        return Optional.ofNullable(read(key).entry());
+    }
+
+    /** Writes a key and returns the revision of the write. */
+    public long put(String key, String value) throws EtcdException {
+        PutRequest request = PutRequest.newBuilder().setKey(bytes(key)).setValue(ByteString.copyFromUtf8(value)).build();
+        return call("put", key, channel -> KVGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                .put(request)).getHeader().getRevision();
+    }
+
+    /**
+     * Watches one key from {@code fromRevision} (inclusive; 0 means "from now") on a new thread named
+     * {@code lanemq-config-watch-etcd<key>}, until the returned watch or this client is closed.
+     *
+     * <p>When etcd is unreachable the watch retries with backoff (jittered, doubling up to the builder's
+     * maximum) and, once connected again, resumes after the last revision it saw, so no put in between is
+     * missed. When that history was compacted away it reads the key and reports its current value instead.
+     */
+    public KeyWatch watch(String key, long fromRevision, KeyWatchListener listener) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(listener, "listener");
+        if (fromRevision < 0) {
+            throw new IllegalArgumentException("fromRevision must be >= 0, was " + fromRevision);
+        }
+        KeyWatcher watcher = new KeyWatcher(this, key, fromRevision, listener, backoff);
+        watches.add(watcher);
+        watcher.start();
+        return watcher;
+    }
+
+    record Read(EtcdEntry entry, long storeRevision) {
+    }
+
+    Read read(String key) throws EtcdException {
+        RangeRequest request = RangeRequest.newBuilder().setKey(bytes(key)).build();
+        RangeResponse response = call("read", key, channel -> KVGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                .range(request));
+        long storeRevision = response.getHeader().getRevision();
+        if (response.getKvsCount() == 0) {
+            return new Read(null, storeRevision);
+        }
+        KeyValue kv = response.getKvs(0);
+        return new Read(new EtcdEntry(key, kv.getValue().toString(StandardCharsets.UTF_8), kv.getModRevision(), storeRevision), storeRevision);
+    }
+
+    private <T> T call(String what, String key, Function<ManagedChannel, T> rpc) throws EtcdException {
+        int first = preferred.get();
+        StatusRuntimeException last = null;
+        for (int i = 0; i < channels.size(); i++) {
+            int index = (first + i) % channels.size();
+            ManagedChannel channel = channels.get(index);
+            reconnectNow(channel);
+            try {
+                T result = rpc.apply(channel);
+                preferred.set(index);
+                return result;
+            } catch (StatusRuntimeException e) {
+                last = e;
+                Status.Code code = e.getStatus().getCode();
+                if (code != Status.Code.UNAVAILABLE && code != Status.Code.DEADLINE_EXCEEDED) {
+                    break; // etcd answered: another endpoint would answer the same
+                }
+            }
+        }
+        throw new EtcdException("etcd " + what + " of key '" + key + "' failed on [" + describe() + "]: " + describe(last), last);
+    }
+
+    /** A call on a channel in TRANSIENT_FAILURE would fail at once; ours is the backoff that counts, not gRPC's. */
+    private static void reconnectNow(ManagedChannel channel) {
+        if (channel.getState(false) == ConnectivityState.TRANSIENT_FAILURE) {
+            channel.resetConnectBackoff();
+        }
+    }
+
+    static String describe(Throwable t) {
+        if (t instanceof StatusRuntimeException e) {
+            Status status = e.getStatus();
+            String cause = status.getCause() == null ? "" : " (" + status.getCause().getMessage() + ")";
+            return status.getCode() + (status.getDescription() == null ? "" : ": " + status.getDescription()) + cause;
+        }
+        return String.valueOf(t);
+    }
+
+    /** One watch stream; what it receives goes to {@code sink}: responses, then a Throwable or {@link #COMPLETED}. */
+    static final class WatchCall {
+        static final Object COMPLETED = new Object();
+        final int endpointIndex;
+        final String endpoint;
+        private final ClientCallStreamObserver<WatchRequest> requests;
+
+        private WatchCall(int endpointIndex, String endpoint, ClientCallStreamObserver<WatchRequest> requests) {
+            this.endpointIndex = endpointIndex;
+            this.endpoint = endpoint;
+            this.requests = requests;
+        }
+
+        void cancel() {
+            requests.cancel("watch closed by the client", null);
+        }
+    }
+
+    WatchCall openWatch(String key, long fromRevision, Consumer<Object> sink) {
+        int index = preferred.get();
+        ManagedChannel channel = channels.get(index);
+        reconnectNow(channel);
+        AtomicReference<ClientCallStreamObserver<WatchRequest>> requests = new AtomicReference<>();
+        WatchGrpc.newStub(channel).watch(new ClientResponseObserver<WatchRequest, WatchResponse>() {
+            @Override
+            public void beforeStart(ClientCallStreamObserver<WatchRequest> requestStream) {
+                requests.set(requestStream);
+            }
+
+            @Override
+            public void onNext(WatchResponse response) {
+                sink.accept(response);
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                sink.accept(t);
+            }
+
+            @Override
+            public void onCompleted() {
+                sink.accept(WatchCall.COMPLETED);
+            }
+        });
+        requests.get().onNext(WatchRequest.newBuilder()
+                .setCreateRequest(WatchCreateRequest.newBuilder()
+                        .setKey(bytes(key))
+                        .setStartRevision(fromRevision)
+                        .setProgressNotify(true))
+                .build());
+        return new WatchCall(index, endpoints.get(index), requests.get());
+    }
+
+    /** The watch on {@code endpointIndex} failed: the next stream tries the next endpoint. */
+    void endpointFailed(int endpointIndex) {
+        preferred.compareAndSet(endpointIndex, (endpointIndex + 1) % channels.size());
+    }
+
+    void watchClosed(KeyWatcher watcher) {
+        watches.remove(watcher);
+    }
+
+    private static ByteString bytes(String key) {
+        return ByteString.copyFromUtf8(key);
+    }
+
+    /** Stops every watch started from this client, then closes the connections. */
+    @Override
+    public void close() {
+        for (KeyWatcher watcher : List.copyOf(watches)) {
+            watcher.close();
+        }
+        channels.forEach(ManagedChannel::shutdown);
+        for (ManagedChannel channel : channels) {
+            try {
+                if (!channel.awaitTermination(2, TimeUnit.SECONDS)) {
+                    channel.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                channel.shutdownNow();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Settings of an {@link EtcdClient}, each validated when set. Not thread-safe. */
+    public static final class Builder {
+        private final List<String> endpoints;
+        private Duration requestTimeout = Duration.ofSeconds(5);
+        private Duration backoffInitial = Duration.ofMillis(100);
+        private Duration backoffMax = Duration.ofSeconds(2);
+
+        private Builder(String endpoints) {
+            this.endpoints = parseEndpoints(endpoints);
+        }
+
+        /** Deadline of each read and write (default 5 s). */
+        public Builder requestTimeout(Duration timeout) {
+            if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("etcd requestTimeout must be positive, was " + timeout);
+            }
+            this.requestTimeout = timeout;
+            return this;
+        }
+
+        /** Delays between attempts to re-establish a watch (default 100 ms doubling to 2 s). */
+        public Builder reconnectBackoff(Duration initial, Duration max) {
+            new Backoff(initial, max, () -> 0); // validates both now, naming the setting
+            this.backoffInitial = initial;
+            this.backoffMax = max;
+            return this;
+        }
+
+        public EtcdClient build() {
+            return new EtcdClient(this);
+        }
+
+        static List<String> parseEndpoints(String endpoints) {
+            if (endpoints == null || endpoints.isBlank()) {
+                throw new IllegalArgumentException("etcd endpoints are empty; expected host:port[,host:port...]");
+            }
+            List<String> parsed = new ArrayList<>();
+            for (String raw : endpoints.split(",")) {
+                String endpoint = raw.strip();
+                if (endpoint.startsWith("https://")) {
+                    throw new IllegalArgumentException("etcd endpoint '" + endpoint + "': TLS is not supported yet; use a plaintext endpoint");
+                }
+                if (endpoint.startsWith("http://")) {
+                    endpoint = endpoint.substring("http://".length());
+                }
+                if (endpoint.endsWith("/")) {
+                    endpoint = endpoint.substring(0, endpoint.length() - 1);
+                }
+                int colon = endpoint.lastIndexOf(':');
+                boolean bracketed = endpoint.startsWith("[");
+                if (colon <= 0 || (bracketed && endpoint.charAt(colon - 1) != ']') || (!bracketed && endpoint.indexOf(':') != colon)) {
+                    throw new IllegalArgumentException("etcd endpoint '" + raw.strip() + "' is not host:port (in '" + endpoints + "')");
+                }
+                int port;
+                try {
+                    port = Integer.parseInt(endpoint.substring(colon + 1));
+                } catch (NumberFormatException e) {
+                    port = -1;
+                }
+                if (port < 1 || port > 65_535) {
+                    throw new IllegalArgumentException("etcd endpoint '" + raw.strip() + "' has no valid port (in '" + endpoints + "')");
+                }
+                parsed.add(endpoint);
+            }
+            return parsed;
+        }
+    }
+}

@@ -1,7 +1,0 @@
-package io.lanemq.core.config;
-
-/** Where a consumer group with no committed offset starts. */
-public enum StartPosition {
-    LATEST,
-    EARLIEST
-}
