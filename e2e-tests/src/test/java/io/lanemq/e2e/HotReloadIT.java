@@ -11,7 +11,7 @@ import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
 import io.lanemq.api.spi.BoundConsumerSpec;
 import io.lanemq.core.client.CoreMessagingClient;
-import io.lanemq.core.consume.DualClusterConsumer;
+import io.lanemq.core.internal.consume.DualClusterConsumer;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.localstack.SendStream;

@@ -11,7 +11,7 @@ import io.lanemq.api.Subscription;
 import io.lanemq.core.client.CoreMessagingClient;
 import io.lanemq.config.ConsumptionMode;
 import io.lanemq.config.ConsumerProxyConfig;
-import io.lanemq.core.consume.DualClusterConsumer;
+import io.lanemq.core.internal.consume.DualClusterConsumer;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.localstack.SendStream;
 import io.lanemq.testkit.RocketMqStack;

@@ -13,7 +13,7 @@ import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.SendResult;
 import io.lanemq.api.Subscription;
 import io.lanemq.config.ConsumptionMode;
-import io.lanemq.core.consume.DualClusterConsumer;
+import io.lanemq.core.internal.consume.DualClusterConsumer;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.testkit.RocketMqStack;

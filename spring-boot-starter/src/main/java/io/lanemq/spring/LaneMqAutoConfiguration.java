@@ -7,7 +7,7 @@ import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.TransactionChecker;
 import io.lanemq.core.client.CoreMessagingClient;
-import io.lanemq.core.lane.LaneEndpointException;
+import io.lanemq.api.LaneEndpointException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import org.springframework.beans.factory.ObjectProvider;

@@ -1,0 +1,74 @@
+package io.lanemq.core.internal.consume;
+
+import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.api.MessagingException;
+import io.lanemq.api.Subscription;
+import io.lanemq.api.UnknownTopicException;
+import io.lanemq.api.spi.BoundConsumerSpec;
+import io.lanemq.config.ConsumerConfig;
+import io.lanemq.config.ConsumptionMode;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.ConsumerProxyConfig;
+import io.lanemq.core.internal.consume.proxy.ProxyConsumerSpec;
+import io.lanemq.core.internal.consume.proxy.ProxyIdentity;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What a configuration snapshot asks of one subscription: DIRECT consumer specs by cluster, or one
+ * PROXY consumer spec. Building it is also the check a reload must pass for a running consumer.
+ */
+record ConsumptionPlan(Map<String, BoundConsumerSpec> direct, ProxyConsumerSpec proxy) {
+    ConsumptionMode mode() {
+        return proxy != null ? ConsumptionMode.PROXY : ConsumptionMode.DIRECT;
+    }
+
+    /**
+     * @throws UnknownTopicException         the topic, or the group on it, is not configured
+     * @throws InvalidConfigurationException the group is in PROXY mode and this client cannot follow it (no token,
+     *                                       no CA file, or it takes part in lanes)
+     */
+    static ConsumptionPlan of(Subscription subscription, PlatformConfig config, ProxyIdentity identity, Optional<String> memberTag)
+            throws MessagingException {
+        String logicTopic = subscription.logicTopic();
+        LogicTopicConfig topic = config.topic(logicTopic).orElseThrow(() -> new UnknownTopicException(
+                "unknown logic topic; the platform configuration has " + config.topics().keySet(), logicTopic));
+        ConsumerConfig settings = topic.consumerGroups().get(subscription.consumerGroup());
+        if (settings == null) {
+            throw new UnknownTopicException("consumer group '" + subscription.consumerGroup()
+                    + "' is not declared for this logic topic; declared: " + topic.consumerGroups().keySet(), logicTopic);
+        }
+        if (settings.mode() == ConsumptionMode.PROXY && memberTag.isPresent()) {
+            // The proxy hands any lane's message to any of its consumers; a lane member there would consume other lanes'.
+            throw new InvalidConfigurationException("consumer group '" + subscription.consumerGroup() + "' of logic topic '"
+                    + logicTopic + "' is in PROXY mode, which does not route lanes; a client with lane options consumes in"
+                    + " DIRECT mode only");
+        }
+        if (settings.mode() == ConsumptionMode.PROXY) {
+            return new ConsumptionPlan(null, proxySpec(subscription, config.proxy(), settings, identity));
+        }
+        return new ConsumptionPlan(DirectConsumption.plan(subscription, topic, settings, config, memberTag), null);
+    }
+
+    private static ProxyConsumerSpec proxySpec(Subscription subscription, ConsumerProxyConfig proxy, ConsumerConfig settings,
+                                               ProxyIdentity identity) throws InvalidConfigurationException {
+        String group = "consumer group '" + subscription.consumerGroup() + "' of logic topic '" + subscription.logicTopic() + "'";
+        if (!proxy.configured() || proxy.caCertificate().isEmpty()) {
+            throw new InvalidConfigurationException(group + " is in PROXY mode, but the platform configuration's proxy section"
+                    + " has no endpoints or no caCertificate");
+        }
+        String token = identity.token().orElseThrow(() -> new InvalidConfigurationException(group + " is in PROXY mode, which"
+                + " authenticates application '" + identity.application() + "' with its token; this client has none"
+                + " (ClientOptions.proxyToken)"));
+        Path ca = proxy.caCertificate().get();
+        if (!Files.isReadable(ca)) {
+            // Checked before switching, so a reload naming a missing file is rejected and the running consumer stays as it is.
+            throw new InvalidConfigurationException("proxy.caCertificate: " + ca + " is not a readable file; " + group
+                    + " is in PROXY mode and needs it to check the proxy's TLS certificate");
+        }
+        return new ProxyConsumerSpec(subscription, settings.threads(), proxy.endpoints(), ca, identity.application(), token);
+    }
+}

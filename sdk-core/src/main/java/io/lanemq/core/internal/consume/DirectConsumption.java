@@ -1,0 +1,218 @@
+package io.lanemq.core.internal.consume;
+
+import io.lanemq.api.MessageListener;
+import io.lanemq.api.MessagingException;
+import io.lanemq.api.Subscription;
+import io.lanemq.api.spi.BoundConsumer;
+import io.lanemq.api.spi.BoundConsumerSpec;
+import io.lanemq.api.spi.MessagingBinding;
+import io.lanemq.config.ConsumerConfig;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.TopicRoute;
+import io.lanemq.core.metrics.SdkMetrics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * DIRECT consumption: one consumer per route of the logic topic, so every cluster (IDC) of the
+ * topic is consumed at all times, whatever its send weight. Losing one IDC leaves the others
+ * consuming; the lost one's consumer resumes by itself when its brokers return.
+ *
+ * <p>On a configuration change, only the per-cluster consumers whose spec changed are rebuilt.
+ * Same physical topic (thread count, delivery attempts...): the old one is closed first, which
+ * finishes its in-flight messages and commits their offsets, then the new one starts from the
+ * committed offsets of the same group. New physical topic: the new consumer subscribes to the new
+ * topic AND the old one (every member of a RocketMQ-style group must subscribe alike, so a
+ * separate old-topic consumer in the same group would be refused its pulls), and once the group's
+ * backlog on the old topic is zero after a grace period (sends in flight at the switch land
+ * there) it restarts on the new topic alone. Nothing is lost; a message whose offset was not yet
+ * committed may be delivered again (at least once). A topic that takes stress-test traffic also
+ * subscribes each route's shadow topic; a shadow topic the change leaves is drained the same way.
+ */
+final class DirectConsumption implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(DirectConsumption.class);
+    private static final Executor DRAIN_CHECKS = CompletableFuture.delayedExecutor(1, TimeUnit.SECONDS);
+
+    private final Subscription subscription;
+    private final MessageListener listener;
+    private final MessagingBinding binding;
+    private final SdkMetrics metrics;
+    private boolean closed;
+    /** Per cluster: the spec it runs with (drained topics included) and the running consumer. Guarded by {@code this}. */
+    private final Map<String, Running> perCluster = new LinkedHashMap<>();
+
+    private DirectConsumption(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics) {
+        this.subscription = subscription;
+        this.listener = listener;
+        this.binding = binding;
+        this.metrics = metrics;
+    }
+
+    /** The bound consumer specs of a DIRECT group, by cluster; each member joins with {@code memberTag}, if any. */
+    static Map<String, BoundConsumerSpec> plan(Subscription subscription, LogicTopicConfig topic, ConsumerConfig settings,
+                                               PlatformConfig config, Optional<String> memberTag) {
+        Map<String, BoundConsumerSpec> plan = new LinkedHashMap<>();
+        for (TopicRoute route : topic.routes()) {
+            BoundConsumerSpec spec = new BoundConsumerSpec(config.cluster(route.cluster()).endpoint(),
+                    subscription.consumerGroup(), route.physicalTopic(), subscription.tagFilter(), subscription.ordered(),
+                    settings.threads(), settings.maxDeliveryAttempts(),
+                    BoundConsumerSpec.StartPosition.valueOf(settings.startPosition().name()), settings.batchSize());
+            plan.put(route.cluster(), memberTag.map(spec::withMemberTag).orElse(spec));
+        }
+        if (topic.stressTest()) {
+            // Stress-test traffic lives on each route's shadow topic: the same group and listener consume it there.
+            topic.routes().forEach(route -> plan.computeIfPresent(route.cluster(),
+                    (cluster, spec) -> spec.withShadowTopics(List.of(config.shadowTopic(route)))));
+        }
+        return plan;
+    }
+
+    /** Subscribes on every cluster of the plan; on failure nothing is left running. */
+    static DirectConsumption start(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics,
+                                   Map<String, BoundConsumerSpec> plan) throws MessagingException {
+        DirectConsumption direct = new DirectConsumption(subscription, listener, binding, metrics);
+        synchronized (direct) {
+            try {
+                for (BoundConsumerSpec spec : plan.values()) {
+                    direct.startOne(spec);
+                }
+            } catch (MessagingException | RuntimeException e) {
+                direct.perCluster.values().forEach(r -> r.consumer.close());
+                throw e;
+            }
+        }
+        return direct;
+    }
+
+    private void startOne(BoundConsumerSpec spec) throws MessagingException {
+        String cluster = spec.cluster().clusterName();
+        BoundConsumer started = binding.createConsumer(spec,
+                new ListenerAdapter(subscription.logicTopic(), subscription.consumerGroup(), cluster, listener, metrics));
+        perCluster.put(cluster, new Running(spec, started));
+    }
+
+    /** Rebuilds the clusters whose spec changed; {@code grace} is how long sends in flight at a topic move may take to land. */
+    synchronized void apply(Map<String, BoundConsumerSpec> plan, Duration grace) {
+        if (closed) {
+            return;
+        }
+        for (String cluster : new ArrayList<>(perCluster.keySet())) {
+            Running running = perCluster.get(cluster);
+            BoundConsumerSpec wanted = plan.get(cluster);
+            if (running.spec.draining(List.of()).equals(wanted)) {
+                continue;
+            }
+            running.consumer.close();
+            perCluster.remove(cluster);
+            if (wanted != null) {
+                // The topic it leaves still holds messages, and sends in flight at the switch land there too.
+                List<String> drain = new ArrayList<>(running.spec.drainTopics());
+                drain.add(running.spec.topic());
+                drain.addAll(running.spec.shadowTopics());
+                drain.remove(wanted.topic());
+                drain.removeAll(wanted.shadowTopics());
+                restart(wanted.draining(drain.stream().distinct().toList()), grace);
+            }
+        }
+        for (BoundConsumerSpec spec : plan.values()) {
+            if (!perCluster.containsKey(spec.cluster().clusterName())) {
+                restart(spec, grace);
+            }
+        }
+    }
+
+    private void restart(BoundConsumerSpec spec, Duration grace) {
+        try {
+            startOne(spec);
+            if (!spec.drainTopics().isEmpty()) {
+                checkDrained(spec.cluster().clusterName(), System.nanoTime() + grace.toNanos());
+            }
+        } catch (MessagingException | RuntimeException e) {
+            // Its messages wait in the broker; the next change (or a restart) starts it.
+            log.error("could not start the consumer of {} on {} after a configuration change", subscription,
+                    spec.cluster().clusterName(), e);
+        }
+    }
+
+    /**
+     * Once the grace has passed and the group's backlog on every drained topic is zero, restarts
+     * the cluster's consumer on its current topic alone; until then checks again every second.
+     * An unknown backlog keeps it draining.
+     */
+    private void checkDrained(String cluster, long notBefore) {
+        DRAIN_CHECKS.execute(() -> {
+            synchronized (this) {
+                Running running = perCluster.get(cluster);
+                if (closed || running == null || running.spec.drainTopics().isEmpty()) {
+                    return;
+                }
+                boolean drained = System.nanoTime() >= notBefore && running.spec.drainTopics().stream()
+                        .allMatch(topic -> running.consumer.backlog(topic).orElse(-1) == 0);
+                if (!drained) {
+                    checkDrained(cluster, notBefore);
+                    return;
+                }
+                running.consumer.close();
+                perCluster.remove(cluster);
+                restart(running.spec.draining(List.of()), Duration.ZERO);
+                log.info("consumer of {} on {} drained {}; consuming {} alone", subscription, cluster,
+                        running.spec.drainTopics(), running.spec.topic());
+            }
+        });
+    }
+
+    /**
+     * The member tags of the group's live members, as all clusters together see them; empty when no
+     * cluster can tell now. A member shows on the clusters it is connected to, so one IDC down hides nobody.
+     */
+    Optional<List<String>> memberTags() {
+        List<BoundConsumer> consumers;
+        synchronized (this) {
+            consumers = perCluster.values().stream().map(Running::consumer).toList();
+        }
+        // Outside the lock: each cluster's answer is a call to its brokers.
+        Set<String> tags = new LinkedHashSet<>();
+        boolean known = false;
+        for (BoundConsumer consumer : consumers) {
+            Optional<List<String>> seen = consumer.memberTags();
+            if (seen.isPresent()) {
+                known = true;
+                tags.addAll(seen.get());
+            }
+        }
+        return known ? Optional.of(List.copyOf(tags)) : Optional.empty();
+    }
+
+    synchronized boolean isDraining() {
+        return perCluster.values().stream().anyMatch(running -> !running.spec.drainTopics().isEmpty());
+    }
+
+    synchronized Map<String, BoundConsumerSpec> runningSpecs() {
+        Map<String, BoundConsumerSpec> specs = new LinkedHashMap<>();
+        perCluster.forEach((cluster, running) -> specs.put(cluster, running.spec));
+        return specs;
+    }
+
+    /** Closes every cluster's consumer: each finishes its in-flight messages and commits their offsets. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        perCluster.values().forEach(r -> r.consumer.close());
+        perCluster.clear();
+    }
+
+    private record Running(BoundConsumerSpec spec, BoundConsumer consumer) {
+    }
+}

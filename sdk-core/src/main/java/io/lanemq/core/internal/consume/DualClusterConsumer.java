@@ -1,0 +1,223 @@
+package io.lanemq.core.internal.consume;
+
+import io.lanemq.api.Consumer;
+import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.api.MessageListener;
+import io.lanemq.api.MessagingException;
+import io.lanemq.api.Subscription;
+import io.lanemq.api.spi.BoundConsumerSpec;
+import io.lanemq.api.spi.MessagingBinding;
+import io.lanemq.config.ConfigSubscriber;
+import io.lanemq.config.ConsumptionMode;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.core.internal.consume.proxy.ProxyConsumer;
+import io.lanemq.core.internal.consume.proxy.ProxyIdentity;
+import io.lanemq.core.metrics.SdkMetrics;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A subscription, consumed from every cluster of its logic topic in the mode the platform
+ * configuration gives its group: DIRECT ({@link DirectConsumption}: the SDK's own consumers on each
+ * cluster) or PROXY ({@link ProxyConsumer}: pushed by the consumer proxy, which consumes both
+ * clusters as the same RocketMQ consumer group, so offsets carry over between modes).
+ *
+ * <p>A configuration change within a mode is applied by that mode in place. A change of mode (or of
+ * the proxy's endpoints) starts the new path first, then closes the old one, which finishes what its
+ * listener holds and commits (DIRECT) or acks (PROXY) it: both paths consume the group for a moment,
+ * so a message may come twice, and none is lost. For the same reason an ordered subscription may see
+ * a sharding key's messages out of order for the moment of a mode switch.
+ */
+public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
+    private static final Logger log = LoggerFactory.getLogger(DualClusterConsumer.class);
+    /** Beyond the send timeout, so a send that started just before a topic move has landed. */
+    private static final Duration DRAIN_MARGIN = Duration.ofSeconds(1);
+
+    private final Subscription subscription;
+    private final MessageListener listener;
+    private final MessagingBinding binding;
+    private final SdkMetrics metrics;
+    private final ProxyIdentity identity;
+    /** What this instance's DIRECT consumers tell the other members of the group (lanes); empty when nothing. */
+    private final Optional<String> memberTag;
+    /** Told when this consumer closes, so its owner stops tracking it. */
+    private final java.util.function.Consumer<AutoCloseable> onClose;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    /** Exactly one of the two runs; guarded by {@code this}. */
+    private DirectConsumption direct;
+    private ProxyConsumer proxy;
+    /** The mode of the path started last; read without the lock, which a switch holds while the old path stops. */
+    private volatile ConsumptionMode mode;
+
+    private DualClusterConsumer(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics,
+                                ProxyIdentity identity, Optional<String> memberTag,
+                                java.util.function.Consumer<AutoCloseable> onClose) {
+        this.subscription = subscription;
+        this.listener = listener;
+        this.binding = binding;
+        this.metrics = metrics;
+        this.identity = identity;
+        this.memberTag = memberTag;
+        this.onClose = onClose;
+    }
+
+    /**
+     * Starts consuming in the group's configured mode.
+     *
+     * @throws io.lanemq.api.UnknownTopicException the topic, or the group on it, is not configured
+     * @throws InvalidConfigurationException the group is in PROXY mode and this client cannot follow it (no token, no CA file)
+     */
+    public static DualClusterConsumer start(Subscription subscription, MessageListener listener, PlatformConfig config,
+                                            MessagingBinding binding, SdkMetrics metrics, ProxyIdentity identity,
+                                            Optional<String> memberTag, java.util.function.Consumer<AutoCloseable> onClose)
+            throws MessagingException {
+        DualClusterConsumer consumer = new DualClusterConsumer(subscription, listener, binding, metrics, identity, memberTag,
+                onClose);
+        ConsumptionPlan plan = consumer.plan(config);
+        synchronized (consumer) {
+            consumer.startPath(plan);
+        }
+        return consumer;
+    }
+
+    private ConsumptionPlan plan(PlatformConfig config) throws MessagingException {
+        return ConsumptionPlan.of(subscription, config, identity, memberTag);
+    }
+
+    /** Starts the plan's path; the caller has stopped (or will stop) the other. */
+    private void startPath(ConsumptionPlan plan) throws MessagingException {
+        if (plan.mode() == ConsumptionMode.PROXY) {
+            try {
+                proxy = ProxyConsumer.start(plan.proxy(), listener, metrics);
+            } catch (UncheckedIOException e) {
+                throw new InvalidConfigurationException(e.getMessage(), e.getCause());
+            }
+        } else {
+            direct = DirectConsumption.start(subscription, listener, binding, metrics, plan.direct());
+        }
+        mode = plan.mode();
+    }
+
+    @Override
+    public List<String> conflicts(PlatformConfig next) {
+        try {
+            plan(next);
+            return List.of();
+        } catch (MessagingException e) {
+            return List.of("a running consumer of group '" + subscription.consumerGroup() + "' needs it: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public synchronized void apply(PlatformConfig previous, PlatformConfig next) {
+        if (closed.get()) {
+            return;
+        }
+        ConsumptionPlan plan;
+        try {
+            plan = plan(next);
+        } catch (MessagingException e) {
+            throw new IllegalStateException("a change that conflicts with this consumer was applied: " + e.getMessage(), e);
+        }
+        if (plan.mode() == ConsumptionMode.DIRECT && direct != null) {
+            direct.apply(plan.direct(), next.producer().sendTimeout().plus(DRAIN_MARGIN));
+        } else if (plan.mode() == ConsumptionMode.PROXY && proxy != null && proxy.spec().equals(plan.proxy())) {
+            return;
+        } else {
+            switchPath(plan);
+        }
+    }
+
+    /** New path first, then the old one stops: the group is never without a consumer here. */
+    private void switchPath(ConsumptionPlan plan) {
+        DirectConsumption oldDirect = direct;
+        ProxyConsumer oldProxy = proxy;
+        ConsumptionMode from = oldProxy != null ? ConsumptionMode.PROXY : ConsumptionMode.DIRECT;
+        long start = System.nanoTime();
+        try {
+            direct = null;
+            proxy = null;
+            startPath(plan);
+        } catch (MessagingException | RuntimeException e) {
+            direct = oldDirect;
+            proxy = oldProxy;
+            mode = from;
+            log.error("could not start {} consumption of {} after a configuration change; {} consumption goes on", plan.mode(),
+                    subscription, from, e);
+            return;
+        }
+        long started = System.nanoTime();
+        if (oldDirect != null) {
+            oldDirect.close();
+        }
+        if (oldProxy != null) {
+            oldProxy.close();
+        }
+        log.info("{} switched from {} to {} consumption: new path started in {} ms, old one stopped in {} ms", subscription,
+                from, plan.mode(), (started - start) / 1_000_000, (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /** How this subscription consumes now: the mode of the path started last (the previous one may still be stopping). */
+    public ConsumptionMode mode() {
+        return mode;
+    }
+
+    /** PROXY mode: the consumer that talks to the proxy; empty in DIRECT mode. */
+    public synchronized Optional<ProxyConsumer> proxyConsumer() {
+        return Optional.ofNullable(proxy);
+    }
+
+    /** The member tags of the group's live members (DIRECT mode); empty in PROXY mode or when no cluster can tell now. */
+    public Optional<List<String>> memberTags() {
+        DirectConsumption current;
+        synchronized (this) {
+            current = direct;
+        }
+        return current == null ? Optional.empty() : current.memberTags();
+    }
+
+    /** Whether a DIRECT consumer still drains a topic a change moved away from. */
+    public synchronized boolean isDraining() {
+        return direct != null && direct.isDraining();
+    }
+
+    /** The spec each cluster's DIRECT consumer currently runs with (empty in PROXY mode): what a reload changed, observably. */
+    public synchronized Map<String, BoundConsumerSpec> runningSpecs() {
+        return direct == null ? Map.of() : direct.runningSpecs();
+    }
+
+    public Optional<BoundConsumerSpec> runningSpec(String cluster) {
+        return Optional.ofNullable(runningSpecs().get(cluster));
+    }
+
+    @Override
+    public Subscription subscription() {
+        return subscription;
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            synchronized (this) {
+                if (direct != null) {
+                    direct.close();
+                }
+                if (proxy != null) {
+                    proxy.close();
+                }
+            }
+            onClose.accept(this);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "DualClusterConsumer[" + subscription + "]";
+    }
+}

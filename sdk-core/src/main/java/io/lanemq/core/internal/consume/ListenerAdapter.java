@@ -1,0 +1,59 @@
+package io.lanemq.core.internal.consume;
+
+import io.lanemq.api.ConsumeResult;
+import io.lanemq.api.MessageContext;
+import io.lanemq.api.MessageListener;
+import io.lanemq.api.ReceivedMessage;
+import io.lanemq.api.spi.BoundListener;
+import io.lanemq.api.spi.BoundMessage;
+import io.lanemq.core.metrics.SdkMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hands one cluster's messages to the application's listener under the logic topic. A listener
+ * that throws or answers null has not processed the message, so it is retried, never dropped.
+ */
+public final class ListenerAdapter implements BoundListener {
+    private static final Logger log = LoggerFactory.getLogger(ListenerAdapter.class);
+
+    private final String logicTopic;
+    private final String group;
+    private final String cluster;
+    private final MessageListener listener;
+    private final SdkMetrics metrics;
+
+    public ListenerAdapter(String logicTopic, String group, String cluster, MessageListener listener, SdkMetrics metrics) {
+        this.logicTopic = logicTopic;
+        this.group = group;
+        this.cluster = cluster;
+        this.listener = listener;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public ConsumeResult onMessage(BoundMessage message) {
+        return consume(new DeliveredMessage(logicTopic, cluster, message));
+    }
+
+    /** Runs the listener on a message of this adapter's topic and group, also one another member forwarded here. */
+    public ConsumeResult consume(ReceivedMessage delivered) {
+        long start = System.nanoTime();
+        ConsumeResult result;
+        // The listener runs in the message's context, so what it sends carries the message's lane and marks on.
+        try (MessageContext.Scope ignored = delivered.context().enter()) {
+            result = listener.consume(delivered);
+            if (result == null) {
+                log.warn("listener returned null for {} [logicTopic={}, group={}, cluster={}]; retrying it later",
+                        delivered, logicTopic, group, cluster);
+                result = ConsumeResult.RETRY_LATER;
+            }
+        } catch (RuntimeException | Error e) {
+            log.warn("listener failed on {} [logicTopic={}, group={}, cluster={}]; retrying it later",
+                    delivered, logicTopic, group, cluster, e);
+            result = ConsumeResult.RETRY_LATER;
+        }
+        metrics.consumed(logicTopic, group, cluster, result == ConsumeResult.SUCCESS, System.nanoTime() - start);
+        return result;
+    }
+}

@@ -1,0 +1,144 @@
+package io.lanemq.core.internal.lane.forward;
+
+import io.grpc.Server;
+import io.grpc.ServerCredentials;
+import io.grpc.ServerInterceptors;
+import io.grpc.TlsServerCredentials;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves {@code LaneForward} for this SDK instance: other instances of a consumer group send it the
+ * messages of the lane it serves, and it answers what its {@link LaneForwardHandler} returned. TLS with
+ * the configured certificate and key, and every call must carry the deployment's token; a connection
+ * that is not TLS, a garbage byte stream or a wrong token is refused, logged and counted
+ * ({@link LaneForwardMetrics#REJECTED}), and the server keeps serving. The handler runs on
+ * {@link ForwardServerSettings#threads()} threads of its own.
+ *
+ * <pre>{@code
+ * try (LaneForwardServer server = LaneForwardServer.start(settings, (group, topic, message) -> listener.consume(message), registry)) {
+ *     advertise(server.address());
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe. {@link #close()} stops taking calls, lets the messages in hand finish for up to
+ * {@link ForwardServerSettings#shutdownGrace()}, then stops.
+ */
+public final class LaneForwardServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(LaneForwardServer.class);
+
+    private final ForwardServerSettings settings;
+    private final Server server;
+    private final ThreadPoolExecutor listeners;
+    private final InetSocketAddress address;
+
+    private LaneForwardServer(ForwardServerSettings settings, Server server, ThreadPoolExecutor listeners) {
+        this.settings = settings;
+        this.server = server;
+        this.listeners = listeners;
+        this.address = (InetSocketAddress) server.getListenSockets().get(0);
+    }
+
+    /**
+     * Binds {@code settings.host():settings.port()} and starts serving.
+     *
+     * @throws IOException when the certificate or key cannot be read or the address cannot be bound
+     */
+    public static LaneForwardServer start(ForwardServerSettings settings, LaneForwardHandler handler, MeterRegistry registry)
+            throws IOException {
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(handler, "handler");
+        LaneForwardMetrics metrics = new LaneForwardMetrics(Objects.requireNonNull(registry, "registry"));
+        ServerCredentials credentials = credentials(settings);
+        ThreadPoolExecutor listeners = listenerExecutor(settings);
+        InetSocketAddress bind = new InetSocketAddress(settings.host(), settings.port());
+        FailedConnections failedConnections = new FailedConnections(metrics);
+        try {
+            Server server = NettyServerBuilder.forAddress(bind, credentials)
+                    .directExecutor()
+                    // The last interceptor runs first: the token is checked before the request is parsed.
+                    .addService(ServerInterceptors.intercept(
+                            ServerInterceptors.useInputStreamMessages(new LaneForwardService(handler, listeners, metrics).bindService()),
+                            new MalformedRequestGuard(metrics), new BearerTokenInterceptor(settings.token(), metrics)))
+                    .addTransportFilter(failedConnections)
+                    .handshakeTimeout(10, TimeUnit.SECONDS)
+                    .maxInboundMessageSize(settings.maxMessageBytes())
+                    .build()
+                    .start();
+            LaneForwardServer started = new LaneForwardServer(settings, server, listeners);
+            failedConnections.boundTo(started.address);
+            log.info("lane forward server serving on {} (TLS, {} listener threads)", started.address, settings.threads());
+            return started;
+        } catch (IOException | RuntimeException e) {
+            listeners.shutdownNow();
+            throw new IOException("cannot serve lane forwarding on " + bind + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static ServerCredentials credentials(ForwardServerSettings settings) throws IOException {
+        try {
+            return TlsServerCredentials.create(settings.certificateChain().toFile(), settings.privateKey().toFile());
+        } catch (IOException | RuntimeException e) {
+            throw new IOException("cannot use the lane forward server's certificate chain " + settings.certificateChain()
+                    + " and private key " + settings.privateKey() + " (PEM, the key PKCS#8): " + e.getMessage(), e);
+        }
+    }
+
+    private static ThreadPoolExecutor listenerExecutor(ForwardServerSettings settings) {
+        BlockingQueue<Runnable> waiting = settings.queueCapacity() == 0
+                ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(settings.queueCapacity());
+        AtomicInteger number = new AtomicInteger();
+        ThreadFactory threads = runnable -> {
+            Thread thread = new Thread(runnable, "lanemq-lane-forward-listener-" + number.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+        // Core threads are made on demand and never time out: a rejection then means all are busy.
+        return new ThreadPoolExecutor(settings.threads(), settings.threads(), 0, TimeUnit.MILLISECONDS, waiting, threads,
+                new ThreadPoolExecutor.AbortPolicy());
+    }
+
+    /** The bound address (the real port when port 0 was configured). */
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    /**
+     * Stops accepting calls, waits up to {@link ForwardServerSettings#shutdownGrace()} for the listeners
+     * to finish what they hold and for their replies to go out, then closes every connection. Idempotent.
+     */
+    @Override
+    public synchronized void close() {
+        if (server.isShutdown()) {
+            return;
+        }
+        server.shutdown();
+        listeners.shutdown();
+        long deadline = System.nanoTime() + settings.shutdownGrace().toNanos();
+        try {
+            if (!listeners.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+                log.warn("lane forward server {}: listeners still busy after {}; their callers will see the call fail",
+                        address, settings.shutdownGrace());
+            }
+            server.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            server.shutdownNow();
+            listeners.shutdownNow();
+        }
+        log.info("lane forward server {} stopped", address);
+    }
+}

@@ -1,0 +1,137 @@
+package io.lanemq.core.internal.produce;
+
+import io.lanemq.api.MessagingException;
+import io.lanemq.api.TransactionChecker;
+import io.lanemq.api.TransactionResolution;
+import io.lanemq.api.spi.BoundMessage;
+import io.lanemq.api.spi.BoundProducer;
+import io.lanemq.api.spi.BoundProducerSpec;
+import io.lanemq.api.spi.ClusterEndpoint;
+import io.lanemq.api.spi.MessagingBinding;
+import io.lanemq.api.spi.TransactionCheckHandler;
+import io.lanemq.config.ClusterConfig;
+import io.lanemq.config.ConfigSubscriber;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.PlatformConfigRef;
+import io.lanemq.config.ProducerConfig;
+import io.lanemq.core.internal.consume.DeliveredMessage;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One bound producer per cluster for one producer group, started up front for every configured
+ * cluster so the first send pays no start-up and a cluster that cannot even start is reported
+ * when the producer is created.
+ *
+ * <p>A configuration change that alters a cluster's endpoint or the producer settings replaces
+ * that cluster's bound producer: new sends use the new one at once, and the old one is closed
+ * only after a send timeout has passed, so sends already in flight on it complete normally.
+ */
+public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
+    private static final Logger log = LoggerFactory.getLogger(ClusterProducers.class);
+    /** Beyond the send timeout, so a send that started just before the switch has its answer. */
+    private static final Duration RETIRE_MARGIN = Duration.ofSeconds(1);
+
+    private final String producerGroup;
+    private final Optional<TransactionChecker> checker;
+    private final PlatformConfigRef config;
+    private final MessagingBinding binding;
+    private final Map<String, Bound> byCluster = new ConcurrentHashMap<>();
+
+    public ClusterProducers(String producerGroup, Optional<TransactionChecker> checker, PlatformConfigRef config,
+                            MessagingBinding binding) {
+        this.producerGroup = producerGroup;
+        this.checker = checker;
+        this.config = config;
+        this.binding = binding;
+    }
+
+    /** Starts a producer on every cluster of the current configuration. */
+    public void startAll() throws MessagingException {
+        for (String cluster : config.current().clusters().keySet()) {
+            get(cluster);
+        }
+    }
+
+    BoundProducer get(String cluster) throws MessagingException {
+        Bound existing = byCluster.get(cluster);
+        if (existing != null) {
+            return existing.producer;
+        }
+        synchronized (byCluster) {
+            Bound raced = byCluster.get(cluster);
+            if (raced != null) {
+                return raced.producer;
+            }
+            PlatformConfig snapshot = config.current();
+            Bound created = create(snapshot.cluster(cluster), snapshot.producer());
+            byCluster.put(cluster, created);
+            return created.producer;
+        }
+    }
+
+    @Override
+    public void apply(PlatformConfig previous, PlatformConfig next) {
+        synchronized (byCluster) {
+            for (Map.Entry<String, Bound> entry : Map.copyOf(byCluster).entrySet()) {
+                ClusterConfig cluster = next.clusters().get(entry.getKey());
+                Bound current = entry.getValue();
+                if (cluster == null) {
+                    byCluster.remove(entry.getKey());
+                    retire(current, previous.producer().sendTimeout());
+                } else if (!current.endpoint.equals(cluster.endpoint()) || !current.settings.equals(next.producer())) {
+                    try {
+                        byCluster.put(entry.getKey(), create(cluster, next.producer()));
+                        retire(current, previous.producer().sendTimeout());
+                    } catch (MessagingException | RuntimeException e) {
+                        log.error("could not re-create the producer of group {} on {} after a configuration change; "
+                                + "keeping the old one", producerGroup, entry.getKey(), e);
+                    }
+                }
+            }
+        }
+    }
+
+    private Bound create(ClusterConfig cluster, ProducerConfig settings) throws MessagingException {
+        Optional<TransactionCheckHandler> handler = checker.map(c -> prepared -> check(c, cluster.name(), prepared));
+        BoundProducer producer = binding.createProducer(new BoundProducerSpec(cluster.endpoint(), producerGroup,
+                settings.sendTimeout(), settings.maxBodyBytes(), handler));
+        return new Bound(cluster.endpoint(), settings, producer);
+    }
+
+    private static void retire(Bound old, Duration sendTimeout) {
+        CompletableFuture.delayedExecutor(sendTimeout.plus(RETIRE_MARGIN).toMillis(), TimeUnit.MILLISECONDS)
+                .execute(old.producer::close);
+    }
+
+    private TransactionResolution check(TransactionChecker checker, String cluster, BoundMessage prepared) {
+        String logicTopic = config.current().topicOf(cluster, prepared.topic())
+                .map(t -> t.name()).orElse(prepared.topic());
+        try {
+            TransactionResolution resolution = checker.check(new DeliveredMessage(logicTopic, cluster, prepared));
+            return resolution == null ? TransactionResolution.UNKNOWN : resolution;
+        } catch (RuntimeException e) {
+            log.warn("transaction checker failed for message {} [logicTopic={}, cluster={}]; the broker will ask again",
+                    prepared.messageId(), logicTopic, cluster, e);
+            return TransactionResolution.UNKNOWN;
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (byCluster) {
+            byCluster.values().forEach(bound -> bound.producer.close());
+            byCluster.clear();
+        }
+    }
+
+    /** A running bound producer and what it was created from, to tell whether a change concerns it. */
+    private record Bound(ClusterEndpoint endpoint, ProducerConfig settings, BoundProducer producer) {
+    }
+}

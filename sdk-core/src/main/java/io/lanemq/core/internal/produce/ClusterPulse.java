@@ -1,0 +1,34 @@
+package io.lanemq.core.internal.produce;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * When each cluster last answered a send quickly: the evidence that decides whether an attempt that has gone
+ * unanswered is a sign of its cluster failing, or of the whole host (or network) being slow.
+ *
+ * <p>Abandoning an attempt stores a second copy if it still succeeds. That is the right price while another
+ * cluster is answering in milliseconds (the attempt's cluster is the odd one out: a silent partition, a stalled
+ * broker), and the wrong one when every cluster is slow: a busy 2-core host stalled every send 1-2 s at once
+ * (DelayServerProbeIT under three test stacks), and giving up on each then only doubled the messages.
+ */
+final class ClusterPulse {
+    private final Map<String, Long> lastQuickAnswer = new ConcurrentHashMap<>();
+
+    /** Records an answer of {@code cluster} that took {@code latencyNanos}, if it is at most {@code quickNanos}. */
+    void answered(String cluster, long latencyNanos, long quickNanos) {
+        if (latencyNanos <= quickNanos) {
+            lastQuickAnswer.put(cluster, System.nanoTime());
+        }
+    }
+
+    /** True when a cluster other than {@code cluster} answered quickly at or after {@code sinceNanos}. */
+    boolean otherAnsweredSince(String cluster, long sinceNanos) {
+        for (Map.Entry<String, Long> entry : lastQuickAnswer.entrySet()) {
+            if (!entry.getKey().equals(cluster) && entry.getValue() - sinceNanos >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,174 @@
+package io.lanemq.core.internal.produce;
+
+import io.lanemq.api.Message;
+import io.lanemq.api.MessagingException;
+import io.lanemq.api.SendFailedException;
+import io.lanemq.api.SendResult;
+import io.lanemq.api.spi.BoundSendResult;
+import io.lanemq.api.spi.PhysicalMessage;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.StressTestConfig;
+import io.lanemq.config.TopicRoute;
+import io.lanemq.core.delay.DelayProtocol;
+import io.lanemq.core.metrics.SdkMetrics;
+import io.lanemq.core.internal.routing.ClusterChooser;
+import io.lanemq.core.internal.routing.RouteLease;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The attempts of one send: which clusters were tried, and the outcome of each fed back to the chooser once.
+ * Everything about the send comes from the one snapshot it was validated against. Not thread-safe: the
+ * caller serialises its calls ({@link FailoverSend} holds its lock).
+ */
+final class SendAttempts {
+    private static final Logger log = LoggerFactory.getLogger(SendAttempts.class);
+
+    final LogicTopicConfig topic;
+    private final Message message;
+    private final ClusterChooser chooser;
+    private final SdkMetrics metrics;
+    private final ClusterPulse pulse;
+    /** Stamped on the sender's thread: an async or throttled attempt runs on another. */
+    private final Map<String, String> properties;
+    /** Stress-test traffic, sent to each route's shadow topic as named by this snapshot; null for production traffic. */
+    private final StressTestConfig shadows;
+    private final Set<String> tried = new HashSet<>(4);
+    private final int retries;
+    private final Duration sendTimeout;
+    private final Duration failoverAfter;
+    private final String delayTopic;
+    /** One id for every attempt, so whichever cluster stores the record, the id is the one reported. */
+    private final String delayId;
+
+    SendAttempts(LogicTopicConfig topic, Message message, Map<String, String> properties, boolean stressTest,
+                 PlatformConfig snapshot, ClusterChooser chooser, SdkMetrics metrics, ClusterPulse pulse) {
+        this.topic = topic;
+        this.message = message;
+        this.properties = properties;
+        this.chooser = chooser;
+        this.metrics = metrics;
+        this.pulse = pulse;
+        this.shadows = stressTest ? snapshot.stressTest() : null;
+        this.retries = snapshot.producer().retries();
+        this.sendTimeout = snapshot.producer().sendTimeout();
+        this.failoverAfter = snapshot.producer().failoverAfter();
+        this.delayTopic = snapshot.delay().internalTopic();
+        this.delayId = message.deliverAt().map(at -> DelayProtocol.newId(at.toEpochMilli())).orElse(null);
+    }
+
+    Duration sendTimeout() {
+        return sendTimeout;
+    }
+
+    Duration failoverAfter() {
+        return failoverAfter;
+    }
+
+    String logicTopic() {
+        return message.logicTopic();
+    }
+
+    Set<String> tried() {
+        return Set.copyOf(tried);
+    }
+
+    Attempt next() throws MessagingException {
+        RouteLease lease = chooser.choose(topic, message.shardingKey(), tried).orElseThrow(() -> new SendFailedException(
+                tried.isEmpty() ? "no cluster of this logic topic can take sends now"
+                        : "every cluster of this logic topic failed: " + tried, message.logicTopic(), null, null));
+        TopicRoute route = lease.route();
+        tried.add(route.cluster());
+        PhysicalMessage physical = delayId != null ? DelayProtocol.schedule(message, properties, delayTopic, delayId)
+                : new PhysicalMessage(physicalTopic(route), message.body(), message.keys(), message.tag(),
+                        properties, message.shardingKey());
+        return new Attempt(message.logicTopic(), lease, physical, delayId, System.nanoTime(), new AtomicBoolean());
+    }
+
+    /** Where on {@code route} the message goes: its physical topic, or its shadow topic for stress-test traffic. */
+    private String physicalTopic(TopicRoute route) {
+        return shadows == null ? route.physicalTopic() : shadows.shadowTopicOf(route);
+    }
+
+    SendResult succeeded(Attempt attempt, BoundSendResult sent) {
+        long nanos = System.nanoTime() - attempt.startNanos();
+        pulse.answered(attempt.cluster(), nanos, quickNanos());
+        if (attempt.judge()) {
+            attempt.lease().succeeded(nanos);
+        }
+        metrics.sendCompleted(message.logicTopic(), attempt.cluster(), true, nanos, shadows != null);
+        return attempt.result(sent);
+    }
+
+    MessagingException failed(Attempt attempt, Throwable failure) {
+        MessagingException error = Errors.withLogicTopic(failure, message.logicTopic(), attempt.cluster());
+        if (attempt.judge()) {
+            if (error instanceof SendFailedException) {
+                attempt.lease().failed();
+            } else {
+                attempt.lease().ignored();
+            }
+        }
+        metrics.sendCompleted(message.logicTopic(), attempt.cluster(), false, System.nanoTime() - attempt.startNanos(),
+                shadows != null);
+        return error;
+    }
+
+    /**
+     * {@code attempt} went unanswered for {@link #failoverAfter()}: its cluster is judged to have failed now,
+     * not when the broker client times out, so the failover stops picking it at once. Its answer may still come.
+     */
+    SendFailedException unanswered(Attempt attempt) {
+        if (attempt.judge()) {
+            attempt.lease().failed();
+        }
+        return new SendFailedException("no answer from cluster " + attempt.cluster() + " within "
+                + failoverAfter.toMillis() + " ms (failoverAfterMs)", message.logicTopic(), attempt.cluster(), null);
+    }
+
+    /** An answer this fast proves its cluster, and the host, well: a quarter of {@link #failoverAfter()}. */
+    private long quickNanos() {
+        return failoverAfter.toNanos() / 4;
+    }
+
+    /**
+     * Whether {@code attempt}, unanswered for {@link #failoverAfter()}, should be given up on now: another cluster
+     * answered quickly since it started, so its own cluster is the odd one out. Without that evidence (the whole
+     * host may be stalled) it is given up on only at half the send timeout, so a lone sender still fails over.
+     */
+    boolean overdue(Attempt attempt, long nowNanos) {
+        long waited = nowNanos - attempt.startNanos();
+        return pulse.otherAnsweredSince(attempt.cluster(), attempt.startNanos())
+                ? waited >= failoverAfter.toNanos() : waited >= lastChanceNanos();
+    }
+
+    /** How long an attempt may go unanswered without evidence against its cluster before it is given up on. */
+    long lastChanceNanos() {
+        return Math.max(failoverAfter.toNanos(), sendTimeout.toNanos() / 2);
+    }
+
+    /** How often an attempt unanswered past {@link #failoverAfter()} is checked again for {@link #overdue}. */
+    long recheckNanos() {
+        return Math.max(1, quickNanos());
+    }
+
+    /** Whether another cluster is left to try after a failure of the kind that may be retried. */
+    boolean canRetry() {
+        return tried.size() < topic.routes().size() && tried.size() <= retries;
+    }
+
+    boolean mayRetry(Attempt failed, MessagingException error) {
+        boolean retry = error instanceof SendFailedException && canRetry();
+        if (retry) {
+            metrics.failedOver(message.logicTopic(), failed.cluster());
+            log.debug("retrying on another cluster after: {}", error.getMessage());
+        }
+        return retry;
+    }
+}

@@ -1,0 +1,221 @@
+package io.lanemq.core.internal.routing;
+
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfigRef;
+import io.lanemq.config.TopicRoute;
+import io.lanemq.core.metrics.SdkMetrics;
+import io.lanemq.failover.CalleeStats;
+import io.lanemq.failover.LatencyPolicy;
+import io.lanemq.failover.Lease;
+import io.lanemq.failover.WeightSpec;
+import io.lanemq.failover.WeightedFailover;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * Dual-IDC choice through the failover library: each logic topic's routes are callees weighted
+ * by their configured weight. A cluster that fails or answers much slower than its peer loses
+ * weight at once and regains it gradually; one that goes down is probed (see
+ * {@link NameServerProbe}) and gets trial traffic when it answers. A sharding key keeps its
+ * hashed route while that route is up, so order holds except across a failover.
+ *
+ * <p>Learned health survives configuration reloads: {@link WeightedFailover#update} keeps the
+ * state of clusters that stay.
+ */
+public final class FailoverClusterChooser implements ClusterChooser {
+    /**
+     * Slow means three times the best peer and 50 ms more. Between two IDCs of one region the
+     * normal gap is 1-2 ms, so this flags a sick broker (a +100 ms one within seconds) but not
+     * the jitter of a busy host, which a tighter margin would turn into traffic swings.
+     */
+    static final LatencyPolicy SDK_LATENCY_POLICY = LatencyPolicy.custom()
+            .slowRatio(3.0)
+            .slowMargin(Duration.ofMillis(50))
+            .build();
+
+    private final PlatformConfigRef config;
+    private final SdkMetrics metrics;
+    private final LatencyPolicy latencyPolicy;
+    private final ScheduledExecutorService probes;
+    private final Map<String, TopicFailover> byTopic = new ConcurrentHashMap<>();
+
+    public FailoverClusterChooser(PlatformConfigRef config, SdkMetrics metrics) {
+        this(config, metrics, SDK_LATENCY_POLICY);
+    }
+
+    public FailoverClusterChooser(PlatformConfigRef config, SdkMetrics metrics, LatencyPolicy latencyPolicy) {
+        this.config = config;
+        this.metrics = metrics;
+        this.latencyPolicy = latencyPolicy;
+        this.probes = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "lanemq-sdk-cluster-probe");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    @Override
+    public Optional<RouteLease> choose(LogicTopicConfig topic, Optional<String> shardingKey, Set<String> excluded) {
+        TopicFailover state = stateFor(topic);
+        Optional<Lease<String>> lease;
+        if (shardingKey.isPresent()) {
+            String sticky = ShardingKeys.routeOf(topic, shardingKey.get()).cluster();
+            lease = excluded.contains(sticky) ? Optional.empty() : state.failover.pick(allBut(topic, sticky));
+            if (lease.isEmpty()) {
+                lease = state.failover.pick(union(excluded, sticky));
+            }
+        } else {
+            lease = state.failover.pick(excluded);
+        }
+        if (lease.isPresent()) {
+            return Optional.of(new FailoverLease(lease.get(), topic.route(lease.get().callee()).orElseThrow()));
+        }
+        return lastResort(topic, shardingKey, excluded);
+    }
+
+    /**
+     * Every untried cluster is down (a burst of "broker busy" can cut both IDCs at once), or a
+     * send failed on the only weighted one: try one anyway (a sharding key's own cluster, else
+     * one by configured weight, else a weight-0 one) rather than fail a send no cluster was asked about. The
+     * outcome is not fed back: the prober decides when a downed cluster is healthy again.
+     */
+    private static Optional<RouteLease> lastResort(LogicTopicConfig topic, Optional<String> shardingKey, Set<String> excluded) {
+        if (shardingKey.isPresent()) {
+            TopicRoute sticky = ShardingKeys.routeOf(topic, shardingKey.get());
+            if (!excluded.contains(sticky.cluster())) {
+                return Optional.of(new UnjudgedLease(sticky));
+            }
+        }
+        int total = 0;
+        for (TopicRoute route : topic.routes()) {
+            total += excluded.contains(route.cluster()) ? 0 : route.weight();
+        }
+        if (total <= 0) {
+            // Only weight-0 routes are left (a cluster drained of sends, still consumed): after
+            // a failure elsewhere, delivering there beats failing the send.
+            return excluded.isEmpty() ? Optional.empty() : topic.routes().stream()
+                    .filter(route -> !excluded.contains(route.cluster())).findFirst().map(UnjudgedLease::new);
+        }
+        int point = ThreadLocalRandom.current().nextInt(total);
+        for (TopicRoute route : topic.routes()) {
+            if (!excluded.contains(route.cluster())) {
+                point -= route.weight();
+                if (point < 0) {
+                    return Optional.of(new UnjudgedLease(route));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Weight, health and latency per cluster of a logic topic, for metrics and tests. */
+    public List<CalleeStats<String>> stats(String logicTopic) {
+        TopicFailover state = byTopic.get(logicTopic);
+        return state == null ? List.of() : state.failover.stats();
+    }
+
+    private TopicFailover stateFor(LogicTopicConfig topic) {
+        TopicFailover current = byTopic.get(topic.name());
+        if (current != null && current.routes.equals(topic.routes())) {
+            return current;
+        }
+        return byTopic.compute(topic.name(), (name, existing) -> {
+            if (existing == null) {
+                TopicFailover created = new TopicFailover(topic.routes(), WeightedFailover.<String>builder()
+                        .name(name)
+                        .callees(weights(topic.routes()))
+                        .latency(latencyPolicy)
+                        .healthChecker(new NameServerProbe(config))
+                        .probeExecutor(probes)
+                        .build());
+                topic.routes().forEach(route -> metrics.clusterWeightGauge(name, route.cluster(),
+                        () -> weightOf(name, route.cluster())));
+                return created;
+            }
+            if (!existing.routes.equals(topic.routes())) {
+                existing.failover.update(weights(topic.routes()));
+                topic.routes().stream()
+                        .filter(route -> existing.routes.stream().noneMatch(old -> old.cluster().equals(route.cluster())))
+                        .forEach(route -> metrics.clusterWeightGauge(name, route.cluster(), () -> weightOf(name, route.cluster())));
+                return new TopicFailover(topic.routes(), existing.failover);
+            }
+            return existing;
+        });
+    }
+
+    private double weightOf(String logicTopic, String cluster) {
+        return stats(logicTopic).stream().filter(s -> s.callee().equals(cluster)).mapToDouble(CalleeStats::currentWeight)
+                .findFirst().orElse(0);
+    }
+
+    private static Map<String, WeightSpec> weights(List<TopicRoute> routes) {
+        Map<String, WeightSpec> weights = new LinkedHashMap<>();
+        routes.forEach(route -> weights.put(route.cluster(), WeightSpec.of(route.weight())));
+        return weights;
+    }
+
+    private static Set<String> allBut(LogicTopicConfig topic, String cluster) {
+        Set<String> others = new HashSet<>();
+        topic.routes().forEach(route -> others.add(route.cluster()));
+        others.remove(cluster);
+        return others;
+    }
+
+    private static Set<String> union(Set<String> excluded, String cluster) {
+        Set<String> all = new HashSet<>(excluded);
+        all.add(cluster);
+        return all;
+    }
+
+    @Override
+    public void close() {
+        new ArrayList<>(byTopic.values()).forEach(state -> state.failover.close());
+        probes.shutdownNow();
+    }
+
+    /** The routes a topic's failover was built for, so a reload with new routes is noticed. */
+    private record TopicFailover(List<TopicRoute> routes, WeightedFailover<String> failover) {
+    }
+
+    /** A lease whose outcome teaches the failover nothing. */
+    private record UnjudgedLease(TopicRoute route) implements RouteLease {
+        @Override
+        public void succeeded(long latencyNanos) {
+        }
+
+        @Override
+        public void failed() {
+        }
+
+        @Override
+        public void ignored() {
+        }
+    }
+
+    private record FailoverLease(Lease<String> lease, TopicRoute route) implements RouteLease {
+        @Override
+        public void succeeded(long latencyNanos) {
+            lease.onSuccessNanos(latencyNanos);
+        }
+
+        @Override
+        public void failed() {
+            lease.onFailure();
+        }
+
+        @Override
+        public void ignored() {
+            lease.onIgnore();
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package io.lanemq.core.internal.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lanemq.config.ClusterConfig;
+import io.lanemq.config.ConsumerConfig;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.PlatformConfigRef;
+import io.lanemq.config.TopicRoute;
+import io.lanemq.core.metrics.SdkMetrics;
+import io.lanemq.failover.LatencyPolicy;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class FailoverClusterChooserTest {
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private FailoverClusterChooser chooser;
+
+    private static LogicTopicConfig topic(int weightA, int weightB) {
+        return new LogicTopicConfig("t", List.of(new TopicRoute("a", "t", weightA), new TopicRoute("b", "t", weightB)),
+                Map.<String, ConsumerConfig>of());
+    }
+
+    private void start(LogicTopicConfig topic) throws Exception {
+        PlatformConfig config = PlatformConfig.builder()
+                // Unreachable name servers: probes fail, so a downed cluster stays down in these tests.
+                .cluster(new ClusterConfig("a", "idc-a", "127.0.0.1:1", Map.of()))
+                .cluster(new ClusterConfig("b", "idc-b", "127.0.0.1:1", Map.of()))
+                .topic(topic).build();
+        chooser = new FailoverClusterChooser(new PlatformConfigRef(config), new SdkMetrics(registry, "test"), LatencyPolicy.disabled());
+    }
+
+    @AfterEach
+    void close() {
+        if (chooser != null) {
+            chooser.close();
+        }
+    }
+
+    private Map<String, Integer> split(LogicTopicConfig topic, int sends) {
+        Map<String, Integer> counts = new HashMap<>();
+        for (int i = 0; i < sends; i++) {
+            RouteLease lease = chooser.choose(topic, Optional.empty(), Set.of()).orElseThrow();
+            lease.succeeded(1_000_000);
+            counts.merge(lease.route().cluster(), 1, Integer::sum);
+        }
+        return counts;
+    }
+
+    private boolean isDown(String cluster) {
+        return chooser.stats("t").stream().anyMatch(s -> s.callee().equals(cluster) && s.down());
+    }
+
+    @Test
+    void healthyClustersSplitByConfiguredWeight() throws Exception {
+        LogicTopicConfig topic = topic(70, 30);
+        start(topic);
+        assertThat(split(topic, 20_000).get("a") / 20_000.0).isBetween(0.67, 0.73);
+    }
+
+    @Test
+    void zeroWeightClusterGetsNoSendsButTakesTheRetryWhenTheOtherFailed() throws Exception {
+        LogicTopicConfig topic = topic(100, 0);
+        start(topic);
+        assertThat(split(topic, 5_000)).containsOnlyKeys("a");
+        assertThat(chooser.choose(topic, Optional.empty(), Set.of("a")).orElseThrow().route().cluster()).isEqualTo("b");
+    }
+
+    @Test
+    void failingClusterLosesItsShareAndTheWeightGaugeShowsIt() throws Exception {
+        LogicTopicConfig topic = topic(50, 50);
+        start(topic);
+        // A shrinking weight makes A rarely picked, so keep sending until it has failed its way down.
+        for (int i = 0; i < 100_000 && !isDown("a"); i++) {
+            RouteLease lease = chooser.choose(topic, Optional.empty(), Set.of()).orElseThrow();
+            if (lease.route().cluster().equals("a")) {
+                lease.failed();
+            } else {
+                lease.succeeded(1_000_000);
+            }
+        }
+        assertThat(isDown("a")).isTrue();
+        assertThat(split(topic, 2_000).getOrDefault("a", 0)).isZero();
+        assertThat(registry.get(SdkMetrics.CLUSTER_WEIGHT).tag(SdkMetrics.TAG_CLUSTER, "a").gauge().value()).isLessThan(1);
+        assertThat(registry.get(SdkMetrics.CLUSTER_WEIGHT).tag(SdkMetrics.TAG_CLUSTER, "b").gauge().value()).isEqualTo(50);
+    }
+
+    @Test
+    void shardingKeyStaysOnItsClusterUntilThatClusterGoesDown() throws Exception {
+        LogicTopicConfig topic = topic(50, 50);
+        start(topic);
+        String keyOnA = null;
+        for (int i = 0; keyOnA == null; i++) {
+            if (ShardingKeys.routeOf(topic, "key-" + i).cluster().equals("a")) {
+                keyOnA = "key-" + i;
+            }
+        }
+        for (int i = 0; i < 7; i++) {
+            RouteLease lease = chooser.choose(topic, Optional.of(keyOnA), Set.of()).orElseThrow();
+            assertThat(lease.route().cluster()).as("attempt " + i).isEqualTo("a");
+            lease.failed();
+        }
+        for (int i = 0; i < 100; i++) {
+            RouteLease moved = chooser.choose(topic, Optional.of(keyOnA), Set.of()).orElseThrow();
+            assertThat(moved.route().cluster()).isEqualTo("b");
+            moved.succeeded(1_000_000);
+        }
+    }
+
+    @Test
+    void excludedClustersAreNotChosenAndNothingLeftIsEmpty() throws Exception {
+        LogicTopicConfig topic = topic(50, 50);
+        start(topic);
+        for (int i = 0; i < 1_000; i++) {
+            RouteLease lease = chooser.choose(topic, Optional.empty(), Set.of("a")).orElseThrow();
+            assertThat(lease.route().cluster()).isEqualTo("b");
+            lease.ignored();
+        }
+        assertThat(chooser.choose(topic, Optional.empty(), Set.of("a", "b"))).isEmpty();
+        assertThat(chooser.choose(topic, Optional.of("k"), Set.of("a", "b"))).isEmpty();
+    }
+
+    @Test
+    void whenEveryClusterIsDownSendsStillTryOneByConfiguredWeight() throws Exception {
+        LogicTopicConfig topic = topic(50, 50);
+        start(topic);
+        for (int i = 0; i < 400; i++) {
+            chooser.choose(topic, Optional.empty(), Set.of()).orElseThrow().failed();
+        }
+        assertThat(chooser.stats("t")).allSatisfy(s -> assertThat(s.down()).isTrue());
+        assertThat(split(topic, 10_000).get("a") / 10_000.0).isBetween(0.45, 0.55);
+        assertThat(chooser.choose(topic, Optional.empty(), Set.of("a")).orElseThrow().route().cluster()).isEqualTo("b");
+    }
+
+    @Test
+    void keysSpreadOverClustersByWeight() {
+        LogicTopicConfig topic = topic(50, 50);
+        int onA = 0;
+        for (int i = 0; i < 20_000; i++) {
+            onA += ShardingKeys.routeOf(topic, "user-" + i).cluster().equals("a") ? 1 : 0;
+        }
+        assertThat(onA / 20_000.0).isBetween(0.47, 0.53);
+    }
+}
