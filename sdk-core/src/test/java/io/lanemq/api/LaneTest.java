@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lanemq.api.spi.BoundMessage;
-import io.lanemq.core.internal.consume.DeliveredMessage;
+import io.lanemq.core.internal.consume.listener.DeliveredMessage;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

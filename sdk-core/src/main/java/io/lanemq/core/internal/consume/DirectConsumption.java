@@ -1,5 +1,6 @@
 package io.lanemq.core.internal.consume;
 
+import io.lanemq.core.internal.consume.listener.ListenerAdapter;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.Subscription;

@@ -8,7 +8,7 @@ import io.lanemq.api.LaneOptions;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.Subscription;
-import io.lanemq.core.internal.consume.ListenerAdapter;
+import io.lanemq.core.internal.consume.listener.ListenerAdapter;
 import io.lanemq.core.internal.lane.forward.ForwardClientSettings;
 import io.lanemq.core.internal.lane.forward.ForwardServerSettings;
 import io.lanemq.core.internal.lane.forward.LaneForwardClient;

@@ -14,7 +14,7 @@ import io.lanemq.config.ConfigSubscriber;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.config.ProducerConfig;
-import io.lanemq.core.internal.consume.DeliveredMessage;
+import io.lanemq.core.internal.consume.listener.DeliveredMessage;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

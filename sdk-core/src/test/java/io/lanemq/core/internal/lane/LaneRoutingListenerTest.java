@@ -7,7 +7,7 @@ import io.lanemq.api.Lane;
 import io.lanemq.api.MessageContext;
 import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.spi.BoundMessage;
-import io.lanemq.core.internal.consume.DeliveredMessage;
+import io.lanemq.core.internal.consume.listener.DeliveredMessage;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;

@@ -4,7 +4,7 @@ import io.grpc.Status;
 import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.spi.BoundMessage;
-import io.lanemq.core.internal.consume.ListenerAdapter;
+import io.lanemq.core.internal.consume.listener.ListenerAdapter;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.proxy.protocol.Delivery;
 import io.lanemq.proxy.protocol.Subscribe;

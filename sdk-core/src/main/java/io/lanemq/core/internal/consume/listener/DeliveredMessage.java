@@ -1,4 +1,4 @@
-package io.lanemq.core.internal.consume;
+package io.lanemq.core.internal.consume.listener;
 
 import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.spi.BoundMessage;

@@ -1,4 +1,4 @@
-package io.lanemq.core.internal.consume;
+package io.lanemq.core.internal.consume.listener;
 
 import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.MessageContext;

@@ -1,0 +1,127 @@
+package io.lanemq.layers;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import io.lanemq.api.MessagingClient;
+import io.lanemq.api.spi.ClientProvider;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layer rules of the design, on the production classes of every module (this module depends on all of them).
+ * A rule broken names the class and the dependency at fault.
+ */
+class LayerRulesTest {
+    /**
+     * Service classes that still read or write RocketMQ's own types, named one by one so that no other class can
+     * start to: each is to move behind the binding (the consumer proxy's topic publisher, the delay server's
+     * checkpoint and internal-message codec).
+     */
+    private static final Set<String> STILL_ON_ROCKETMQ_NAMES = Set.of(
+            "io.lanemq.proxy.ClusterFetcher", "io.lanemq.proxy.GroupTopicsPublisher", "io.lanemq.proxy.HeldMessage",
+            "io.lanemq.proxy.GroupRuntime",
+            "io.lanemq.delay.server.ClusterDelayService", "io.lanemq.delay.server.LedgerCheckpoint",
+            "io.lanemq.delay.server.InternalMessages", "io.lanemq.delay.server.CheckpointedQueues",
+            "io.lanemq.delay.server.QueueLedger", "io.lanemq.delay.server.CheckpointRestore",
+            "io.lanemq.delay.server.SettlementBook");
+    private static final DescribedPredicate<JavaClass> STILL_ON_ROCKETMQ = DescribedPredicate.describe(
+            "listed as still on RocketMQ", c -> STILL_ON_ROCKETMQ_NAMES.contains(outermost(c).getName()));
+
+    private static JavaClasses production;
+
+    @BeforeAll
+    static void importProductionClasses() {
+        production = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.lanemq");
+        // A rule over an empty import passes whatever the code does: make sure every module was read.
+        for (String layer : new String[] {"io.lanemq.api", "io.lanemq.support", "io.lanemq.config", "io.lanemq.core",
+                "io.lanemq.rocketmq", "io.lanemq.proxy", "io.lanemq.delay", "io.lanemq.dialtest", "io.lanemq.testkit"}) {
+            assertThat(production.stream().anyMatch(c -> c.getPackageName().startsWith(layer))).as(layer).isTrue();
+        }
+    }
+
+    private static JavaClass outermost(JavaClass c) {
+        JavaClass outer = c;
+        while (outer.getEnclosingClass().isPresent()) {
+            outer = outer.getEnclosingClass().get();
+        }
+        return outer;
+    }
+
+    @Test
+    void theApiDependsOnTheJdkOnly() {
+        classes().that().resideInAPackage("io.lanemq.api..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.lanemq.api..")
+                .check(production);
+    }
+
+    @Test
+    void sharedUtilitiesDependOnTheJdkAndSlf4jOnly() {
+        classes().that().resideInAPackage("io.lanemq.support..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "org.slf4j..", "io.lanemq.support..")
+                .check(production);
+        classes().that().resideInAPackage("io.lanemq.failover..")
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "org.slf4j..", "io.lanemq.support..", "io.lanemq.failover..")
+                .check(production);
+    }
+
+    /**
+     * RocketMQ is one binding among possible others: only the binding, the testkit that runs brokers, the dial test
+     * (which probes brokers below the SDK on purpose) and the benchmarks (whose baselines are raw RocketMQ clients)
+     * may see its classes.
+     */
+    @Test
+    void onlyTheBindingAndToolsBelowTheSdkImportRocketMq() {
+        noClasses().that().resideOutsideOfPackages("io.lanemq.rocketmq..", "io.lanemq.testkit..", "io.lanemq.dialtest..",
+                        "io.lanemq.benchmarks..")
+                .and(not(STILL_ON_ROCKETMQ))
+                .should().dependOnClassesThat().resideInAPackage("org.apache.rocketmq..")
+                .check(production);
+    }
+
+    @Test
+    void noModuleButTheCoreUsesItsInternals() {
+        noClasses().that().resideOutsideOfPackage("io.lanemq.core..")
+                .should().dependOnClassesThat().resideInAPackage("io.lanemq.core.internal..")
+                .check(production);
+    }
+
+    @Test
+    void thePlatformConfigurationKnowsNothingOfItsUsers() {
+        noClasses().that().resideInAPackage("io.lanemq.config..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.lanemq.core..", "io.lanemq.rocketmq..",
+                        "io.lanemq.proxy..", "io.lanemq.delay..", "io.lanemq.dialtest..", "io.lanemq.spring..")
+                .check(production);
+    }
+
+    @Test
+    void theCoreKnowsNoBindingAndNoService() {
+        noClasses().that().resideInAPackage("io.lanemq.core..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.lanemq.rocketmq..", "io.lanemq.delay..",
+                        "io.lanemq.dialtest..", "io.lanemq.spring..", "io.lanemq.localstack..", "io.lanemq.testkit..")
+                .check(production);
+    }
+
+    /**
+     * One edge is by design: the API's entry point ({@code MessagingClient.create}) finds its implementation through
+     * the SPI's ServiceLoader interface, whose methods speak the API's types.
+     */
+    @Test
+    void noPackageCycles() {
+        slices().matching("io.lanemq.(**)").should().beFreeOfCycles()
+                .ignoreDependency(MessagingClient.class, ClientProvider.class)
+                .check(production);
+    }
+}
