@@ -9,6 +9,10 @@ package io.lanemq.api;
  * <p>{@link #close()} stops fetching, lets the messages already handed to the listener finish,
  * and commits their offsets; messages not yet acknowledged are delivered again to the group's
  * other consumers. Thread-safe; closing twice is harmless.
+ *
+ * <p>The name shares its simple name with {@code java.util.function.Consumer} on purpose: it is the word every
+ * messaging client uses for this object (Kafka's, Pulsar's and RocketMQ's clients all have a {@code Consumer}), so
+ * it is the one a user looks for; the two meet only in a file that imports both, where one is written in full.
  */
 public interface Consumer extends AutoCloseable {
     Subscription subscription();
