@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -95,6 +96,8 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
     private DefaultMQProducer upstream;
     private ScheduledExecutorService maintenance;
     private volatile boolean running;
+    /** Counted down by {@link #close()}: ends a wait for the store at once. */
+    private final CountDownLatch stopped = new CountDownLatch(1);
 
     ClusterDelayService(ClusterConfig cluster, DelayServerSettings settings, Producer delivery,
             DelayServerMetrics metrics, String instance) {
@@ -257,6 +260,7 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
     /**
      * Retries while the disk refuses (full, read-only): reading on would mean committing past
      * records that are not stored. Stops reading meanwhile, which is the back-pressure we want.
+     * Between tries it waits for {@link #close()}, so a stop never waits out a retry interval.
      */
     private <T> T untilStored(StoreCall<T> call) throws DelayRejectedException {
         while (true) {
@@ -271,11 +275,15 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
                 }
                 log.error("Delay store of cluster {} refused a write; retrying in {} ms: {}", cluster.name(),
                         STORE_RETRY_MILLIS, e.getMessage());
+                boolean stopping;
                 try {
-                    Thread.sleep(STORE_RETRY_MILLIS);
+                    stopping = stopped.await(STORE_RETRY_MILLIS, TimeUnit.MILLISECONDS);
                 } catch (InterruptedException ie) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted while the store refused writes", ie);
+                }
+                if (stopping) {
+                    throw new IllegalStateException("stopped while the store refused writes: " + e.getMessage(), e);
                 }
             }
         }
@@ -407,6 +415,7 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
     @Override
     public void close() {
         running = false;
+        stopped.countDown();
         if (reader != null) {
             try {
                 reader.stopReading();
