@@ -131,7 +131,7 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
         RawClientSupport.connect(upstream, cluster.endpoint(), instance + "-" + cluster.name() + "-producer");
         upstream.start();
 
-        // Before the consumer: its first rebalance may already hand work to the maintenance thread.
+        // Before the reader: its first rebalance may already hand work to the maintenance thread.
         maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "lanemq-delay-" + cluster.name() + "-maintenance");
             t.setDaemon(true);
