@@ -1,5 +1,6 @@
 package io.lanemq.proxy;
 
+import io.lanemq.rocketmq.reader.OffsetLedger;
 import java.util.OptionalLong;
 import java.util.TreeSet;
 
@@ -14,7 +15,7 @@ import java.util.TreeSet;
  * rebalance takes the queue away the tracker is revoked: later resolutions are ignored and it is
  * never committed again, since the new owner continues from what was committed. Thread-safe.
  */
-final class QueueOffsetTracker {
+final class QueueOffsetTracker implements OffsetLedger {
     private final TreeSet<Long> unfinished = new TreeSet<>();
     private long nextOffset = -1;
     private boolean revoked;
@@ -33,7 +34,8 @@ final class QueueOffsetTracker {
     }
 
     /** The next offset to consume that is safe to commit; empty before the first fetch or once revoked. */
-    synchronized OptionalLong committableOffset() {
+    @Override
+    public synchronized OptionalLong committableOffset() {
         if (revoked || nextOffset < 0) {
             return OptionalLong.empty();
         }
@@ -44,7 +46,8 @@ final class QueueOffsetTracker {
         return unfinished.size();
     }
 
-    synchronized void revoke() {
+    @Override
+    public synchronized void revoke() {
         revoked = true;
         unfinished.clear();
     }

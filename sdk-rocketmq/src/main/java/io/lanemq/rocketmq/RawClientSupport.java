@@ -7,9 +7,10 @@ import org.apache.rocketmq.client.ClientConfig;
 import org.apache.rocketmq.common.message.MessageExt;
 
 /**
- * For services that run raw RocketMQ clients below the SDK's routing (the consumer proxy): they
- * connect to a cluster and read messages exactly as the binding's own clients do, so the same
- * endpoint tuning applies and a message looks the same (id, sharding key, keys, user properties
+ * For services that run raw RocketMQ clients below the SDK's routing (the consumer proxy and the
+ * delay server, through {@link io.lanemq.rocketmq.reader.QueueReader}): they connect to a cluster
+ * and read messages exactly as the binding's own clients do, so the same endpoint tuning (parsed
+ * only by {@link EndpointSettings}) applies and a message looks the same (id, sharding key, keys, user properties
  * without RocketMQ's system properties) whichever way it was consumed.
  */
 public final class RawClientSupport {
@@ -18,9 +19,20 @@ public final class RawClientSupport {
 
     /** Points {@code client} at the endpoint's name server with its own instance name and the endpoint's tuning. */
     public static void connect(ClientConfig client, ClusterEndpoint endpoint) throws InvalidConfigurationException {
+        connect(client, endpoint, RocketMqClients.instanceName(endpoint.clusterName()));
+    }
+
+    /**
+     * As {@link #connect(ClientConfig, ClusterEndpoint)}, with the caller's instance name, which must be
+     * distinct per client and cluster (see {@link RocketMqClients} for why).
+     *
+     * @throws InvalidConfigurationException an endpoint property {@code rocketmq.*} is unknown or out of range
+     */
+    public static void connect(ClientConfig client, ClusterEndpoint endpoint, String instanceName)
+            throws InvalidConfigurationException {
         EndpointSettings settings = EndpointSettings.of(endpoint);
         client.setNamesrvAddr(endpoint.nameServerAddress());
-        client.setInstanceName(RocketMqClients.instanceName(endpoint.clusterName()));
+        client.setInstanceName(instanceName);
         settings.applyTo(client);
     }
 

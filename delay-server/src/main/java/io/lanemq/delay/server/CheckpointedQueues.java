@@ -2,6 +2,7 @@ package io.lanemq.delay.server;
 
 import io.lanemq.delay.DelayEngine;
 import io.lanemq.delay.DelayStoreException;
+import io.lanemq.rocketmq.reader.QueueReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -13,7 +14,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.slf4j.Logger;
@@ -34,9 +34,8 @@ final class CheckpointedQueues {
     private final Path storeDir;
     private final DelayEngine engine;
     private final SettlementBook book;
-    /** The service's ledgers: restored ones are put here, written ones read from here. */
-    private final Map<MessageQueue, QueueLedger> ledgers;
-    private final DefaultLitePullConsumer consumer;
+    /** The service's reader: restored ledgers are adopted by it, written ones read from it, restored queues sought on it. */
+    private final QueueReader<QueueLedger> reader;
     private final DelayServerMetrics metrics;
     /** The service's hand-over of a queue taken away while it was being restored. */
     private final Consumer<List<QueueLedger>> handOver;
@@ -48,14 +47,13 @@ final class CheckpointedQueues {
     private volatile LedgerCheckpoint.Loaded checkpoint;
 
     CheckpointedQueues(String cluster, Path storeDir, DelayEngine engine, SettlementBook book,
-            Map<MessageQueue, QueueLedger> ledgers, DefaultLitePullConsumer consumer, DelayServerMetrics metrics,
+            QueueReader<QueueLedger> reader, DelayServerMetrics metrics,
             Consumer<List<QueueLedger>> handOver) {
         this.cluster = cluster;
         this.storeDir = storeDir;
         this.engine = engine;
         this.book = book;
-        this.ledgers = ledgers;
-        this.consumer = consumer;
+        this.reader = reader;
         this.metrics = metrics;
         this.handOver = handOver;
     }
@@ -65,7 +63,7 @@ final class CheckpointedQueues {
         LedgerCheckpoint.Loaded loaded = checkpoint;
         if (loaded != null) {
             for (MessageQueue queue : mine) {
-                if (!ledgers.containsKey(queue) && loaded.covers(queue)) {
+                if (reader.findLedger(queue) == null && loaded.covers(queue)) {
                     restoring.add(queue); // the reading thread restores it and seeks it before reading it
                 }
             }
@@ -118,7 +116,7 @@ final class CheckpointedQueues {
             }
             Long committed;
             try {
-                committed = consumer.committed(queue);
+                committed = reader.committed(queue);
             } catch (MQClientException | RuntimeException e) {
                 log.warn("Cluster {}: could not read the committed offset of {} to check its checkpoint; trying again: {}",
                         cluster, queue, e.toString());
@@ -126,7 +124,7 @@ final class CheckpointedQueues {
             }
             LedgerCheckpoint.Section section = loaded == null ? null : loaded.take(queue);
             long broker = committed == null ? -1 : committed;
-            if (section == null || ledgers.containsKey(queue)) {
+            if (section == null || reader.findLedger(queue) != null) {
                 fallback.put(queue, broker);
             } else if (broker > section.nextRead()) {
                 metrics.checkpointQueue("discarded");
@@ -179,7 +177,7 @@ final class CheckpointedQueues {
                 fallback.put(o.queue(), o.seekTo());
                 continue;
             }
-            ledgers.put(o.queue(), o.ledger());
+            reader.adoptLedger(o.queue(), o.ledger());
             seekBeforeReading(o.queue(), o.seekTo());
             metrics.checkpointQueue("restored");
             metrics.checkpointRestored.increment(o.restored() - o.releasedAtOnce());
@@ -205,9 +203,9 @@ final class CheckpointedQueues {
         Exception failure;
         try {
             if (offset >= 0) {
-                consumer.seek(queue, offset);
+                reader.seek(queue, offset);
             } else {
-                consumer.seekToBegin(queue);
+                reader.seekToBegin(queue);
             }
             readable(queue);
             return;
@@ -216,14 +214,14 @@ final class CheckpointedQueues {
         }
         boolean assigned;
         try {
-            assigned = consumer.assignment().contains(queue);
+            assigned = reader.isAssigned(queue);
         } catch (MQClientException | RuntimeException e) {
             assigned = true; // unknown: keep it unread and try again
         }
         if (!assigned) {
             readable(queue);
-            QueueLedger ledger = ledgers.get(queue);
-            if (ledger != null && ledgers.remove(queue, ledger)) {
+            QueueLedger ledger = reader.findLedger(queue);
+            if (ledger != null && reader.forgetLedger(queue, ledger)) {
                 handOver.accept(List.of(ledger)); // taken away during the restore
             }
             log.info("Cluster {}: {} was taken away while its checkpoint was restored: {}", cluster, queue,
@@ -232,7 +230,7 @@ final class CheckpointedQueues {
         }
         if (offset >= 0) {
             try {
-                consumer.seekToBegin(queue);
+                reader.seekToBegin(queue);
                 readable(queue);
                 log.warn("Cluster {}: could not seek {} to {} ({}); reading it from its beginning instead", cluster,
                         queue, offset, failure.getMessage());
@@ -275,7 +273,7 @@ final class CheckpointedQueues {
     void write() {
         long began = System.nanoTime();
         try {
-            CheckpointWriter.Written w = CheckpointWriter.write(storeDir, cluster, ledgers.values(), book,
+            CheckpointWriter.Written w = CheckpointWriter.write(storeDir, cluster, reader.ledgers(), book,
                     System.currentTimeMillis());
             metrics.checkpointsWritten.increment();
             log.info("Cluster {}: ledger checkpoint written in {} ms: {} queues, {} held offsets, {} awaiting their "

@@ -1,5 +1,6 @@
 package io.lanemq.delay.server;
 
+import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.Producer;
 import io.lanemq.config.ClusterConfig;
 import io.lanemq.core.delay.DelayProtocol;
@@ -13,34 +14,31 @@ import io.lanemq.delay.DelayedRecord;
 import io.lanemq.delay.DroppedRange;
 import io.lanemq.delay.ScheduleOutcome;
 import io.lanemq.delay.StoreHealth;
-import io.lanemq.rocketmq.DistinctClientAllocation;
+import io.lanemq.rocketmq.RawClientSupport;
+import io.lanemq.rocketmq.reader.QueueReader;
+import io.lanemq.rocketmq.reader.ReadPolicy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import org.apache.rocketmq.client.ClientConfig;
-import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
-import org.apache.rocketmq.client.consumer.MessageQueueListener;
-import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueAveragely;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.client.utils.MessageUtil;
-import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.slf4j.Logger;
@@ -64,11 +62,11 @@ import org.slf4j.LoggerFactory;
  * each queue on from the checkpoint's next offset instead of re-reading one copy of every pending
  * record ({@link CheckpointedQueues}).
  *
- * <p>Threads: {@code lanemq-delay-<cluster>-poll} reads and schedules (and restores checkpointed
- * queues); {@code -maintenance} commits, re-enqueues and writes periodic checkpoints; the engine's
- * own threads deliver and report settlement.
+ * <p>Threads: {@code lanemq-delay-<cluster>-poll}, its {@link QueueReader}'s, reads, schedules and
+ * commits (and restores checkpointed queues); {@code -maintenance} re-enqueues, hands lost queues
+ * over and writes periodic checkpoints; the engine's own threads deliver and report settlement.
  */
-final class ClusterDelayService implements AutoCloseable {
+final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterDelayService.class);
     private static final long POLL_MILLIS = 100;
@@ -85,7 +83,6 @@ final class ClusterDelayService implements AutoCloseable {
     private final DelayServerMetrics metrics;
     private final String instance;
     private final SettlementBook book = new SettlementBook();
-    private final Map<MessageQueue, QueueLedger> ledgers = new ConcurrentHashMap<>();
     /**
      * Read: scheduling one message (join a pending id, or store it). Write: handing a lost queue's
      * records over. Without it a copy could join an id in the instant between the engine dropping
@@ -95,11 +92,12 @@ final class ClusterDelayService implements AutoCloseable {
     private CheckpointedQueues checkpoints;
     private Path storeDir;
     private DelayEngine engine;
-    private DefaultLitePullConsumer consumer;
+    private volatile QueueReader<QueueLedger> reader;
     private DefaultMQProducer upstream;
     private ScheduledExecutorService maintenance;
-    private Thread poller;
     private volatile boolean running;
+    /** Counted down by {@link #close()}: ends a wait for the store at once. */
+    private final CountDownLatch stopped = new CountDownLatch(1);
 
     ClusterDelayService(ClusterConfig cluster, DelayServerSettings settings, Producer delivery,
             DelayServerMetrics metrics, String instance) {
@@ -111,7 +109,7 @@ final class ClusterDelayService implements AutoCloseable {
     }
 
     /** Opens (and recovers) the store, then starts reading; returns once reading has started. */
-    void start() throws DelayStoreException, MQClientException {
+    void start() throws DelayStoreException, MQClientException, InvalidConfigurationException {
         storeDir = settings.storeDir().resolve(cluster.name());
         engine = DelayEngine.builder()
                 .directory(storeDir)
@@ -130,38 +128,34 @@ final class ClusterDelayService implements AutoCloseable {
         metrics.bind(engine, this::heldOffsets, this::ledgerBytes);
 
         upstream = new DefaultMQProducer(settings.serverGroup() + "-producer");
-        configure(upstream);
-        upstream.setInstanceName(instance + "-" + cluster.name() + "-producer");
+        RawClientSupport.connect(upstream, cluster.endpoint(), instance + "-" + cluster.name() + "-producer");
         upstream.start();
 
-        // Before the consumer: its first rebalance may already hand work to the maintenance thread.
+        // Before the reader: its first rebalance may already hand work to the maintenance thread.
         maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "lanemq-delay-" + cluster.name() + "-maintenance");
             t.setDaemon(true);
             return t;
         });
 
-        consumer = new DefaultLitePullConsumer(settings.serverGroup());
-        configure(consumer);
-        consumer.setInstanceName(instance + "-" + cluster.name() + "-consumer");
-        consumer.setAutoCommit(false);
-        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        consumer.setPollTimeoutMillis(POLL_MILLIS);
-        consumer.setPullBatchSize(PULL_BATCH);
-        // After a silent partition the broker lists this server once per connection, the dead one included:
-        // RocketMQ's averaging alone would leave half the healed cluster's queues to a server that does not exist.
-        consumer.setAllocateMessageQueueStrategy(new DistinctClientAllocation(new AllocateMessageQueueAveragely()));
-        checkpoints = new CheckpointedQueues(cluster.name(), storeDir, engine, book, ledgers, consumer, metrics, this::handOver);
+        reader = QueueReader.<QueueLedger>builder(settings.serverGroup(), cluster.endpoint())
+                .name("Delay server of cluster " + cluster.name())
+                .instanceName(instance + "-" + cluster.name() + "-consumer")
+                .threadName("lanemq-delay-" + cluster.name() + "-poll")
+                .topics(settings.internalTopic())
+                .fromFirstOffset(true)
+                .pullBatchSize(PULL_BATCH)
+                .pollTimeout(Duration.ofMillis(POLL_MILLIS))
+                .commitInterval(settings.commitInterval())
+                .ledgers(queue -> book.register(new QueueLedger(queue)))
+                .policy(this)
+                .build();
+        checkpoints = new CheckpointedQueues(cluster.name(), storeDir, engine, book, reader, metrics, this::handOver);
         checkpoints.open();
-        consumer.subscribe(settings.internalTopic(), "*", new RebalanceListener());
-        consumer.start();
-
         running = true;
-        poller = new Thread(this::pollLoop, "lanemq-delay-" + cluster.name() + "-poll");
-        poller.setDaemon(true);
-        poller.start();
+        reader.start();
         long every = settings.commitInterval().toMillis();
-        maintenance.scheduleWithFixedDelay(this::maintain, every, every, TimeUnit.MILLISECONDS);
+        maintenance.scheduleWithFixedDelay(this::reenqueueOverdue, every, every, TimeUnit.MILLISECONDS);
         long checkpointEvery = settings.checkpointInterval().toMillis();
         if (checkpointEvery > 0) {
             maintenance.scheduleWithFixedDelay(checkpoints::periodicWrite, checkpointEvery, checkpointEvery,
@@ -173,39 +167,29 @@ final class ClusterDelayService implements AutoCloseable {
                 engine.recoveryReport().took().toMillis());
     }
 
-    private void configure(ClientConfig client) {
-        client.setNamesrvAddr(cluster.nameServer());
-        intProperty("rocketmq.heartbeatBrokerIntervalMs").ifPresent(client::setHeartbeatBrokerInterval);
-        intProperty("rocketmq.pollNameServerIntervalMs").ifPresent(client::setPollNameServerInterval);
+    /** Restores checkpointed queues on the reading thread, which skips their messages meanwhile. */
+    @Override
+    public boolean beforePoll() {
+        checkpoints.restorePending();
+        return true;
     }
 
-    private OptionalInt intProperty(String key) {
-        String value = cluster.properties().get(key);
-        return value == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(value.strip()));
-    }
-
-    private void pollLoop() {
-        while (running) {
-            try {
-                checkpoints.restorePending();
-                for (MessageExt m : consumer.poll(POLL_MILLIS)) {
-                    if (!running) {
-                        return; // not acted on, not committed: read again after restart
-                    }
-                    MessageQueue queue = new MessageQueue(m.getTopic(), m.getBrokerName(), m.getQueueId());
-                    if (checkpoints.restoring(queue)) {
-                        continue; // pulled before the restore decided where to read from; the seek after it reads again
-                    }
-                    handle(m, queue);
-                }
-            } catch (RuntimeException e) {
-                log.error("Reading the internal topic of cluster {} failed; continuing", cluster.name(), e);
+    @Override
+    public void onBatch(List<MessageExt> batch) {
+        for (MessageExt m : batch) {
+            if (!running) {
+                return; // not acted on, not committed: read again after restart
             }
+            MessageQueue queue = new MessageQueue(m.getTopic(), m.getBrokerName(), m.getQueueId());
+            if (checkpoints.restoring(queue)) {
+                continue; // pulled before the restore decided where to read from; the seek after it reads again
+            }
+            handle(m, queue);
         }
     }
 
     private void handle(MessageExt m, MessageQueue queue) {
-        QueueLedger ledger = ledgers.computeIfAbsent(queue, q -> book.register(new QueueLedger(q)));
+        QueueLedger ledger = reader.ledger(queue);
         String kind = m.getProperty(DelayProtocol.PROPERTY_KIND);
         try {
             if (DelayProtocol.KIND_SCHEDULE.equals(kind)) {
@@ -276,6 +260,7 @@ final class ClusterDelayService implements AutoCloseable {
     /**
      * Retries while the disk refuses (full, read-only): reading on would mean committing past
      * records that are not stored. Stops reading meanwhile, which is the back-pressure we want.
+     * Between tries it waits for {@link #close()}, so a stop never waits out a retry interval.
      */
     private <T> T untilStored(StoreCall<T> call) throws DelayRejectedException {
         while (true) {
@@ -290,11 +275,15 @@ final class ClusterDelayService implements AutoCloseable {
                 }
                 log.error("Delay store of cluster {} refused a write; retrying in {} ms: {}", cluster.name(),
                         STORE_RETRY_MILLIS, e.getMessage());
+                boolean stopping;
                 try {
-                    Thread.sleep(STORE_RETRY_MILLIS);
+                    stopping = stopped.await(STORE_RETRY_MILLIS, TimeUnit.MILLISECONDS);
                 } catch (InterruptedException ie) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted while the store refused writes", ie);
+                }
+                if (stopping) {
+                    throw new IllegalStateException("stopped while the store refused writes: " + e.getMessage(), e);
                 }
             }
         }
@@ -314,33 +303,17 @@ final class ClusterDelayService implements AutoCloseable {
         });
     }
 
-    private void maintain() {
+    /** Sends records that have held their offset too long to the same queue again, then lets go of the old offset. */
+    private void reenqueueOverdue() {
         try {
-            reenqueueOverdue();
-            commit();
+            reenqueueOverdue(System.currentTimeMillis());
         } catch (RuntimeException e) {
             log.error("Delay server maintenance of cluster {} failed; continuing", cluster.name(), e);
         }
     }
 
-    /** Commits each queue up to its lowest held offset. */
-    void commit() {
-        Map<MessageQueue, Long> offsets = new HashMap<>();
-        for (QueueLedger ledger : ledgers.values()) {
-            long offset = ledger.toCommit();
-            if (offset >= 0) {
-                offsets.put(ledger.queue, offset);
-            }
-        }
-        if (!offsets.isEmpty()) {
-            consumer.commit(offsets, true);
-        }
-    }
-
-    /** Sends records that have held their offset too long to the same queue again, then lets go of the old offset. */
-    private void reenqueueOverdue() {
-        long now = System.currentTimeMillis();
-        for (QueueLedger ledger : ledgers.values()) {
+    private void reenqueueOverdue(long now) {
+        for (QueueLedger ledger : reader.ledgers()) {
             List<QueueLedger.Held> overdue = ledger.claimOverdue(now, settings.reenqueueAfter().toMillis(),
                     REENQUEUE_BATCH);
             if (overdue.isEmpty()) {
@@ -398,7 +371,7 @@ final class ClusterDelayService implements AutoCloseable {
     /** Offsets read but not yet safe to commit, over every queue of this cluster. */
     long heldOffsets() {
         long n = 0;
-        for (QueueLedger ledger : ledgers.values()) {
+        for (QueueLedger ledger : ledgers()) {
             n += ledger.heldCount();
         }
         return n;
@@ -407,20 +380,26 @@ final class ClusterDelayService implements AutoCloseable {
     /** Heap the offset bookkeeping takes (ledgers and settlement book), estimated from their array sizes. */
     long ledgerBytes() {
         long bytes = book.estimatedBytes();
-        for (QueueLedger ledger : ledgers.values()) {
+        for (QueueLedger ledger : ledgers()) {
             bytes += ledger.estimatedBytes();
         }
         return bytes;
     }
 
+    /** The gauges are bound before the reader exists. */
+    private Collection<QueueLedger> ledgers() {
+        QueueReader<QueueLedger> current = reader;
+        return current == null ? List.of() : current.ledgers();
+    }
+
     boolean healthy() {
         StoreHealth health = engine.health();
-        return running && health.writable() && poller.isAlive();
+        return running && health.writable() && reader.isReading();
     }
 
     String describeHealth() {
         StoreHealth health = engine.health();
-        return "cluster=" + cluster.name() + " reading=" + (running && poller.isAlive()) + " writable="
+        return "cluster=" + cluster.name() + " reading=" + (running && reader.isReading()) + " writable="
                 + health.writable() + " pending=" + engine.pendingCount() + " heldOffsets=" + heldOffsets()
                 + " storeErrors=" + health.errors() + (health.lastError().isEmpty() ? "" : " lastError=" + health.lastError());
     }
@@ -436,9 +415,10 @@ final class ClusterDelayService implements AutoCloseable {
     @Override
     public void close() {
         running = false;
-        if (poller != null) {
+        stopped.countDown();
+        if (reader != null) {
             try {
-                poller.join(TimeUnit.SECONDS.toMillis(10));
+                reader.stopReading();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -455,19 +435,14 @@ final class ClusterDelayService implements AutoCloseable {
         if (engine != null) {
             engine.close();
         }
-        if (consumer != null) {
-            boolean committed = false;
-            try {
-                commit();
-                committed = true;
-            } catch (RuntimeException e) {
-                log.warn("Final commit of cluster {} failed; the next owner reads a little more again", cluster.name(), e);
-            }
+        if (reader != null) {
+            // A failure is logged by the reader; the next owner then reads a little more again.
+            boolean committed = reader.commitNow();
             checkpoints.close();
             if (committed) {
                 checkpoints.write(); // reading and delivering have stopped: the ledgers are final
             }
-            consumer.shutdown();
+            reader.close();
         }
         if (checkpoints != null) {
             checkpoints.close();
@@ -508,28 +483,20 @@ final class ClusterDelayService implements AutoCloseable {
     }
 
     /** A queue taken away is no longer committed by this server: its new owner reads from what was committed. */
-    private final class RebalanceListener implements MessageQueueListener {
-        @Override
-        public void messageQueueChanged(String topic, Set<MessageQueue> all, Set<MessageQueue> mine) {
-            List<QueueLedger> lost = new ArrayList<>();
-            ledgers.entrySet().removeIf(e -> {
-                if (mine.contains(e.getKey())) {
-                    return false;
-                }
-                lost.add(e.getValue());
-                return true;
-            });
-            checkpoints.assigned(mine);
-            if (!lost.isEmpty()) {
-                try {
-                    maintenance.execute(() -> handOver(lost));
-                } catch (RejectedExecutionException e) {
-                    // Shutting down: the records stay in this store; the next owner reads them again too.
-                }
+    @Override
+    public void queuesChanged(String topic, Set<MessageQueue> all, Set<MessageQueue> mine,
+            Map<MessageQueue, QueueLedger> revoked) {
+        checkpoints.assigned(mine);
+        if (!revoked.isEmpty()) {
+            List<QueueLedger> lost = List.copyOf(revoked.values());
+            try {
+                maintenance.execute(() -> handOver(lost));
+            } catch (RejectedExecutionException e) {
+                // Shutting down: the records stay in this store; the next owner reads them again too.
             }
-            log.info("Cluster {}: this server now reads {} of {} queues of {}", cluster.name(), mine.size(),
-                    all.size(), topic);
         }
+        log.info("Cluster {}: this server now reads {} of {} queues of {}", cluster.name(), mine.size(),
+                all.size(), topic);
     }
 
     private final class LoggingCallback implements SendCallback {

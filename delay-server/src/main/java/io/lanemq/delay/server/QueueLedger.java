@@ -1,10 +1,12 @@
 package io.lanemq.delay.server;
 
 import io.lanemq.delay.DelayId;
+import io.lanemq.rocketmq.reader.OffsetLedger;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import org.apache.rocketmq.common.message.MessageQueue;
 
@@ -29,7 +31,7 @@ import org.apache.rocketmq.common.message.MessageQueue;
  * settlement and maintenance threads all touch it); the book calls in while holding its own lock,
  * never the other way round.
  */
-final class QueueLedger {
+final class QueueLedger implements OffsetLedger {
 
     /** Offsets per chunk: 16 KiB of ids per chunk, little waste when a chunk is dropped late. */
     static final int CHUNK = 1024;
@@ -83,6 +85,8 @@ final class QueueLedger {
     private long next = -1;
     private long lastCommitted = -1;
     private long heldCount;
+    /** Taken away by a rebalance: never committed again (its records are handed over, not forgotten here). */
+    private boolean revoked;
     /** The chunk the last restored offset went to: a checkpoint restores in offset order. */
     private long restoreKey = -1;
     private Chunk restoreChunk;
@@ -273,7 +277,7 @@ final class QueueLedger {
      * committed before (a late duplicate must not move the group back).
      */
     synchronized long toCommit() {
-        if (next < 0) {
+        if (revoked || next < 0) {
             return -1;
         }
         long lowest = lowestHeld();
@@ -284,6 +288,19 @@ final class QueueLedger {
         }
         lastCommitted = offset;
         return offset;
+    }
+
+    /** {@link #toCommit()} for the reader: what it returns is committed at once. */
+    @Override
+    public OptionalLong committableOffset() {
+        long offset = toCommit();
+        return offset < 0 ? OptionalLong.empty() : OptionalLong.of(offset);
+    }
+
+    /** Held offsets stay: the service hands their records over after this. */
+    @Override
+    public synchronized void revoke() {
+        revoked = true;
     }
 
     /** The lowest held offset, or -1; drops the empty chunks it passes (their offsets moved on). */

@@ -29,6 +29,20 @@ class QueueLedgerTest {
     }
 
     @Test
+    void asTheReadersLedgerItOffersEachNewOffsetOnceAndNothingOnceRevokedWhileItsHeldRecordsStayForTheHandOver() {
+        DelayId id = DelayId.random(1_000);
+        hold(10, id);
+        assertThat(ledger.committableOffset()).hasValue(10);
+        assertThat(ledger.committableOffset()).as("10 was handed to the reader already").isEmpty();
+
+        ledger.revoke();
+        ledger.read(11);
+        assertThat(ledger.committableOffset()).as("the new owner reads on from what was committed").isEmpty();
+        assertThat(ledger.held(0, 10)).as("the hand-over relinquishes what is still held")
+                .containsExactly(new QueueLedger.Held(10, id));
+    }
+
+    @Test
     void neverMovesBackAndCommitsNothingBeforeTheFirstRead() {
         assertThat(ledger.toCommit()).isEqualTo(-1);
         ledger.read(5);
