@@ -65,11 +65,14 @@ final class DirectConsumption implements AutoCloseable {
                                                PlatformConfig config, Optional<String> memberTag) {
         Map<String, BoundConsumerSpec> plan = new LinkedHashMap<>();
         for (TopicRoute route : topic.routes()) {
-            BoundConsumerSpec spec = new BoundConsumerSpec(config.cluster(route.cluster()).endpoint(),
-                    subscription.consumerGroup(), route.physicalTopic(), subscription.tagFilter(), subscription.ordered(),
-                    settings.threads(), settings.maxDeliveryAttempts(),
-                    BoundConsumerSpec.StartPosition.valueOf(settings.startPosition().name()), settings.batchSize());
-            plan.put(route.cluster(), memberTag.map(spec::withMemberTag).orElse(spec));
+            BoundConsumerSpec.Builder spec = BoundConsumerSpec.builder(config.cluster(route.cluster()).endpoint(),
+                            subscription.consumerGroup(), route.physicalTopic())
+                    .tagFilter(subscription.tagFilter()).ordered(subscription.ordered())
+                    .consumeThreads(settings.threads()).maxDeliveryAttempts(settings.maxDeliveryAttempts())
+                    .startPosition(BoundConsumerSpec.StartPosition.valueOf(settings.startPosition().name()))
+                    .batchSize(settings.batchSize());
+            memberTag.ifPresent(spec::memberTag);
+            plan.put(route.cluster(), spec.build());
         }
         if (topic.stressTest()) {
             // Stress-test traffic lives on each route's shadow topic: the same group and listener consume it there.
