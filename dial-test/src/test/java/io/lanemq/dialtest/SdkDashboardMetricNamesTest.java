@@ -2,6 +2,7 @@ package io.lanemq.dialtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lanemq.config.ConsumptionMode;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.testkit.metrics.PrometheusNames;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -34,6 +35,9 @@ class SdkDashboardMetricNamesTest {
         metrics.reloaded(true);
         metrics.reloadHealthGauge(() -> 0);
         metrics.consumed("t", "g", "c", true, 1_000_000);
+        metrics.consumerModeGauges("t", "g", "1-1", () -> ConsumptionMode.DIRECT);
+        metrics.directThreadsGauge("t", "g", "1-1", "c", "t_a", 8);
+        metrics.directDrainingGauge("t", "g", "1-1", () -> 0);
         metrics.proxyConnectedGauge("t", "g", "consumer-1", () -> 1);
         metrics.proxyStreamEnded("t", "g", "UNAUTHENTICATED");
         metrics.laneRouted("g", SdkMetrics.LaneOutcome.FORWARDED);

@@ -1,9 +1,18 @@
 package io.lanemq.e2e;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lanemq.config.ConsumptionMode;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -22,6 +31,27 @@ final class GlobalMeters extends SimpleMeterRegistry implements BeforeAllCallbac
     double sendAttempts(String logicTopic, String cluster) {
         return find(SdkMetrics.SENDS).tag(SdkMetrics.TAG_LOGIC_TOPIC, logicTopic).tag(SdkMetrics.TAG_CLUSTER, cluster)
                 .counters().stream().mapToDouble(Counter::count).sum();
+    }
+
+    /**
+     * The value of the one gauge {@code name} of consumer group {@code group} with these further tags (key, value, ...);
+     * an assertion fails when none or several match, so a meter the SDK stopped registering cannot pass for 0.
+     */
+    double gauge(String name, String group, String... tags) {
+        Collection<Gauge> found = find(name).tag(SdkMetrics.TAG_GROUP, group).tags(tags).gauges();
+        assertThat(found).as("gauges %s of group %s with %s", name, group, List.of(tags)).hasSize(1);
+        return found.iterator().next().value();
+    }
+
+    /** Whether the one subscription of {@code group} consumes in {@code mode} now, as its mode gauge says. */
+    boolean consumesIn(String group, ConsumptionMode mode) {
+        return gauge(SdkMetrics.CONSUMER_MODE, group, SdkMetrics.TAG_MODE, mode.name().toLowerCase(Locale.ROOT)) == 1.0;
+    }
+
+    /** Streams of {@code group} to the consumer proxy that ended or were refused so far, by gRPC status. */
+    Map<String, Double> proxyStreamEnds(String group) {
+        return find(SdkMetrics.PROXY_STREAM_ENDS).tag(SdkMetrics.TAG_GROUP, group).counters().stream()
+                .collect(Collectors.toMap(c -> c.getId().getTag(SdkMetrics.TAG_STATUS), Counter::count, Double::sum));
     }
 
     @Override

@@ -9,16 +9,16 @@ import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
-import io.lanemq.api.spi.BoundConsumerSpec;
 import io.lanemq.core.client.CoreMessagingClient;
-import io.lanemq.core.internal.consume.DualClusterConsumer;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.localstack.SendStream;
 import io.lanemq.testkit.RocketMqStack;
 import io.lanemq.testkit.etcd.EtcdServer;
+import io.micrometer.core.instrument.Gauge;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -106,15 +106,15 @@ class HotReloadIT {
              Producer producer = client.createProducer(ProducerOptions.defaults());
              Consumer consumer = client.subscribe(Subscription.builder("settlement", group).build(), received);
              SendStream stream = new SendStream(producer, "settlement", 500)) {
-            DualClusterConsumer running = (DualClusterConsumer) consumer;
-            assertThat(running.runningSpecs().values()).extracting(BoundConsumerSpec::consumeThreads).containsOnly(2);
             String oldPhysical = platform.physicalTopic("settlement");
+            assertThat(directThreadsByTopic(group)).as("one consumer per cluster, on the topic, with the configured threads")
+                    .containsExactly(Map.entry(oldPhysical, List.of(2.0, 2.0)));
             await().atMost(Duration.ofSeconds(20)).until(() -> stream.nowNanos() > 3 * SECOND);
 
             platform.moveTopic("settlement", 4).consumerThreads(6).writeConfig();
             String newPhysical = platform.physicalTopic("settlement");
-            await().atMost(Duration.ofSeconds(10)).until(() -> running.runningSpecs().values().stream()
-                    .allMatch(spec -> spec.topic().equals(newPhysical) && spec.consumeThreads() == 6));
+            await().atMost(Duration.ofSeconds(10)).until(() -> directThreadsByTopic(group)
+                    .equals(Map.of(newPhysical, List.of(6.0, 6.0))));
             long movedAt = stream.nowNanos();
             await().atMost(Duration.ofSeconds(30)).until(() -> received.all.stream()
                     .anyMatch(m -> m.physicalTopic().equals(newPhysical)));
@@ -127,8 +127,15 @@ class HotReloadIT {
             await().atMost(Duration.ofSeconds(60)).until(() -> received.deliveriesById.keySet().containsAll(acknowledged));
             Map<String, Long> byTopic = received.all.stream().collect(Collectors.groupingBy(m -> m.physicalTopic(), Collectors.counting()));
             assertThat(byTopic).containsKeys(oldPhysical, newPhysical);
-            await().atMost(Duration.ofSeconds(30)).until(() -> !running.isDraining());
+            await().atMost(Duration.ofSeconds(30)).until(() -> METRICS.gauge(SdkMetrics.DIRECT_DRAINING, group) == 0);
         }
+    }
+
+    /** The listener threads of each running DIRECT consumer of {@code group}, by the physical topic it consumes. */
+    private static Map<String, List<Double>> directThreadsByTopic(String group) {
+        return METRICS.find(SdkMetrics.DIRECT_THREADS).tag(SdkMetrics.TAG_GROUP, group).gauges().stream()
+                .collect(Collectors.groupingBy(g -> g.getId().getTag(SdkMetrics.TAG_PHYSICAL_TOPIC),
+                        Collectors.mapping(Gauge::value, Collectors.toList())));
     }
 
     @Test

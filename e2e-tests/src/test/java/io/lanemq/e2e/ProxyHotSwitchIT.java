@@ -11,7 +11,6 @@ import io.lanemq.api.Subscription;
 import io.lanemq.core.client.CoreMessagingClient;
 import io.lanemq.config.ConsumptionMode;
 import io.lanemq.config.ConsumerProxyConfig;
-import io.lanemq.core.internal.consume.DualClusterConsumer;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.localstack.SendStream;
 import io.lanemq.testkit.RocketMqStack;
@@ -22,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A group's consumption mode switched DIRECT -> PROXY -> DIRECT in the watched configuration file
@@ -35,6 +35,8 @@ import org.junit.jupiter.api.Test;
  */
 class ProxyHotSwitchIT {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+    @RegisterExtension
+    static final GlobalMeters METRICS = new GlobalMeters();
 
     @Test
     void switchingDirectToProxyAndBackUnderASteadySendStreamLosesNothing() throws Exception {
@@ -46,17 +48,16 @@ class ProxyHotSwitchIT {
              Producer producer = client.createProducer(ProducerOptions.defaults());
              Consumer consumer = client.subscribe(Subscription.builder("ledger", group).build(), received);
              SendStream stream = new SendStream(producer, "ledger", 200)) {
-            DualClusterConsumer running = (DualClusterConsumer) consumer;
-            assertThat(running.mode()).isEqualTo(ConsumptionMode.DIRECT);
+            assertThat(METRICS.consumesIn(group, ConsumptionMode.DIRECT)).as("the configured mode").isTrue();
             await().atMost(Duration.ofSeconds(30)).until(() -> stream.nowNanos() > 3 * SECOND && received.distinct() > 0);
 
-            long toProxy = switchTo(platform, group, ConsumptionMode.PROXY, running);
+            long toProxy = switchTo(platform, group, ConsumptionMode.PROXY);
             double pushedBefore = proxy.deliveries();
             await().atMost(Duration.ofSeconds(30)).until(() -> proxy.deliveries() > pushedBefore + 200);
             System.out.printf("ProxyHotSwitchIT: DIRECT -> PROXY applied %d ms after the file was written%n", toProxy);
             await().atMost(Duration.ofSeconds(30)).until(() -> stream.nowNanos() > 8 * SECOND);
 
-            long toDirect = switchTo(platform, group, ConsumptionMode.DIRECT, running);
+            long toDirect = switchTo(platform, group, ConsumptionMode.DIRECT);
             System.out.printf("ProxyHotSwitchIT: PROXY -> DIRECT applied %d ms after the file was written%n", toDirect);
             long backAt = stream.nowNanos();
             await().atMost(Duration.ofSeconds(30)).until(() -> stream.nowNanos() > backAt + 4 * SECOND);
@@ -95,7 +96,7 @@ class ProxyHotSwitchIT {
             await().atMost(Duration.ofSeconds(10)).until(() -> core.lastReloadRejection().isPresent());
             assertThat(core.lastReloadRejection().orElseThrow().getMessage())
                     .contains("consumer group '" + group + "'", "PROXY mode", "ClientOptions.proxyToken");
-            assertThat(((DualClusterConsumer) consumer).mode()).isEqualTo(ConsumptionMode.DIRECT);
+            assertThat(METRICS.consumesIn(group, ConsumptionMode.DIRECT)).as("a rejected change moves nothing").isTrue();
             Set<String> sent = ProxyModeIT.sendAll(producer, "ledger", 20);
             await().atMost(Duration.ofSeconds(60)).until(() -> received.deliveriesById.keySet().containsAll(sent));
         } finally {
@@ -119,7 +120,7 @@ class ProxyHotSwitchIT {
             await().atMost(Duration.ofSeconds(10)).until(() -> core.lastReloadRejection().isPresent());
             assertThat(core.lastReloadRejection().orElseThrow().getMessage())
                     .contains("proxy.caCertificate", "/nonexistent/proxy-ca.pem", "not a readable file");
-            assertThat(((DualClusterConsumer) consumer).mode()).isEqualTo(ConsumptionMode.DIRECT);
+            assertThat(METRICS.consumesIn(group, ConsumptionMode.DIRECT)).as("a rejected change moves nothing").isTrue();
             Set<String> sent = ProxyModeIT.sendAll(producer, "ledger", 20);
             await().atMost(Duration.ofSeconds(60)).until(() -> received.deliveriesById.keySet().containsAll(sent));
         } finally {
@@ -128,10 +129,10 @@ class ProxyHotSwitchIT {
     }
 
     /** Writes the mode into the watched file; returns how long the running consumer took to follow, in ms. */
-    private static long switchTo(LocalPlatform platform, String group, ConsumptionMode mode, DualClusterConsumer running) {
+    private static long switchTo(LocalPlatform platform, String group, ConsumptionMode mode) {
         long start = System.nanoTime();
         platform.consumerMode("ledger", group, mode).writeConfig();
-        await().atMost(Duration.ofSeconds(20)).until(() -> running.mode() == mode);
+        await().atMost(Duration.ofSeconds(20)).until(() -> METRICS.consumesIn(group, mode));
         return (System.nanoTime() - start) / 1_000_000;
     }
 }

@@ -10,8 +10,7 @@ import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
 import io.lanemq.config.ConsumptionMode;
 import io.lanemq.config.ConsumerProxyConfig;
-import io.lanemq.core.internal.consume.DualClusterConsumer;
-import io.lanemq.core.internal.consume.proxy.ProxyConsumer;
+import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.testkit.RocketMqStack;
 import io.lanemq.testkit.tls.SelfSignedCertificate;
@@ -19,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A PROXY-mode consumer whose proxy instance stops: its stream ends, it reconnects to the next
@@ -26,6 +26,8 @@ import org.junit.jupiter.api.Test;
  * consumed.
  */
 class ProxyReconnectIT {
+    @RegisterExtension
+    static final GlobalMeters METRICS = new GlobalMeters();
 
     @Test
     void whenItsProxyStopsTheConsumerReconnectsToTheOtherEndpointAndLosesNothing() throws Exception {
@@ -39,15 +41,17 @@ class ProxyReconnectIT {
             try (MessagingClient client = first.client(ProxyFixture.TOKEN);
                  Producer producer = client.createProducer(ProducerOptions.defaults());
                  Consumer consumer = client.subscribe(Subscription.builder("coupon", group).build(), received)) {
-                ProxyConsumer proxied = ((DualClusterConsumer) consumer).proxyConsumer().orElseThrow();
                 Set<String> before = ProxyModeIT.sendAll(producer, "coupon", 500);
                 await().atMost(Duration.ofSeconds(60)).until(() -> received.deliveriesById.keySet().containsAll(before));
                 assertThat(first.deliveries()).as("the first endpoint is tried first").isPositive();
 
                 long stopped = System.nanoTime();
                 first.close();
-                await().atMost(Duration.ofSeconds(30)).until(() -> second.consumers() > 0 && proxied.connected());
+                await().atMost(Duration.ofSeconds(30)).until(() -> second.consumers() > 0
+                        && METRICS.gauge(SdkMetrics.PROXY_CONNECTED, group) == 1);
                 long reconnectMs = (System.nanoTime() - stopped) / 1_000_000;
+                assertThat(METRICS.proxyStreamEnds(group).values().stream().mapToDouble(Double::doubleValue).sum())
+                        .as("the stream to the stopped proxy ended and was counted").isPositive();
                 Set<String> after = ProxyModeIT.sendAll(producer, "coupon", 500);
                 await().atMost(Duration.ofSeconds(60)).until(() -> received.deliveriesById.keySet().containsAll(after));
                 System.out.printf("ProxyReconnectIT: reconnected to the second proxy %d ms after the first stopped;"

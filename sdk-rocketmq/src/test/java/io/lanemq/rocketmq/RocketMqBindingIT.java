@@ -76,8 +76,8 @@ class RocketMqBindingIT {
     }
 
     private BoundConsumer consumer(String topic, boolean ordered, BoundListener listener) throws Exception {
-        return binding.createConsumer(new BoundConsumerSpec(endpoint, unique("group"), topic, "*", ordered, 2, 3,
-                StartPosition.EARLIEST), listener);
+        return binding.createConsumer(BoundConsumerSpec.builder(endpoint, unique("group"), topic).ordered(ordered)
+                .consumeThreads(2).maxDeliveryAttempts(3).startPosition(StartPosition.EARLIEST).build(), listener);
     }
 
     private static BoundListener collectInto(Queue<BoundMessage> received) {
@@ -281,7 +281,8 @@ class RocketMqBindingIT {
         String topic = createTopic("members", 2);
         String group = unique("members");
         BoundListener ignoring = message -> ConsumeResult.SUCCESS;
-        BoundConsumerSpec spec = new BoundConsumerSpec(endpoint, group, topic, "*", false, 1, 3, StartPosition.LATEST);
+        BoundConsumerSpec spec = BoundConsumerSpec.builder(endpoint, group, topic).consumeThreads(1).maxDeliveryAttempts(3)
+                .startPosition(StartPosition.LATEST).build();
         try (BoundConsumer first = binding.createConsumer(spec.withMemberTag("A.X~127.0.0.1~7001"), ignoring);
              BoundConsumer untagged = binding.createConsumer(spec, ignoring)) {
             BoundConsumer second = binding.createConsumer(spec.withMemberTag("base~127.0.0.1~7002"), ignoring);

@@ -34,8 +34,8 @@ class RocketMqBindingTest {
                 Optional.empty())))
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageContaining("rocketmq.heartbeatMs");
-        assertThatThrownBy(() -> binding.createConsumer(new BoundConsumerSpec(MISSPELT, "c", "t", "*", false, 1, 3,
-                BoundConsumerSpec.StartPosition.LATEST), message -> null))
+        assertThatThrownBy(() -> binding.createConsumer(BoundConsumerSpec.builder(MISSPELT, "c", "t").consumeThreads(1)
+                .maxDeliveryAttempts(3).build(), message -> null))
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageContaining("rocketmq.heartbeatMs");
     }

@@ -82,8 +82,8 @@ class RocketMqClientsTest {
 
     @Test
     void configuresAPushConsumerFromSpecAndEndpoint() throws Exception {
-        BoundConsumerSpec spec = new BoundConsumerSpec(IDC_A, "billing", "orders_a", "paid || refunded", false, 4, 5,
-                StartPosition.EARLIEST);
+        BoundConsumerSpec spec = BoundConsumerSpec.builder(IDC_A, "billing", "orders_a").tagFilter("paid || refunded")
+                .consumeThreads(4).maxDeliveryAttempts(5).startPosition(StartPosition.EARLIEST).build();
         DefaultMQPushConsumer consumer = RocketMqClients.newPushConsumer(spec, EndpointSettings.of(IDC_A));
 
         assertThat(consumer.getConsumerGroup()).isEqualTo("billing");
@@ -101,7 +101,8 @@ class RocketMqClientsTest {
 
     @Test
     void latestStartsFromTheLastOffsetAndOneAttemptMeansNoRedelivery() throws Exception {
-        BoundConsumerSpec spec = new BoundConsumerSpec(IDC_A, "billing", "orders_a", "*", true, 1, 1, StartPosition.LATEST);
+        BoundConsumerSpec spec = BoundConsumerSpec.builder(IDC_A, "billing", "orders_a").ordered(true).consumeThreads(1)
+                .maxDeliveryAttempts(1).startPosition(StartPosition.LATEST).build();
         DefaultMQPushConsumer consumer = RocketMqClients.newPushConsumer(spec, EndpointSettings.of(IDC_A));
         assertThat(consumer.getConsumeFromWhere()).isEqualTo(ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
         assertThat(consumer.getMaxReconsumeTimes()).isZero();

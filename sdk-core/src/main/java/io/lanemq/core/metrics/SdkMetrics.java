@@ -6,6 +6,8 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.lanemq.config.ConsumptionMode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -13,12 +15,21 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
 /**
  * Every metric the SDK core exports, named in one place so dashboards and alerts can rely on
  * exactly these names. Tags: {@code application} on all, and {@code logic_topic}, {@code cluster},
  * {@code group}, {@code outcome} where they apply; sends also carry {@code traffic} ({@code production} or
  * {@code stress}: stress-test sends, which went to shadow topics).
+ *
+ * <p>A consumer's state is observable here too, so an operator (or a test) needs nothing but the
+ * registry: {@link #CONSUMER_MODE} for the mode a subscription consumes in, {@link #DIRECT_THREADS} and
+ * {@link #DIRECT_DRAINING} for what its DIRECT consumers run and still drain, {@link #PROXY_CONNECTED} and
+ * {@link #PROXY_STREAM_ENDS} for its stream to the consumer proxy. The gauges of one subscription carry
+ * its {@code subscription} tag (two subscriptions of a group each report their own) and leave the
+ * registry when it closes. Example, in PromQL: {@code sum by (group, mode) (lanemq_consumer_mode)}.
  */
 public final class SdkMetrics {
     /** Sends by outcome ({@code success} / {@code failure}); counter. */
@@ -39,6 +50,23 @@ public final class SdkMetrics {
     public static final String CONSUMED = "lanemq.consumer.messages";
     /** Time a listener took per message; timer. */
     public static final String CONSUME_LATENCY = "lanemq.consumer.process.latency";
+    /**
+     * How one subscription consumes now: 1 on the {@code mode} it consumes in ({@code direct} / {@code proxy}), 0 on the
+     * other; gauge, tagged with its {@code subscription}. A configuration change that moves the group flips it once the
+     * new path has started (the old one may still be finishing).
+     */
+    public static final String CONSUMER_MODE = "lanemq.consumer.mode";
+    /**
+     * DIRECT mode: the listener threads of a subscription's consumer on one {@code cluster}, tagged with the
+     * {@code physical_topic} it consumes; gauge, there while that consumer runs. A reload that moves the logic topic or
+     * changes the thread count shows here once the new consumer runs.
+     */
+    public static final String DIRECT_THREADS = "lanemq.consumer.direct.threads";
+    /**
+     * DIRECT mode: the clusters on which a subscription still drains a physical topic a change moved it away from;
+     * gauge, back to 0 once each is empty and its consumer runs on the new topic alone.
+     */
+    public static final String DIRECT_DRAINING = "lanemq.consumer.direct.draining";
 
     /** PROXY mode: 1 while a consumer's stream to the consumer proxy is subscribed, else 0; gauge. */
     public static final String PROXY_CONNECTED = "lanemq.consumer.proxy.connected";
@@ -54,6 +82,12 @@ public final class SdkMetrics {
     public static final String TAG_REASON = "reason";
     /** One PROXY-mode consumer's id, as the proxy knows it. */
     public static final String TAG_CONSUMER = "consumer";
+    /** One subscription (a {@code Consumer} the application holds) in this process, {@code <pid>-<n>}. */
+    public static final String TAG_SUBSCRIPTION = "subscription";
+    /** A {@code ConsumptionMode}, lower case: {@code direct} or {@code proxy}. */
+    public static final String TAG_MODE = "mode";
+    /** The physical topic a consumer subscribes to on its cluster. */
+    public static final String TAG_PHYSICAL_TOPIC = "physical_topic";
     /** A gRPC status code ({@code UNAUTHENTICATED}, {@code UNAVAILABLE}...). */
     public static final String TAG_STATUS = "status";
     /** On sends: a {@link Traffic#tagValue()}. */
@@ -139,8 +173,39 @@ public final class SdkMetrics {
      * removes it with {@link #remove(Meter)} when that consumer stops.
      */
     public Meter proxyConnectedGauge(String logicTopic, String group, String consumer, DoubleSupplier connected) {
-        Meter gauge = Gauge.builder(PROXY_CONNECTED, connected, DoubleSupplier::getAsDouble).tags(common)
-                .tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_CONSUMER, consumer).strongReference(true).register(registry);
+        return gauge(Gauge.builder(PROXY_CONNECTED, connected, DoubleSupplier::getAsDouble).tags(common)
+                .tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_CONSUMER, consumer));
+    }
+
+    /**
+     * Registers the {@link #CONSUMER_MODE} gauges of one subscription, one per mode, reading {@code mode} (null while it
+     * has not started). The caller removes them with {@link #remove(Meter)} when the subscription closes.
+     */
+    public List<Meter> consumerModeGauges(String logicTopic, String group, String subscription, Supplier<ConsumptionMode> mode) {
+        List<Meter> registered = new ArrayList<>();
+        for (ConsumptionMode each : ConsumptionMode.values()) {
+            registered.add(gauge(Gauge.builder(CONSUMER_MODE, () -> mode.get() == each ? 1 : 0).tags(common)
+                    .tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_SUBSCRIPTION, subscription,
+                            TAG_MODE, each.name().toLowerCase(Locale.ROOT))));
+        }
+        return registered;
+    }
+
+    /** Registers the {@link #DIRECT_THREADS} gauge of one running cluster consumer; its caller removes it when it stops. */
+    public Meter directThreadsGauge(String logicTopic, String group, String subscription, String cluster, String physicalTopic,
+                                    int threads) {
+        return gauge(Gauge.builder(DIRECT_THREADS, () -> threads).tags(common).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group,
+                TAG_SUBSCRIPTION, subscription, TAG_CLUSTER, cluster, TAG_PHYSICAL_TOPIC, physicalTopic));
+    }
+
+    /** Registers the {@link #DIRECT_DRAINING} gauge of one subscription's DIRECT consumption; its caller removes it when it stops. */
+    public Meter directDrainingGauge(String logicTopic, String group, String subscription, IntSupplier drainingClusters) {
+        return gauge(Gauge.builder(DIRECT_DRAINING, drainingClusters::getAsInt).tags(common)
+                .tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_SUBSCRIPTION, subscription));
+    }
+
+    private Meter gauge(Gauge.Builder<?> builder) {
+        Meter gauge = builder.strongReference(true).register(registry);
         gauges.add(gauge);
         return gauge;
     }

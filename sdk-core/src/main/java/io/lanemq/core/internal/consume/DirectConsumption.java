@@ -12,6 +12,7 @@ import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.TopicRoute;
 import io.lanemq.core.metrics.SdkMetrics;
+import io.micrometer.core.instrument.Meter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,18 +48,27 @@ final class DirectConsumption implements AutoCloseable {
     private static final Executor DRAIN_CHECKS = CompletableFuture.delayedExecutor(1, TimeUnit.SECONDS);
 
     private final Subscription subscription;
+    /** The subscription's id on this consumption's gauges. */
+    private final String subscriptionId;
     private final MessageListener listener;
     private final MessagingBinding binding;
     private final SdkMetrics metrics;
+    private final Meter drainingGauge;
     private boolean closed;
     /** Per cluster: the spec it runs with (drained topics included) and the running consumer. Guarded by {@code this}. */
     private final Map<String, Running> perCluster = new LinkedHashMap<>();
+    /** How many of {@link #perCluster} still drain a topic; written under the lock, read by the gauge without it. */
+    private volatile int drainingClusters;
 
-    private DirectConsumption(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics) {
+    private DirectConsumption(Subscription subscription, String subscriptionId, MessageListener listener, MessagingBinding binding,
+                              SdkMetrics metrics) {
         this.subscription = subscription;
+        this.subscriptionId = subscriptionId;
         this.listener = listener;
         this.binding = binding;
         this.metrics = metrics;
+        this.drainingGauge = metrics.directDrainingGauge(subscription.logicTopic(), subscription.consumerGroup(), subscriptionId,
+                () -> drainingClusters);
     }
 
     /** The bound consumer specs of a DIRECT group, by cluster; each member joins with {@code memberTag}, if any. */
@@ -66,11 +76,14 @@ final class DirectConsumption implements AutoCloseable {
                                                PlatformConfig config, Optional<String> memberTag) {
         Map<String, BoundConsumerSpec> plan = new LinkedHashMap<>();
         for (TopicRoute route : topic.routes()) {
-            BoundConsumerSpec spec = new BoundConsumerSpec(config.cluster(route.cluster()).endpoint(),
-                    subscription.consumerGroup(), route.physicalTopic(), subscription.tagFilter(), subscription.ordered(),
-                    settings.threads(), settings.maxDeliveryAttempts(),
-                    BoundConsumerSpec.StartPosition.valueOf(settings.startPosition().name()), settings.batchSize());
-            plan.put(route.cluster(), memberTag.map(spec::withMemberTag).orElse(spec));
+            BoundConsumerSpec.Builder spec = BoundConsumerSpec.builder(config.cluster(route.cluster()).endpoint(),
+                            subscription.consumerGroup(), route.physicalTopic())
+                    .tagFilter(subscription.tagFilter()).ordered(subscription.ordered())
+                    .consumeThreads(settings.threads()).maxDeliveryAttempts(settings.maxDeliveryAttempts())
+                    .startPosition(BoundConsumerSpec.StartPosition.valueOf(settings.startPosition().name()))
+                    .batchSize(settings.batchSize());
+            memberTag.ifPresent(spec::memberTag);
+            plan.put(route.cluster(), spec.build());
         }
         if (topic.stressTest()) {
             // Stress-test traffic lives on each route's shadow topic: the same group and listener consume it there.
@@ -81,16 +94,17 @@ final class DirectConsumption implements AutoCloseable {
     }
 
     /** Subscribes on every cluster of the plan; on failure nothing is left running. */
-    static DirectConsumption start(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics,
-                                   Map<String, BoundConsumerSpec> plan) throws MessagingException {
-        DirectConsumption direct = new DirectConsumption(subscription, listener, binding, metrics);
+    static DirectConsumption start(Subscription subscription, String subscriptionId, MessageListener listener,
+                                   MessagingBinding binding, SdkMetrics metrics, Map<String, BoundConsumerSpec> plan)
+            throws MessagingException {
+        DirectConsumption direct = new DirectConsumption(subscription, subscriptionId, listener, binding, metrics);
         synchronized (direct) {
             try {
                 for (BoundConsumerSpec spec : plan.values()) {
                     direct.startOne(spec);
                 }
             } catch (MessagingException | RuntimeException e) {
-                direct.perCluster.values().forEach(r -> r.consumer.close());
+                direct.close();
                 throw e;
             }
         }
@@ -101,7 +115,21 @@ final class DirectConsumption implements AutoCloseable {
         String cluster = spec.cluster().clusterName();
         BoundConsumer started = binding.createConsumer(spec,
                 new ListenerAdapter(subscription.logicTopic(), subscription.consumerGroup(), cluster, listener, metrics));
-        perCluster.put(cluster, new Running(spec, started));
+        perCluster.put(cluster, new Running(spec, started, metrics.directThreadsGauge(subscription.logicTopic(),
+                subscription.consumerGroup(), subscriptionId, cluster, spec.topic(), spec.consumeThreads())));
+        countDraining();
+    }
+
+    /** Closes a cluster's consumer, which finishes its in-flight messages and commits their offsets. */
+    private void stopOne(String cluster) {
+        Running running = perCluster.remove(cluster);
+        running.consumer.close();
+        metrics.remove(running.threadsGauge);
+        countDraining();
+    }
+
+    private void countDraining() {
+        drainingClusters = (int) perCluster.values().stream().filter(running -> !running.spec.drainTopics().isEmpty()).count();
     }
 
     /** Rebuilds the clusters whose spec changed; {@code grace} is how long sends in flight at a topic move may take to land. */
@@ -115,8 +143,7 @@ final class DirectConsumption implements AutoCloseable {
             if (running.spec.draining(List.of()).equals(wanted)) {
                 continue;
             }
-            running.consumer.close();
-            perCluster.remove(cluster);
+            stopOne(cluster);
             if (wanted != null) {
                 // The topic it leaves still holds messages, and sends in flight at the switch land there too.
                 List<String> drain = new ArrayList<>(running.spec.drainTopics());
@@ -165,8 +192,7 @@ final class DirectConsumption implements AutoCloseable {
                     checkDrained(cluster, notBefore);
                     return;
                 }
-                running.consumer.close();
-                perCluster.remove(cluster);
+                stopOne(cluster);
                 restart(running.spec.draining(List.of()), Duration.ZERO);
                 log.info("consumer of {} on {} drained {}; consuming {} alone", subscription, cluster,
                         running.spec.drainTopics(), running.spec.topic());
@@ -196,24 +222,14 @@ final class DirectConsumption implements AutoCloseable {
         return known ? Optional.of(List.copyOf(tags)) : Optional.empty();
     }
 
-    synchronized boolean isDraining() {
-        return perCluster.values().stream().anyMatch(running -> !running.spec.drainTopics().isEmpty());
-    }
-
-    synchronized Map<String, BoundConsumerSpec> runningSpecs() {
-        Map<String, BoundConsumerSpec> specs = new LinkedHashMap<>();
-        perCluster.forEach((cluster, running) -> specs.put(cluster, running.spec));
-        return specs;
-    }
-
     /** Closes every cluster's consumer: each finishes its in-flight messages and commits their offsets. */
     @Override
     public synchronized void close() {
         closed = true;
-        perCluster.values().forEach(r -> r.consumer.close());
-        perCluster.clear();
+        new ArrayList<>(perCluster.keySet()).forEach(this::stopOne);
+        metrics.remove(drainingGauge);
     }
 
-    private record Running(BoundConsumerSpec spec, BoundConsumer consumer) {
+    private record Running(BoundConsumerSpec spec, BoundConsumer consumer, Meter threadsGauge) {
     }
 }

@@ -5,7 +5,6 @@ import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.Subscription;
-import io.lanemq.api.spi.BoundConsumerSpec;
 import io.lanemq.api.spi.MessagingBinding;
 import io.lanemq.config.ConfigSubscriber;
 import io.lanemq.config.ConsumptionMode;
@@ -13,12 +12,13 @@ import io.lanemq.config.PlatformConfig;
 import io.lanemq.core.internal.consume.proxy.ProxyConsumer;
 import io.lanemq.core.internal.consume.proxy.ProxyIdentity;
 import io.lanemq.core.metrics.SdkMetrics;
+import io.micrometer.core.instrument.Meter;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +38,7 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     private static final Logger log = LoggerFactory.getLogger(DualClusterConsumer.class);
     /** Beyond the send timeout, so a send that started just before a topic move has landed. */
     private static final Duration DRAIN_MARGIN = Duration.ofSeconds(1);
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
     private final Subscription subscription;
     private final MessageListener listener;
@@ -49,10 +50,13 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     /** Told when this consumer closes, so its owner stops tracking it. */
     private final java.util.function.Consumer<AutoCloseable> onClose;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** This subscription's {@link SdkMetrics#TAG_SUBSCRIPTION}: what tells its gauges from another's of the same group. */
+    private final String id = ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet();
+    private final List<Meter> modeGauges;
     /** Exactly one of the two runs; guarded by {@code this}. */
     private DirectConsumption direct;
     private ProxyConsumer proxy;
-    /** The mode of the path started last; read without the lock, which a switch holds while the old path stops. */
+    /** The mode of the path started last; read by the mode gauge without the lock, which a switch holds while the old path stops. */
     private volatile ConsumptionMode mode;
 
     private DualClusterConsumer(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics,
@@ -65,6 +69,7 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
         this.identity = identity;
         this.memberTag = memberTag;
         this.onClose = onClose;
+        this.modeGauges = metrics.consumerModeGauges(subscription.logicTopic(), subscription.consumerGroup(), id, () -> mode);
     }
 
     /**
@@ -77,11 +82,16 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
                                             MessagingBinding binding, SdkMetrics metrics, ProxyIdentity identity,
                                             Optional<String> memberTag, java.util.function.Consumer<AutoCloseable> onClose)
             throws MessagingException {
+        ConsumptionPlan plan = ConsumptionPlan.of(subscription, config, identity, memberTag);
         DualClusterConsumer consumer = new DualClusterConsumer(subscription, listener, binding, metrics, identity, memberTag,
                 onClose);
-        ConsumptionPlan plan = consumer.plan(config);
         synchronized (consumer) {
-            consumer.startPath(plan);
+            try {
+                consumer.startPath(plan);
+            } catch (MessagingException | RuntimeException e) {
+                consumer.modeGauges.forEach(metrics::remove);
+                throw e;
+            }
         }
         return consumer;
     }
@@ -99,7 +109,7 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
                 throw new InvalidConfigurationException(e.getMessage(), e.getCause());
             }
         } else {
-            direct = DirectConsumption.start(subscription, listener, binding, metrics, plan.direct());
+            direct = DirectConsumption.start(subscription, id, listener, binding, metrics, plan.direct());
         }
         mode = plan.mode();
     }
@@ -163,16 +173,6 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
                 from, plan.mode(), (started - start) / 1_000_000, (System.nanoTime() - started) / 1_000_000);
     }
 
-    /** How this subscription consumes now: the mode of the path started last (the previous one may still be stopping). */
-    public ConsumptionMode mode() {
-        return mode;
-    }
-
-    /** PROXY mode: the consumer that talks to the proxy; empty in DIRECT mode. */
-    public synchronized Optional<ProxyConsumer> proxyConsumer() {
-        return Optional.ofNullable(proxy);
-    }
-
     /** The member tags of the group's live members (DIRECT mode); empty in PROXY mode or when no cluster can tell now. */
     public Optional<List<String>> memberTags() {
         DirectConsumption current;
@@ -180,20 +180,6 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
             current = direct;
         }
         return current == null ? Optional.empty() : current.memberTags();
-    }
-
-    /** Whether a DIRECT consumer still drains a topic a change moved away from. */
-    public synchronized boolean isDraining() {
-        return direct != null && direct.isDraining();
-    }
-
-    /** The spec each cluster's DIRECT consumer currently runs with (empty in PROXY mode): what a reload changed, observably. */
-    public synchronized Map<String, BoundConsumerSpec> runningSpecs() {
-        return direct == null ? Map.of() : direct.runningSpecs();
-    }
-
-    public Optional<BoundConsumerSpec> runningSpec(String cluster) {
-        return Optional.ofNullable(runningSpecs().get(cluster));
     }
 
     @Override
@@ -212,6 +198,7 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
                     proxy.close();
                 }
             }
+            modeGauges.forEach(metrics::remove);
             onClose.accept(this);
         }
     }

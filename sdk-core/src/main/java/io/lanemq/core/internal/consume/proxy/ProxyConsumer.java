@@ -12,7 +12,6 @@ import io.lanemq.proxy.protocol.Subscribed;
 import io.micrometer.core.instrument.Meter;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * nothing else).
  *
  * <p>A stream that breaks is reopened after a backoff, on the next endpoint. A refusal (wrong token,
- * unknown group) is logged as an error, counted, kept for {@link #lastProblem()}, and retried slowly:
+ * unknown group) is logged as an error, counted ({@link SdkMetrics#PROXY_STREAM_ENDS}), and retried slowly:
  * an operator can fix the token or the configuration without restarting the application.
  * Ordered subscriptions run one message per (cluster, sharding key) at a time, in delivery order.
  */
@@ -64,8 +63,8 @@ public final class ProxyConsumer implements AutoCloseable {
     /** Guarded by {@code this}. */
     private ProxyStream current;
     private boolean closed;
+    /** What the connected gauge reads. */
     private volatile boolean connected;
-    private volatile String lastProblem;
 
     private ProxyConsumer(ProxyConsumerSpec spec, MessageListener listener, SdkMetrics metrics) {
         this.spec = spec;
@@ -103,16 +102,6 @@ public final class ProxyConsumer implements AutoCloseable {
 
     public ProxyConsumerSpec spec() {
         return spec;
-    }
-
-    /** True while the stream is subscribed. */
-    public boolean connected() {
-        return connected;
-    }
-
-    /** Why the last stream ended or was refused ({@code UNAUTHENTICATED: ...}); empty once subscribed again. */
-    public Optional<String> lastProblem() {
-        return Optional.ofNullable(lastProblem);
     }
 
     private synchronized void connect() {
@@ -195,7 +184,6 @@ public final class ProxyConsumer implements AutoCloseable {
                 failures.reset();
             }
             connected = true;
-            lastProblem = null;
             log.info("{} subscribed through consumer proxy {} at {} (ack timeout {} ms, max attempts {})", ProxyConsumer.this,
                     subscribed.getProxyId(), stream.endpoint(), subscribed.getAckTimeoutMs(), subscribed.getMaxDeliveryAttempts());
         }
@@ -232,15 +220,15 @@ public final class ProxyConsumer implements AutoCloseable {
                 timers.schedule(ProxyConsumer.this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
             }
             connected = false;
-            lastProblem = status.getCode() + (status.getDescription() == null ? "" : ": " + status.getDescription());
+            String problem = status.getCode() + (status.getDescription() == null ? "" : ": " + status.getDescription());
             metrics.proxyStreamEnded(spec.logicTopic(), spec.group(), status.getCode().name());
             if (StreamFailures.isRefusal(status)) {
                 log.error("{}: consumer proxy {} refused the subscription ({}); {}; nothing is consumed until this is fixed,"
-                                + " retrying in {} ms", ProxyConsumer.this, stream.endpoint(), lastProblem,
+                                + " retrying in {} ms", ProxyConsumer.this, stream.endpoint(), problem,
                         StreamFailures.remedy(status.getCode(), spec), delay.toMillis());
             } else if (inARow == 1 || inARow % 10 == 0) {
                 log.warn("{}: stream to consumer proxy {} ended ({}), {} time(s) in a row; reconnecting in {} ms",
-                        ProxyConsumer.this, stream.endpoint(), lastProblem, inARow, delay.toMillis(), status.getCause());
+                        ProxyConsumer.this, stream.endpoint(), problem, inARow, delay.toMillis(), status.getCause());
             }
         }
     }
