@@ -11,6 +11,7 @@ import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.TopicRoute;
 import io.lanemq.core.metrics.SdkMetrics;
+import io.lanemq.support.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -49,15 +50,18 @@ final class DirectConsumption implements AutoCloseable {
     private final MessageListener listener;
     private final MessagingBinding binding;
     private final SdkMetrics metrics;
+    private final Ticker ticker;
     private boolean closed;
     /** Per cluster: the spec it runs with (drained topics included) and the running consumer. Guarded by {@code this}. */
     private final Map<String, Running> perCluster = new LinkedHashMap<>();
 
-    private DirectConsumption(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics) {
+    private DirectConsumption(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics,
+                              Ticker ticker) {
         this.subscription = subscription;
         this.listener = listener;
         this.binding = binding;
         this.metrics = metrics;
+        this.ticker = ticker;
     }
 
     /** The bound consumer specs of a DIRECT group, by cluster; each member joins with {@code memberTag}, if any. */
@@ -81,8 +85,8 @@ final class DirectConsumption implements AutoCloseable {
 
     /** Subscribes on every cluster of the plan; on failure nothing is left running. */
     static DirectConsumption start(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics,
-                                   Map<String, BoundConsumerSpec> plan) throws MessagingException {
-        DirectConsumption direct = new DirectConsumption(subscription, listener, binding, metrics);
+                                   Ticker ticker, Map<String, BoundConsumerSpec> plan) throws MessagingException {
+        DirectConsumption direct = new DirectConsumption(subscription, listener, binding, metrics, ticker);
         synchronized (direct) {
             try {
                 for (BoundConsumerSpec spec : plan.values()) {
@@ -99,7 +103,7 @@ final class DirectConsumption implements AutoCloseable {
     private void startOne(BoundConsumerSpec spec) throws MessagingException {
         String cluster = spec.cluster().clusterName();
         BoundConsumer started = binding.createConsumer(spec,
-                new ListenerAdapter(subscription.logicTopic(), subscription.consumerGroup(), cluster, listener, metrics));
+                new ListenerAdapter(subscription.logicTopic(), subscription.consumerGroup(), cluster, listener, metrics, ticker));
         perCluster.put(cluster, new Running(spec, started));
     }
 
@@ -137,7 +141,7 @@ final class DirectConsumption implements AutoCloseable {
         try {
             startOne(spec);
             if (!spec.drainTopics().isEmpty()) {
-                checkDrained(spec.cluster().clusterName(), System.nanoTime() + grace.toNanos());
+                checkDrained(spec.cluster().clusterName(), ticker.read() + grace.toNanos());
             }
         } catch (MessagingException | RuntimeException e) {
             // Its messages wait in the broker; the next change (or a restart) starts it.
@@ -158,7 +162,7 @@ final class DirectConsumption implements AutoCloseable {
                 if (closed || running == null || running.spec.drainTopics().isEmpty()) {
                     return;
                 }
-                boolean drained = System.nanoTime() >= notBefore && running.spec.drainTopics().stream()
+                boolean drained = ticker.read() - notBefore >= 0 && running.spec.drainTopics().stream()
                         .allMatch(topic -> running.consumer.backlog(topic).orElse(-1) == 0);
                 if (!drained) {
                     checkDrained(cluster, notBefore);
