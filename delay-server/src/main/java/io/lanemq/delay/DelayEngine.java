@@ -1,9 +1,11 @@
 package io.lanemq.delay;
 
+import io.lanemq.support.Ticker;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -58,7 +60,7 @@ public final class DelayEngine implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DelayEngine.class);
 
     private final String name;
-    private final WallClock clock;
+    private final InstantSource clock;
     private final long maxDelayMillis;
     private final Duration maxDelay;
     private final long shutdownGraceMillis;
@@ -73,14 +75,14 @@ public final class DelayEngine implements AutoCloseable {
     private boolean closed;
 
     private DelayEngine(Builder b) throws DelayStoreException {
-        long began = System.nanoTime();
+        long began = b.ticker.read();
         this.name = b.name;
         this.clock = b.clock;
         this.maxDelay = b.maxDelay;
         this.maxDelayMillis = b.maxDelay.toMillis();
         this.shutdownGraceMillis = b.shutdownGrace.toMillis();
         this.health = new Health();
-        this.ctx = new StoreContext(b.files, b.clock, b.maxRecordBytes, health, b.listener);
+        this.ctx = new StoreContext(b.files, b.clock, b.ticker, b.maxRecordBytes, health, b.listener);
         List<DroppedRange> dropped = new ArrayList<>();
         try {
             this.store = SegmentStore.open(b.directory, b.bucketSpan.toMillis(), ctx, dropped);
@@ -93,7 +95,7 @@ public final class DelayEngine implements AutoCloseable {
                 b.settledRetention.toMillis(), b.maxOpenSegments);
         loader.runOnce();
         this.report = new RecoveryReport(store.segmentCount(), store.totalRecords(), ctx.unsettled.get(), dropped,
-                Duration.ofNanos(System.nanoTime() - began));
+                Duration.ofNanos(b.ticker.read() - began));
         dispatcher.start("lanemq-delay-" + name + "-wheel");
         loader.start("lanemq-delay-" + name + "-loader");
         ctx.markWriter.start("lanemq-delay-" + name + "-marks");
@@ -333,7 +335,8 @@ public final class DelayEngine implements AutoCloseable {
         private Duration shutdownGrace = Duration.ofSeconds(5);
         private int maxRecordBytes = (4 << 20) + (64 << 10);
         private int maxOpenSegments = 1024;
-        private WallClock clock = WallClock.system();
+        private InstantSource clock = InstantSource.system();
+        private Ticker ticker = Ticker.system();
         private FileChannelFactory files = FileChannelFactory.SYSTEM;
 
         private Builder() {
@@ -436,9 +439,19 @@ public final class DelayEngine implements AutoCloseable {
             return this;
         }
 
-        /** The wall clock due times are measured against; default {@link WallClock#system()}. */
-        public Builder clock(WallClock clock) {
+        /**
+         * The wall clock due times are measured against; default {@link InstantSource#system()}. Due times are absolute
+         * instants, so this is a wall clock; the engine re-reads it after every wait and never trusts a wait alone, so a
+         * clock that jumps (NTP, a test) is handled.
+         */
+        public Builder clock(InstantSource clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** The monotonic clock for durations (recovery time, which open segment was used last); default {@link Ticker#system()}. */
+        public Builder ticker(Ticker ticker) {
+            this.ticker = Objects.requireNonNull(ticker, "ticker");
             return this;
         }
 

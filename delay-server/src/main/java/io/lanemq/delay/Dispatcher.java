@@ -1,6 +1,8 @@
 package io.lanemq.delay;
 
+import io.lanemq.support.NamedThreads;
 import java.io.IOException;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -34,7 +36,7 @@ final class Dispatcher implements Runnable {
     private static final Comparator<WheelEntry> FIRING_ORDER =
             Comparator.<WheelEntry>comparingLong(e -> e.fireAt).thenComparingLong(e -> e.dueAt);
 
-    private final WallClock clock;
+    private final InstantSource clock;
     private final DeliverySink sink;
     private final Backoff backoff;
     private final Health health;
@@ -49,7 +51,7 @@ final class Dispatcher implements Runnable {
     private volatile long parkedUntil = Long.MIN_VALUE;
     private volatile Thread thread;
 
-    Dispatcher(WallClock clock, DeliverySink sink, Backoff backoff, Health health) {
+    Dispatcher(InstantSource clock, DeliverySink sink, Backoff backoff, Health health) {
         this.clock = clock;
         this.sink = sink;
         this.backoff = backoff;
@@ -58,8 +60,7 @@ final class Dispatcher implements Runnable {
     }
 
     void start(String threadName) {
-        Thread t = new Thread(this, threadName);
-        t.setDaemon(true);
+        Thread t = NamedThreads.daemon(threadName, this);
         thread = t;
         t.start();
     }

@@ -1,5 +1,7 @@
 package io.lanemq.delay;
 
+import io.lanemq.support.NamedThreads;
+import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +24,7 @@ final class Loader implements Runnable {
 
     private final SegmentStore store;
     private final Dispatcher dispatcher;
-    private final WallClock clock;
+    private final InstantSource clock;
     private final Health health;
     private final long loadAheadMillis;
     private final long retentionMillis;
@@ -34,7 +36,7 @@ final class Loader implements Runnable {
     private volatile boolean running = true;
     private volatile Thread thread;
 
-    Loader(SegmentStore store, Dispatcher dispatcher, WallClock clock, Health health, long loadAheadMillis,
+    Loader(SegmentStore store, Dispatcher dispatcher, InstantSource clock, Health health, long loadAheadMillis,
             long retentionMillis, int maxOpenSegments) {
         this.store = store;
         this.dispatcher = dispatcher;
@@ -46,8 +48,7 @@ final class Loader implements Runnable {
     }
 
     void start(String threadName) {
-        Thread t = new Thread(this, threadName);
-        t.setDaemon(true);
+        Thread t = NamedThreads.daemon(threadName, this);
         thread = t;
         t.start();
     }

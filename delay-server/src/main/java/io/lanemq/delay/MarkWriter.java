@@ -1,5 +1,6 @@
 package io.lanemq.delay;
 
+import io.lanemq.support.NamedThreads;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,8 +42,7 @@ final class MarkWriter implements Runnable {
     }
 
     void start(String threadName) {
-        Thread t = new Thread(this, threadName);
-        t.setDaemon(true);
+        Thread t = NamedThreads.daemon(threadName, this);
         thread = t;
         t.start();
     }

@@ -714,7 +714,7 @@ final class Segment {
     }
 
     private void touch() {
-        lastUsedNanos = System.nanoTime();
+        lastUsedNanos = ctx.ticker.read();
         if (!registeredOpen && (data != null || marks.isOpen())) {
             ctx.open.add(this);
             registeredOpen = true;

@@ -1,5 +1,7 @@
 package io.lanemq.delay;
 
+import io.lanemq.support.Ticker;
+import java.time.InstantSource;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -8,7 +10,9 @@ import java.util.concurrent.atomic.AtomicLong;
 final class StoreContext {
 
     final FileChannelFactory files;
-    final WallClock clock;
+    final InstantSource clock;
+    /** Monotonic: which open segment was used least recently. */
+    final Ticker ticker;
     final int maxRecordBytes;
     final Health health;
     final MarkWriter markWriter;
@@ -29,10 +33,11 @@ final class StoreContext {
      */
     volatile boolean closed;
 
-    StoreContext(FileChannelFactory files, WallClock clock, int maxRecordBytes, Health health,
+    StoreContext(FileChannelFactory files, InstantSource clock, Ticker ticker, int maxRecordBytes, Health health,
             SettlementListener listener) {
         this.files = files;
         this.clock = clock;
+        this.ticker = ticker;
         this.maxRecordBytes = maxRecordBytes;
         this.health = health;
         this.listener = listener;

@@ -2,6 +2,7 @@ package io.lanemq.delay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lanemq.support.FakeClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,9 @@
 package io.lanemq.delay;
 
+import io.lanemq.support.FakeClock;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.function.UnaryOperator;
 
 /** An engine on a directory with a fake clock and a recording sink; reopenable like a restarted server. */
@@ -50,7 +52,7 @@ final class EngineFixture implements AutoCloseable {
 
     /** Sets the clock and waits until the engine has acted on it. */
     void advanceTo(long millis) throws InterruptedException {
-        clock.set(millis);
+        clock.setInstant(Instant.ofEpochMilli(millis));
         engine.awaitCycles();
     }
 

@@ -1,5 +1,6 @@
 package io.lanemq.delay;
 
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -14,13 +15,13 @@ final class RecordingSink implements DeliverySink {
     record Delivery(DelayedRecord record, long at, String thread) {
     }
 
-    private final WallClock clock;
+    private final InstantSource clock;
     private final List<Delivery> deliveries = new ArrayList<>();
     private final List<CompletableFuture<Void>> held = new ArrayList<>();
     private boolean holding;
     private int failures;
 
-    RecordingSink(WallClock clock) {
+    RecordingSink(InstantSource clock) {
         this.clock = clock;
     }
 

@@ -3,6 +3,7 @@ package io.lanemq.delay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lanemq.support.FakeClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,5 +1,8 @@
 package io.lanemq.dialtest;
 
+import io.lanemq.support.LogThrottle;
+import io.lanemq.support.NamedThreads;
+import io.lanemq.support.Ticker;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -16,7 +19,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,27 +42,26 @@ final class AckListener implements AutoCloseable {
     private final byte[] secret;
     private final AckSink sink;
     private final DialTestMetrics metrics;
-    private final DialClock clock;
+    private final Ticker ticker;
     private final int idleTimeoutMillis;
-    private final RateLimitedLog rejections;
+    private final LogThrottle rejections;
     private final ThreadPoolExecutor connections;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final Thread acceptor;
     private volatile boolean closed;
 
-    private AckListener(ServerSocket server, byte[] secret, AckSink sink, DialTestMetrics metrics, DialClock clock,
+    private AckListener(ServerSocket server, byte[] secret, AckSink sink, DialTestMetrics metrics, Ticker ticker,
                         int maxConnections, Duration idleTimeout) {
         this.server = server;
         this.secret = secret.clone();
         this.sink = sink;
         this.metrics = metrics;
-        this.clock = clock;
+        this.ticker = ticker;
         this.idleTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, idleTimeout.toMillis());
-        this.rejections = new RateLimitedLog(LOG, clock, 10, TimeUnit.SECONDS);
-        AtomicInteger threads = new AtomicInteger();
+        this.rejections = LogThrottle.every(Duration.ofSeconds(10), ticker);
         this.connections = new ThreadPoolExecutor(0, maxConnections, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
-            r -> daemon(r, "lanemq-dialtest-ack-conn-" + threads.incrementAndGet()));
-        this.acceptor = daemon(this::acceptLoop, "lanemq-dialtest-ack-listener");
+            NamedThreads.numbered("lanemq-dialtest-ack-conn"));
+        this.acceptor = NamedThreads.daemon("lanemq-dialtest-ack-listener", this::acceptLoop);
     }
 
     /**
@@ -71,14 +72,14 @@ final class AckListener implements AutoCloseable {
      * @throws UncheckedIOException when the address cannot be bound, naming it
      */
     static AckListener start(InetSocketAddress address, byte[] secret, AckSink sink, DialTestMetrics metrics,
-                             DialClock clock, int maxConnections, Duration idleTimeout) {
+                             Ticker ticker, int maxConnections, Duration idleTimeout) {
         new AckCodec(secret); // rejects a short secret before anything is bound
         ServerSocket server = null;
         try {
             server = new ServerSocket();
             server.setReuseAddress(true);
             server.bind(address, BACKLOG);
-            AckListener listener = new AckListener(server, secret, sink, metrics, clock, maxConnections, idleTimeout);
+            AckListener listener = new AckListener(server, secret, sink, metrics, ticker, maxConnections, idleTimeout);
             listener.acceptor.start();
             LOG.info("ack listener on {}", listener.address());
             return listener;
@@ -100,7 +101,7 @@ final class AckListener implements AutoCloseable {
                 socket = server.accept();
             } catch (IOException e) {
                 if (!closed) {
-                    rejections.warn("accept", "accepting an ack connection failed: {}", e.toString());
+                    rejections.warn(LOG, "accept", "accepting an ack connection failed: {}", e.toString());
                 }
                 continue;
             }
@@ -133,7 +134,7 @@ final class AckListener implements AutoCloseable {
             LOG.debug("ack connection from {} ended: {}", socket.getRemoteSocketAddress(), e.toString());
         } catch (IOException | RuntimeException e) {
             // Whatever a peer sends, the listener must keep serving the others: close this one, log, go on.
-            rejections.warn("io", "ack connection from {} failed: {}", socket.getRemoteSocketAddress(), e.toString());
+            rejections.warn(LOG, "io", "ack connection from {} failed: {}", socket.getRemoteSocketAddress(), e.toString());
         } finally {
             open.remove(socket);
             closeQuietly(socket);
@@ -152,7 +153,7 @@ final class AckListener implements AutoCloseable {
         if (frame == null) {
             return false;
         }
-        AckSink.Outcome outcome = sink.onAck(frame, clock.nanos());
+        AckSink.Outcome outcome = sink.onAck(frame, ticker.read());
         if (outcome == AckSink.Outcome.UNKNOWN_RUN) {
             reject(AckRejection.UNKNOWN_RUN, socket, "ack for run " + Long.toHexString(frame.runId()));
         } else if (outcome == AckSink.Outcome.UNKNOWN_PROBE) {
@@ -163,7 +164,7 @@ final class AckListener implements AutoCloseable {
 
     private void reject(AckRejection reason, Socket socket, String detail) {
         metrics.rejected(reason);
-        rejections.warn(reason.label(), "dropped ack input ({}) from {}: {}", reason.label(),
+        rejections.warn(LOG, reason.label(), "dropped ack input ({}) from {}: {}", reason.label(),
             socket.getRemoteSocketAddress(), detail);
     }
 
@@ -183,12 +184,6 @@ final class AckListener implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static Thread daemon(Runnable r, String name) {
-        Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        return t;
     }
 
     private static void closeQuietly(AutoCloseable c) {

@@ -14,7 +14,7 @@ interface AckSink {
     }
 
     /**
-     * @param receivedNanos when the listener read the frame, on the run's {@link DialClock#nanos()}
+     * @param receivedNanos when the listener read the frame, on the run's {@link io.lanemq.support.Ticker}
      */
     Outcome onAck(AckFrame frame, long receivedNanos);
 }

@@ -1,6 +1,11 @@
 package io.lanemq.dialtest;
 
+import io.lanemq.support.LogThrottle;
+import io.lanemq.support.NamedThreads;
+import io.lanemq.support.Ticker;
 import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -45,7 +50,8 @@ final class ClusterProber implements AutoCloseable {
     private final String label;
     private final DialTestConfig config;
     private final Reconciler reconciler;
-    private final DialClock clock;
+    private final Ticker ticker;
+    private final InstantSource wallClock;
     private final ProbeRate rate;
     private final String ackHost;
     private final int ackPort;
@@ -54,21 +60,22 @@ final class ClusterProber implements AutoCloseable {
     private final Map<ProbeKind, ProbeSender> senders = new EnumMap<>(ProbeKind.class);
     private final List<Lane> lanes = new CopyOnWriteArrayList<>();
     private final Set<String> brokers = ConcurrentHashMap.newKeySet();
-    private final RateLimitedLog failures;
+    private final LogThrottle failures;
     private final Thread pacer;
     private volatile boolean running;
 
     ClusterProber(String label, String nameServer, String instanceName, DialTestConfig config, Reconciler reconciler,
-                  InetSocketAddress ackAddress, AtomicLong sequences, ProbeRate rate, DialClock clock) {
+                  InetSocketAddress ackAddress, AtomicLong sequences, ProbeRate rate, Ticker ticker, InstantSource wallClock) {
         this.label = label;
         this.rate = rate;
         this.config = config;
         this.reconciler = reconciler;
-        this.clock = clock;
+        this.ticker = ticker;
+        this.wallClock = wallClock;
         this.ackHost = ackAddress.getAddress().getHostAddress();
         this.ackPort = ackAddress.getPort();
         this.sequences = sequences;
-        this.failures = new RateLimitedLog(LOG, clock, 10, TimeUnit.SECONDS);
+        this.failures = LogThrottle.every(Duration.ofSeconds(10), ticker);
         producer = new TransactionMQProducer("lanemq-dialtest-" + Long.toHexString(reconciler.runId()) + "-" + label);
         producer.setNamesrvAddr(nameServer);
         producer.setInstanceName(instanceName);
@@ -82,12 +89,11 @@ final class ClusterProber implements AutoCloseable {
         producer.setTransactionListener(new ProbeTransactionListener(reconciler.runId()));
         long timeout = config.sendTimeout().toMillis();
         register(new NormalProbeSender(producer, timeout));
-        register(new TimerProbeSender(producer, timeout, config.delay().toMillis(), clock));
+        register(new TimerProbeSender(producer, timeout, config.delay().toMillis(), wallClock));
         register(new TransactionalProbeSender(producer, timeout, config.checkBackAllowance().toNanos()));
         config.delayServer().ifPresent(target ->
-            register(new DelayServerProbeSender(producer, timeout, config.delay().toMillis(), clock, target)));
-        this.pacer = new Thread(this::pace, "lanemq-dialtest-sender-" + label);
-        this.pacer.setDaemon(true);
+            register(new DelayServerProbeSender(producer, timeout, config.delay().toMillis(), wallClock, target)));
+        this.pacer = NamedThreads.daemon("lanemq-dialtest-sender-" + label, this::pace);
     }
 
     private void register(ProbeSender sender) {
@@ -107,7 +113,7 @@ final class ClusterProber implements AutoCloseable {
             if (brokers.add(target.broker())) {
                 for (ProbeKind kind : config.kinds()) {
                     lanes.add(new Lane(target, senders.get(kind),
-                        reconciler.lane(new LaneKey(target.cluster(), target.broker(), kind)), clock.nanos()));
+                        reconciler.lane(new LaneKey(target.cluster(), target.broker(), kind)), ticker.read()));
                 }
                 added.add(target.broker());
             }
@@ -117,7 +123,7 @@ final class ClusterProber implements AutoCloseable {
 
     void startProbing() {
         running = true;
-        long now = clock.nanos();
+        long now = ticker.read();
         lanes.forEach(l -> l.restart(now));
         pacer.start();
     }
@@ -138,7 +144,7 @@ final class ClusterProber implements AutoCloseable {
     private void pace() {
         double pacedRate = rate.get();
         while (running) {
-            long now = clock.nanos();
+            long now = ticker.read();
             double current = rate.get();
             if (current != pacedRate) {
                 // The new rate counts from now: no burst to catch up with it, no gap either.
@@ -154,7 +160,7 @@ final class ClusterProber implements AutoCloseable {
                 }
                 nextDue = Math.min(nextDue, lane.nextDueNanos(pacedRate));
             }
-            long wait = nextDue - clock.nanos();
+            long wait = nextDue - ticker.read();
             if (wait > 0) {
                 LockSupport.parkNanos(wait); // pacing the probe rate, not waiting for an outcome
             }
@@ -168,9 +174,9 @@ final class ClusterProber implements AutoCloseable {
         ProbeSender sender = lane.sender;
         BrokerTarget target = lane.target;
         MessageQueue queue = target.queues().get((int) (laneSequence % target.queues().size()));
-        long sendNanos = clock.nanos();
+        long sendNanos = ticker.read();
         byte[] body = new ProbeBody(ackHost, ackPort, reconciler.runId(), sequence, sender.kind(), tracked,
-            clock.epochMillis(), sender.delayMillis(), target.cluster(), target.broker()).encode(config.bodySize());
+            wallClock.millis(), sender.delayMillis(), target.cluster(), target.broker()).encode(config.bodySize());
         Message message = new Message(config.probeTopic(), sender.kind().label(), body);
         if (tracked) {
             reconciler.track(sequence, lane.stats, sendNanos, TimeUnit.MILLISECONDS.toNanos(sender.delayMillis()),
@@ -196,7 +202,7 @@ final class ClusterProber implements AutoCloseable {
 
     private void failed(Lane lane, long sequence, boolean tracked, Throwable e) {
         reconciler.sendFailed(lane.stats, sequence, tracked, brokerAnswered(e));
-        failures.warn(lane.stats.key().toString(), "probe send to {} failed: {}", lane.stats.key(), e.toString());
+        failures.warn(LOG, lane.stats.key().toString(), "probe send to {} failed: {}", lane.stats.key(), e.toString());
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.lanemq.dialtest;
 
 import io.lanemq.core.delay.DelayProtocol;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,9 +22,9 @@ final class DelayServerProbeSender extends DueTimeProbeSender {
     /** The internal topic's queues on each broker, looked up once per broker. */
     private final Map<String, List<MessageQueue>> queuesByBroker = new ConcurrentHashMap<>();
 
-    DelayServerProbeSender(DefaultMQProducer producer, long timeoutMillis, long delayMillis, DialClock clock,
+    DelayServerProbeSender(DefaultMQProducer producer, long timeoutMillis, long delayMillis, InstantSource wallClock,
                            DialTestConfig.DelayServerTarget target) {
-        super(producer, timeoutMillis, delayMillis, clock);
+        super(producer, timeoutMillis, delayMillis, wallClock);
         this.target = target;
     }
 

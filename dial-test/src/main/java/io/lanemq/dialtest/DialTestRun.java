@@ -1,12 +1,15 @@
 package io.lanemq.dialtest;
 
 import io.lanemq.service.http.ServiceEndpoints;
+import io.lanemq.support.NamedThreads;
+import io.lanemq.support.Ticker;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +53,8 @@ public final class DialTestRun implements AutoCloseable {
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final DialTestConfig config;
-    private final DialClock clock;
+    private final Ticker ticker;
+    private final InstantSource wallClock;
     private final Consumer<Report> onReport;
     private final PrometheusMeterRegistry registry;
     private final DialTestMetrics metrics;
@@ -68,16 +72,17 @@ public final class DialTestRun implements AutoCloseable {
 
     private DialTestRun(Runner runner) {
         this.config = runner.config;
-        this.clock = runner.clock;
+        this.ticker = runner.ticker;
+        this.wallClock = runner.wallClock;
         this.onReport = runner.onReport;
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         this.metrics = new DialTestMetrics(registry);
         this.rate = runner.rate != null ? runner.rate : new ProbeRate(config.ratePerSecond());
         metrics.targetRate(rate::get);
         long runId = new SecureRandom().nextLong();
-        this.reconciler = new Reconciler(runId, clock, config.grace(), config.retention(), metrics);
-        this.reconcilerThread = Executors.newSingleThreadScheduledExecutor(r -> named(r, "lanemq-dialtest-reconciler"));
-        this.discoveryThread = Executors.newSingleThreadScheduledExecutor(r -> named(r, "lanemq-dialtest-discovery"));
+        this.reconciler = new Reconciler(runId, ticker, wallClock, config.grace(), config.retention(), metrics);
+        this.reconcilerThread = Executors.newSingleThreadScheduledExecutor(NamedThreads.single("lanemq-dialtest-reconciler"));
+        this.discoveryThread = Executors.newSingleThreadScheduledExecutor(NamedThreads.single("lanemq-dialtest-discovery"));
     }
 
     /** A runner of {@code config}: optional hooks, then {@link Runner#start()}. */
@@ -86,7 +91,7 @@ public final class DialTestRun implements AutoCloseable {
     }
 
     private void startAll(UnaryOperator<AckSender> ackSenderWrapper) throws Exception {
-        listener = AckListener.start(config.ackListenAddress(), config.ackSecret(), reconciler, metrics, clock,
+        listener = AckListener.start(config.ackListenAddress(), config.ackSecret(), reconciler, metrics, ticker,
             ACK_CONNECTIONS, ACK_IDLE_TIMEOUT);
         closeables.add(listener);
         if (config.metricsAddress() != null) {
@@ -94,7 +99,7 @@ public final class DialTestRun implements AutoCloseable {
             closeables.add(metricsServer);
             LOG.info("metrics at {}", metricsServer.metricsUri());
         }
-        AckSender acks = ackSenderWrapper.apply(new TcpAckSender(config.ackSecret(), clock));
+        AckSender acks = ackSenderWrapper.apply(new TcpAckSender(config.ackSecret(), ticker));
         closeables.add(acks);
         AtomicLong sequences = new AtomicLong();
         String run = Long.toHexString(reconciler.runId());
@@ -102,18 +107,18 @@ public final class DialTestRun implements AutoCloseable {
         for (Map.Entry<String, String> nameServer : config.nameServers().entrySet()) {
             String label = nameServer.getKey();
             String instance = "lanemq-dialtest-" + label + "-" + run;
-            ProbeTopicAdmin admin = new ProbeTopicAdmin(label, nameServer.getValue(), instance + "-admin");
+            ProbeTopicAdmin admin = new ProbeTopicAdmin(label, nameServer.getValue(), instance + "-admin", ticker);
             closeables.add(admin);
             admins.add(admin);
             List<BrokerTarget> targets = admin.ensureProbeTopic(config.probeTopic(), config.queuesPerBroker(),
                 SETUP_TIMEOUT);
             targets.stream().map(BrokerTarget::cluster).distinct().forEach(metrics::consumerCluster);
             ProbeConsumer consumer = new ProbeConsumer(label, nameServer.getValue(), instance, config, acks, metrics,
-                clock);
+                wallClock);
             closeables.add(consumer);
             consumer.start();
             ClusterProber prober = new ClusterProber(label, nameServer.getValue(), instance, config, reconciler,
-                listener.address(), sequences, rate, clock);
+                listener.address(), sequences, rate, ticker, wallClock);
             closeables.add(prober);
             probers.add(prober.start());
             List<String> brokers = prober.addTargets(targets);
@@ -130,10 +135,10 @@ public final class DialTestRun implements AutoCloseable {
 
     // Probes sent before the consumer holds its queues would wait for the rebalance and distort the latency.
     private void awaitConsumers(List<Map.Entry<ProbeConsumer, List<String>>> consumers) {
-        long deadline = System.nanoTime() + CONSUMER_READY_TIMEOUT.toNanos();
+        long deadline = ticker.read() + CONSUMER_READY_TIMEOUT.toNanos();
         for (Map.Entry<ProbeConsumer, List<String>> consumer : consumers) {
             while (!consumer.getKey().holdsQueuesOf(consumer.getValue())) {
-                if (System.nanoTime() - deadline > 0) {
+                if (ticker.read() - deadline > 0) {
                     LOG.info("the probe consumer holds no queue of some of {} after {} s; other consumers of group {} "
                         + "may hold them", consumer.getValue(), CONSUMER_READY_TIMEOUT.toSeconds(),
                         config.consumerGroup());
@@ -220,9 +225,9 @@ public final class DialTestRun implements AutoCloseable {
 
     // In-flight sends finish within the send timeout; then each pending probe is acked or reaches its deadline.
     private void drain() {
-        long sendsSettled = clock.nanos() + config.sendTimeout().toNanos();
+        long sendsSettled = ticker.read() + config.sendTimeout().toNanos();
         while (true) {
-            long now = clock.nanos();
+            long now = ticker.read();
             OptionalLong latest = reconciler.latestDeadline();
             if (now - sendsSettled >= 0 && (latest.isEmpty() || now - latest.getAsLong() >= 0)) {
                 return;
@@ -251,16 +256,11 @@ public final class DialTestRun implements AutoCloseable {
         registry.close();
     }
 
-    private static Thread named(Runnable r, String name) {
-        Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        return t;
-    }
-
     /** Options of a run besides its configuration; not thread-safe. */
     public static final class Runner {
         private final DialTestConfig config;
-        private DialClock clock = DialClock.system();
+        private Ticker ticker = Ticker.system();
+        private InstantSource wallClock = InstantSource.system();
         private Consumer<Report> onReport = r -> { };
         private UnaryOperator<AckSender> ackSenderWrapper = UnaryOperator.identity();
         private ProbeRate rate;
@@ -269,8 +269,15 @@ public final class DialTestRun implements AutoCloseable {
             this.config = Objects.requireNonNull(config, "config");
         }
 
-        public Runner clock(DialClock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
+        /** The run's monotonic clock: latency, deadlines, pacing; default {@link Ticker#system()}. */
+        public Runner ticker(Ticker ticker) {
+            this.ticker = Objects.requireNonNull(ticker, "ticker");
+            return this;
+        }
+
+        /** The run's wall clock: probe bodies, due times, the last-reconciliation gauge; default {@link InstantSource#system()}. */
+        public Runner wallClock(InstantSource wallClock) {
+            this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
             return this;
         }
 

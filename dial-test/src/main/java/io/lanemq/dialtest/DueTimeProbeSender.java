@@ -1,5 +1,6 @@
 package io.lanemq.dialtest;
 
+import java.time.InstantSource;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 
 /**
@@ -11,13 +12,13 @@ abstract class DueTimeProbeSender implements ProbeSender {
     protected final DefaultMQProducer producer;
     protected final long timeoutMillis;
     private final long delayMillis;
-    private final DialClock clock;
+    private final InstantSource wallClock;
 
-    DueTimeProbeSender(DefaultMQProducer producer, long timeoutMillis, long delayMillis, DialClock clock) {
+    DueTimeProbeSender(DefaultMQProducer producer, long timeoutMillis, long delayMillis, InstantSource wallClock) {
         this.producer = producer;
         this.timeoutMillis = timeoutMillis;
         this.delayMillis = delayMillis;
-        this.clock = clock;
+        this.wallClock = wallClock;
     }
 
     @Override
@@ -32,6 +33,6 @@ abstract class DueTimeProbeSender implements ProbeSender {
 
     /** When a probe sent now is due, epoch milliseconds. */
     protected final long dueAtMillis() {
-        return clock.epochMillis() + delayMillis;
+        return wallClock.millis() + delayMillis;
     }
 }

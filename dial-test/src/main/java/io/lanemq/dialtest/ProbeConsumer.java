@@ -1,5 +1,6 @@
 package io.lanemq.dialtest;
 
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -34,15 +35,15 @@ final class ProbeConsumer implements AutoCloseable {
     private final DialTestConfig config;
     private final AckSender acks;
     private final DialTestMetrics metrics;
-    private final DialClock clock;
+    private final InstantSource wallClock;
     private final String fallbackCluster;
 
     ProbeConsumer(String label, String nameServer, String instanceName, DialTestConfig config, AckSender acks,
-                  DialTestMetrics metrics, DialClock clock) {
+                  DialTestMetrics metrics, InstantSource wallClock) {
         this.config = config;
         this.acks = acks;
         this.metrics = metrics;
-        this.clock = clock;
+        this.wallClock = wallClock;
         this.fallbackCluster = label;
         consumer = new DefaultMQPushConsumer(config.consumerGroup());
         consumer.setNamesrvAddr(nameServer);
@@ -78,7 +79,7 @@ final class ProbeConsumer implements AutoCloseable {
     private ConsumeConcurrentlyStatus consume(List<MessageExt> messages, ConsumeConcurrentlyContext context) {
         Map<String, List<AckFrame>> byProducer = new LinkedHashMap<>();
         Map<String, ProbeBody> sample = new LinkedHashMap<>();
-        long now = clock.epochMillis();
+        long now = wallClock.millis();
         for (MessageExt message : messages) {
             ProbeBody body = decode(message);
             if (body == null || !body.tracked()) {

@@ -1,5 +1,6 @@
 package io.lanemq.dialtest;
 
+import io.lanemq.support.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,9 +33,11 @@ final class ProbeTopicAdmin implements AutoCloseable {
     private final String label;
     private final String nameServer;
     private final DefaultMQAdminExt admin;
+    private final Ticker ticker;
 
-    ProbeTopicAdmin(String label, String nameServer, String instanceName) throws MQClientException {
+    ProbeTopicAdmin(String label, String nameServer, String instanceName, Ticker ticker) throws MQClientException {
         this.label = label;
+        this.ticker = ticker;
         this.nameServer = nameServer;
         admin = new DefaultMQAdminExt(ADMIN_TIMEOUT_MILLIS);
         admin.setNamesrvAddr(nameServer);
@@ -60,7 +63,7 @@ final class ProbeTopicAdmin implements AutoCloseable {
                 create(topic, queues, broker.getKey(), broker.getValue().address());
             }
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long deadline = ticker.read() + timeout.toNanos();
         while (true) {
             route = route(topic);
             List<BrokerTarget> targets = new ArrayList<>();
@@ -76,7 +79,7 @@ final class ProbeTopicAdmin implements AutoCloseable {
             if (missing.isEmpty()) {
                 return targets;
             }
-            if (System.nanoTime() - deadline > 0) {
+            if (ticker.read() - deadline > 0) {
                 throw new DialTestException("topic " + topic + " was created, but name server " + label + " ("
                     + nameServer + ") does not route it to " + missing + " within " + timeout.toSeconds() + " s");
             }

@@ -1,6 +1,8 @@
 package io.lanemq.dialtest;
 
+import io.lanemq.support.Ticker;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -34,12 +36,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * deadline, and every one of them arrived (counted late).
  *
  * <p>Thread-safe: tracking, sends and acks may come from any thread; {@link #reconcile()} and {@link #totals()}
- * are serialized. Time comes from the injected {@link DialClock} only, so tests advance it instead of sleeping.
+ * are serialized. Time comes from the injected {@link Ticker} and {@link InstantSource} only, so tests advance it instead of sleeping.
  */
 public final class Reconciler implements AckSink {
 
     private final long runId;
-    private final DialClock clock;
+    private final Ticker ticker;
+    private final InstantSource wallClock;
     private final long graceNanos;
     private final long retentionNanos;
     private final DialTestMetrics metrics;
@@ -56,13 +59,14 @@ public final class Reconciler implements AckSink {
      * @param grace     how long after its due time a probe may be acked before it counts as lost
      * @param retention how long a resolved probe is remembered to recognize duplicate acks
      */
-    public Reconciler(long runId, DialClock clock, Duration grace, Duration retention, DialTestMetrics metrics) {
+    public Reconciler(long runId, Ticker ticker, InstantSource wallClock, Duration grace, Duration retention, DialTestMetrics metrics) {
         this.runId = runId;
-        this.clock = clock;
+        this.ticker = ticker;
+        this.wallClock = wallClock;
         this.graceNanos = grace.toNanos();
         this.retentionNanos = retention.toNanos();
         this.metrics = metrics;
-        this.startNanos = clock.nanos();
+        this.startNanos = ticker.read();
         this.previousNanos = startNanos;
         metrics.pendingProbes(this::pending);
     }
@@ -104,7 +108,7 @@ public final class Reconciler implements AckSink {
      */
     void sendFailed(LaneStats lane, long sequence, boolean tracked, boolean brokerAnswered) {
         if (!brokerAnswered) {
-            broker(lane.key()).unanswered(clock.nanos());
+            broker(lane.key()).unanswered(ticker.read());
         }
         lane.sendFailed();
         if (tracked) {
@@ -156,7 +160,7 @@ public final class Reconciler implements AckSink {
      * reports the period since the previous call.
      */
     public synchronized Report reconcile() {
-        long now = clock.nanos();
+        long now = ticker.read();
         for (Iterator<TrackedProbe> it = probes.values().iterator(); it.hasNext(); ) {
             TrackedProbe probe = it.next();
             if (probe.state == TrackedProbe.PENDING) {
@@ -167,7 +171,7 @@ public final class Reconciler implements AckSink {
                 it.remove();
             }
         }
-        long epochMillis = clock.epochMillis();
+        long epochMillis = wallClock.millis();
         metrics.reconciled(epochMillis);
         Map<LaneKey, LaneCounts> current = new HashMap<>();
         List<LaneReport> rows = new ArrayList<>();
@@ -192,7 +196,7 @@ public final class Reconciler implements AckSink {
         for (LaneStats lane : lanes.values()) {
             rows.add(new LaneReport(lane.key(), lane.counts(), LatencySummary.of(lane.total())));
         }
-        return new Report(clock.epochMillis(), Duration.ofNanos(clock.nanos() - startNanos), rows, pending(),
+        return new Report(wallClock.millis(), Duration.ofNanos(ticker.read() - startNanos), rows, pending(),
             (long) totalRejected());
     }
 

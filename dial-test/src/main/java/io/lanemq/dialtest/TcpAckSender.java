@@ -1,10 +1,13 @@
 package io.lanemq.dialtest;
 
+import io.lanemq.support.LogThrottle;
+import io.lanemq.support.Ticker;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -27,16 +30,16 @@ final class TcpAckSender implements AckSender {
     private static final long BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     private final byte[] secret;
-    private final DialClock clock;
-    private final RateLimitedLog failures;
+    private final Ticker ticker;
+    private final LogThrottle failures;
     private final ConcurrentHashMap<String, Connection> connections = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    TcpAckSender(byte[] secret, DialClock clock) {
+    TcpAckSender(byte[] secret, Ticker ticker) {
         new AckCodec(secret); // rejects a short secret at once
         this.secret = secret.clone();
-        this.clock = clock;
-        this.failures = new RateLimitedLog(LOG, clock, 10, TimeUnit.SECONDS);
+        this.ticker = ticker;
+        this.failures = LogThrottle.every(Duration.ofSeconds(10), ticker);
     }
 
     @Override
@@ -59,7 +62,7 @@ final class TcpAckSender implements AckSender {
     }
 
     private void evictIdle() {
-        long now = clock.nanos();
+        long now = ticker.read();
         connections.values().removeIf(c -> c.closeIfIdle(now));
     }
 
@@ -87,7 +90,7 @@ final class TcpAckSender implements AckSender {
         }
 
         synchronized int send(List<AckFrame> acks) {
-            long now = clock.nanos();
+            long now = ticker.read();
             if (inBackoff && now - backoffUntilNanos < 0) {
                 return acks.size();
             }
@@ -105,18 +108,18 @@ final class TcpAckSender implements AckSender {
                         out.write(codec.encode(ack));
                     }
                     out.flush();
-                    lastUsedNanos = clock.nanos();
+                    lastUsedNanos = ticker.read();
                     return 0;
                 } catch (IOException e) {
                     disconnect();
                     if (attempt == 1) {
-                        failures.warn(host + ":" + port, "cannot deliver {} acks to {}:{}: {}", acks.size(), host, port,
+                        failures.warn(LOG, host + ":" + port, "cannot deliver {} acks to {}:{}: {}", acks.size(), host, port,
                             e.toString());
                     }
                 }
             }
             inBackoff = true;
-            backoffUntilNanos = clock.nanos() + BACKOFF_NANOS;
+            backoffUntilNanos = ticker.read() + BACKOFF_NANOS;
             return acks.size();
         }
 

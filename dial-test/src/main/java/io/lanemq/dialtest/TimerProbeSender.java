@@ -1,5 +1,6 @@
 package io.lanemq.dialtest;
 
+import java.time.InstantSource;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.common.message.Message;
@@ -12,8 +13,8 @@ import org.apache.rocketmq.common.message.MessageQueue;
  */
 final class TimerProbeSender extends DueTimeProbeSender {
 
-    TimerProbeSender(DefaultMQProducer producer, long timeoutMillis, long delayMillis, DialClock clock) {
-        super(producer, timeoutMillis, delayMillis, clock);
+    TimerProbeSender(DefaultMQProducer producer, long timeoutMillis, long delayMillis, InstantSource wallClock) {
+        super(producer, timeoutMillis, delayMillis, wallClock);
     }
 
     @Override

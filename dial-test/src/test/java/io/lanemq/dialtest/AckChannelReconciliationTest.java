@@ -3,6 +3,7 @@ package io.lanemq.dialtest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lanemq.support.FakeClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -22,7 +23,7 @@ class AckChannelReconciliationTest {
     void reportsExactlyTheAcksLostAndDuplicatedOnTheWay() {
         FakeClock clock = new FakeClock();
         DialTestMetrics metrics = new DialTestMetrics(new SimpleMeterRegistry());
-        Reconciler reconciler = new Reconciler(RUN, clock, Duration.ofSeconds(5), Duration.ofSeconds(60), metrics);
+        Reconciler reconciler = new Reconciler(RUN, clock, clock, Duration.ofSeconds(5), Duration.ofSeconds(60), metrics);
         int probes = 1_000;
         int k = 37;
         int d = 23;
@@ -33,9 +34,9 @@ class AckChannelReconciliationTest {
             List<AckFrame> batch = new ArrayList<>();
             for (int seq = 0; seq < probes; seq++) {
                 LaneKey key = keys[seq % 2];
-                reconciler.track(seq, reconciler.lane(key), clock.nanos(), 0, 0);
+                reconciler.track(seq, reconciler.lane(key), clock.read(), 0, 0);
                 reconciler.sent(reconciler.lane(key));
-                batch.add(new AckFrame(RUN, seq, key.kind(), clock.epochMillis(), 0));
+                batch.add(new AckFrame(RUN, seq, key.kind(), clock.millis(), 0));
                 if (batch.size() == 16) {
                     assertThat(sender.send("127.0.0.1", listener.address().getPort(), batch)).isZero();
                     batch.clear();

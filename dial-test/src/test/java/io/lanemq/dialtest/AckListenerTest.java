@@ -3,6 +3,7 @@ package io.lanemq.dialtest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lanemq.support.Ticker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
@@ -42,7 +43,7 @@ class AckListenerTest {
 
     private AckListener start(int maxConnections) {
         return AckListener.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), AckCodecTest.SECRET, sink,
-            metrics, DialClock.system(), maxConnections, Duration.ofMinutes(1));
+            metrics, Ticker.system(), maxConnections, Duration.ofMinutes(1));
     }
 
     @AfterEach

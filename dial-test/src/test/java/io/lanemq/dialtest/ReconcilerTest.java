@@ -2,6 +2,7 @@ package io.lanemq.dialtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lanemq.support.FakeClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Random;
@@ -16,33 +17,33 @@ class ReconcilerTest {
 
     private final FakeClock clock = new FakeClock();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final Reconciler reconciler = new Reconciler(RUN, clock, GRACE, Duration.ofSeconds(60),
+    private final Reconciler reconciler = new Reconciler(RUN, clock, clock, GRACE, Duration.ofSeconds(60),
         new DialTestMetrics(registry));
 
     @Test
     void reportsExactlyTheInjectedLossAndDuplicates() {
         Random random = new Random(3);
         for (int round = 0; round < 20; round++) {
-            Reconciler r = new Reconciler(RUN, clock, GRACE, Duration.ofSeconds(60), new DialTestMetrics(new SimpleMeterRegistry()));
+            Reconciler r = new Reconciler(RUN, clock, clock, GRACE, Duration.ofSeconds(60), new DialTestMetrics(new SimpleMeterRegistry()));
             int n = 200 + random.nextInt(800);
             int k = random.nextInt(n / 4);
             int d = random.nextInt(n / 4);
             LaneStats lane = r.lane(NORMAL);
             long base = round * 10_000L;
             for (int i = 0; i < n; i++) {
-                r.track(base + i, lane, clock.nanos(), 0, 0);
+                r.track(base + i, lane, clock.read(), 0, 0);
                 r.sent(lane);
             }
             // The first k probes are lost; of the others, d are acked twice (some a third time: still duplicates).
             int triple = d == 0 ? 0 : random.nextInt(d);
             for (int i = k; i < n; i++) {
-                r.onAck(ack(base + i), clock.nanos());
+                r.onAck(ack(base + i), clock.read());
             }
             for (int i = k; i < k + d; i++) {
-                r.onAck(ack(base + i), clock.nanos());
+                r.onAck(ack(base + i), clock.read());
             }
             for (int i = k; i < k + triple; i++) {
-                r.onAck(ack(base + i), clock.nanos());
+                r.onAck(ack(base + i), clock.read());
             }
             clock.advance(GRACE.plusSeconds(1));
             Report report = r.reconcile();
@@ -58,7 +59,7 @@ class ReconcilerTest {
     @Test
     void aProbeIsLostOnlyOnceItsDeadlinePassed() {
         LaneStats lane = reconciler.lane(NORMAL);
-        reconciler.track(1, lane, clock.nanos(), 0, 0);
+        reconciler.track(1, lane, clock.read(), 0, 0);
         clock.advance(GRACE.minusMillis(1));
         assertThat(reconciler.reconcile().total().lost()).isZero();
         assertThat(reconciler.pending()).isEqualTo(1);
@@ -70,10 +71,10 @@ class ReconcilerTest {
     @Test
     void aDelayedProbeIsDueAfterItsDelayAndItsLatencyCountsFromThen() {
         LaneStats lane = reconciler.lane(DELAYED);
-        reconciler.track(1, lane, clock.nanos(), Duration.ofSeconds(30).toNanos(), 0);
+        reconciler.track(1, lane, clock.read(), Duration.ofSeconds(30).toNanos(), 0);
         clock.advance(Duration.ofSeconds(35));
         assertThat(reconciler.reconcile().total().lost()).as("30 s delay + 10 s grace not over").isZero();
-        reconciler.onAck(new AckFrame(RUN, 1, ProbeKind.DELAYED, 0, 0), clock.nanos());
+        reconciler.onAck(new AckFrame(RUN, 1, ProbeKind.DELAYED, 0, 0), clock.read());
         Report report = reconciler.reconcile();
         LaneReport row = report.lane("cluster-a", "broker-0", ProbeKind.DELAYED).orElseThrow();
         assertThat(row.counts().acked()).isEqualTo(1);
@@ -83,7 +84,7 @@ class ReconcilerTest {
     @Test
     void theCheckBackAllowanceExtendsTheDeadline() {
         LaneStats lane = reconciler.lane(NORMAL);
-        reconciler.track(1, lane, clock.nanos(), 0, Duration.ofSeconds(45).toNanos());
+        reconciler.track(1, lane, clock.read(), 0, Duration.ofSeconds(45).toNanos());
         clock.advance(Duration.ofSeconds(54));
         assertThat(reconciler.reconcile().total().lost()).isZero();
         clock.advance(Duration.ofSeconds(1));
@@ -93,10 +94,10 @@ class ReconcilerTest {
     @Test
     void anAckAfterTheDeadlineIsLateNotAcked() {
         LaneStats lane = reconciler.lane(NORMAL);
-        reconciler.track(1, lane, clock.nanos(), 0, 0);
+        reconciler.track(1, lane, clock.read(), 0, 0);
         clock.advance(GRACE);
         reconciler.reconcile();
-        assertThat(reconciler.onAck(ack(1), clock.nanos())).isEqualTo(AckSink.Outcome.MATCHED);
+        assertThat(reconciler.onAck(ack(1), clock.read())).isEqualTo(AckSink.Outcome.MATCHED);
         LaneCounts counts = reconciler.totals().total();
         assertThat(counts.lost()).isEqualTo(1);
         assertThat(counts.late()).isEqualTo(1);
@@ -106,7 +107,7 @@ class ReconcilerTest {
     @Test
     void aFailedSendIsAFailureNeverALoss() {
         LaneStats lane = reconciler.lane(NORMAL);
-        reconciler.track(1, lane, clock.nanos(), 0, 0);
+        reconciler.track(1, lane, clock.read(), 0, 0);
         reconciler.sendFailed(lane, 1, true, true);
         reconciler.sendFailed(lane, 2, false, false);
         clock.advance(GRACE.plusSeconds(5));
@@ -118,19 +119,19 @@ class ReconcilerTest {
     @Test
     void probesPendingOnABrokerThatStopsAnsweringAreHeldUntilItAnswersAgain() {
         LaneStats lane = reconciler.lane(NORMAL);
-        reconciler.track(1, lane, clock.nanos(), 0, 0);
+        reconciler.track(1, lane, clock.read(), 0, 0);
         reconciler.sent(lane);
         for (int second = 2; second <= 20; second += 2) { // a partition: every send goes unanswered
             clock.advance(Duration.ofSeconds(2));
-            reconciler.track(100 + second, lane, clock.nanos(), 0, 0);
+            reconciler.track(100 + second, lane, clock.read(), 0, 0);
             reconciler.sendFailed(lane, 100 + second, true, false);
             assertThat(reconciler.reconcile().total().lost()).as("lost %d s into the partition", second).isZero();
         }
         assertThat(reconciler.pending()).isEqualTo(1);
-        assertThat(reconciler.latestDeadline()).hasValue(clock.nanos() + GRACE.toNanos());
+        assertThat(reconciler.latestDeadline()).hasValue(clock.read() + GRACE.toNanos());
         clock.advance(GRACE.minusMillis(1)); // healed: the broker has its grace again from its last unanswered send
         assertThat(reconciler.reconcile().total().lost()).isZero();
-        reconciler.onAck(ack(1), clock.nanos());
+        reconciler.onAck(ack(1), clock.read());
         LaneCounts counts = reconciler.totals().total();
         assertThat(counts.acked()).isEqualTo(1);
         assertThat(counts.lost()).isZero();
@@ -141,7 +142,7 @@ class ReconcilerTest {
     @Test
     void aProbeHeldByAnUnansweredSendIsLostAGraceAfterIt() {
         LaneStats lane = reconciler.lane(NORMAL);
-        reconciler.track(1, lane, clock.nanos(), 0, Duration.ofSeconds(5).toNanos());
+        reconciler.track(1, lane, clock.read(), 0, Duration.ofSeconds(5).toNanos());
         clock.advance(Duration.ofSeconds(12));
         reconciler.sendFailed(lane, 2, false, false);
         clock.advance(GRACE.plusSeconds(5).minusMillis(1));
@@ -155,7 +156,7 @@ class ReconcilerTest {
         LaneStats lane = reconciler.lane(NORMAL);
         LaneStats otherBroker = reconciler.lane(new LaneKey("cluster-a", "broker-1", ProbeKind.NORMAL));
         LaneStats otherCluster = reconciler.lane(new LaneKey("cluster-b", "broker-0", ProbeKind.NORMAL));
-        reconciler.track(1, lane, clock.nanos(), 0, 0);
+        reconciler.track(1, lane, clock.read(), 0, 0);
         clock.advance(Duration.ofSeconds(5));
         reconciler.sendFailed(lane, 2, false, true);
         reconciler.sendFailed(otherBroker, 3, false, false);
@@ -169,31 +170,31 @@ class ReconcilerTest {
         LaneStats lane = reconciler.lane(DELAYED);
         reconciler.sendFailed(lane, 1, false, false);
         clock.advance(Duration.ofSeconds(1));
-        reconciler.track(2, lane, clock.nanos(), Duration.ofSeconds(3).toNanos(), 0);
-        assertThat(reconciler.latestDeadline()).hasValue(clock.nanos() + Duration.ofSeconds(3).plus(GRACE).toNanos());
+        reconciler.track(2, lane, clock.read(), Duration.ofSeconds(3).toNanos(), 0);
+        assertThat(reconciler.latestDeadline()).hasValue(clock.read() + Duration.ofSeconds(3).plus(GRACE).toNanos());
     }
 
     @Test
     void foreignRunsAndUnknownSequencesAreNotCounted() {
         reconciler.lane(NORMAL);
-        assertThat(reconciler.onAck(new AckFrame(RUN + 1, 1, ProbeKind.NORMAL, 0, 0), clock.nanos()))
+        assertThat(reconciler.onAck(new AckFrame(RUN + 1, 1, ProbeKind.NORMAL, 0, 0), clock.read()))
             .isEqualTo(AckSink.Outcome.UNKNOWN_RUN);
-        assertThat(reconciler.onAck(ack(12345), clock.nanos())).isEqualTo(AckSink.Outcome.UNKNOWN_PROBE);
+        assertThat(reconciler.onAck(ack(12345), clock.read())).isEqualTo(AckSink.Outcome.UNKNOWN_PROBE);
         assertThat(reconciler.totals().total()).isEqualTo(LaneCounts.ZERO);
     }
 
     @Test
     void duplicatesAreRecognizedForTheRetentionThenForgotten() {
         LaneStats lane = reconciler.lane(NORMAL);
-        reconciler.track(1, lane, clock.nanos(), 0, 0);
-        reconciler.onAck(ack(1), clock.nanos());
+        reconciler.track(1, lane, clock.read(), 0, 0);
+        reconciler.onAck(ack(1), clock.read());
         clock.advance(Duration.ofSeconds(59));
         reconciler.reconcile();
-        reconciler.onAck(ack(1), clock.nanos());
+        reconciler.onAck(ack(1), clock.read());
         assertThat(reconciler.totals().total().duplicated()).isEqualTo(1);
         clock.advance(Duration.ofSeconds(1));
         reconciler.reconcile();
-        assertThat(reconciler.onAck(ack(1), clock.nanos())).isEqualTo(AckSink.Outcome.UNKNOWN_PROBE);
+        assertThat(reconciler.onAck(ack(1), clock.read())).isEqualTo(AckSink.Outcome.UNKNOWN_PROBE);
     }
 
     @Test
@@ -202,10 +203,10 @@ class ReconcilerTest {
         for (int period = 1; period <= 3; period++) {
             for (int i = 0; i < period * 10; i++) {
                 long seq = period * 1000L + i;
-                reconciler.track(seq, lane, clock.nanos(), 0, 0);
+                reconciler.track(seq, lane, clock.read(), 0, 0);
                 reconciler.sent(lane);
                 clock.advance(Duration.ofMillis(period));
-                reconciler.onAck(ack(seq), clock.nanos());
+                reconciler.onAck(ack(seq), clock.read());
             }
             Report report = reconciler.reconcile();
             LaneReport row = report.lanes().get(0);
@@ -222,12 +223,12 @@ class ReconcilerTest {
     @Test
     void theMetersFollowTheCounts() {
         LaneStats lane = reconciler.lane(NORMAL);
-        reconciler.track(1, lane, clock.nanos(), 0, 0);
+        reconciler.track(1, lane, clock.read(), 0, 0);
         reconciler.sent(lane);
         clock.advance(Duration.ofMillis(5));
-        reconciler.onAck(ack(1), clock.nanos());
-        reconciler.onAck(ack(1), clock.nanos());
-        reconciler.track(2, lane, clock.nanos(), 0, 0);
+        reconciler.onAck(ack(1), clock.read());
+        reconciler.onAck(ack(1), clock.read());
+        reconciler.track(2, lane, clock.read(), 0, 0);
         clock.advance(GRACE);
         reconciler.reconcile();
         assertThat(registry.get(DialTestMetrics.PROBES_SENT).tag("kind", "normal").counter().count()).isEqualTo(1);
@@ -236,7 +237,7 @@ class ReconcilerTest {
         assertThat(registry.get(DialTestMetrics.PROBES_LOST).counter().count()).isEqualTo(1);
         assertThat(registry.get(DialTestMetrics.PROBE_LATENCY).timer().count()).isEqualTo(1);
         assertThat(registry.get(DialTestMetrics.LAST_RECONCILIATION).gauge().value())
-            .isEqualTo(clock.epochMillis() / 1000.0);
+            .isEqualTo(clock.millis() / 1000.0);
     }
 
     private static AckFrame ack(long sequence) {

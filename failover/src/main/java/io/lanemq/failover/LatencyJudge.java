@@ -1,5 +1,6 @@
 package io.lanemq.failover;
 
+import io.lanemq.support.Ticker;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;

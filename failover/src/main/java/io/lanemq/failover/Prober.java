@@ -1,5 +1,7 @@
 package io.lanemq.failover;
 
+import io.lanemq.support.NamedThreads;
+import io.lanemq.support.Ticker;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -117,11 +119,7 @@ final class Prober<T> implements AutoCloseable {
             return injectedExecutor;
         }
         if (ownedExecutor == null) {
-            ownedExecutor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-                Thread thread = new Thread(runnable, "lanemq-failover-probe-" + name);
-                thread.setDaemon(true);
-                return thread;
-            });
+            ownedExecutor = Executors.newSingleThreadScheduledExecutor(NamedThreads.single("lanemq-failover-probe-" + name));
         }
         return ownedExecutor;
     }

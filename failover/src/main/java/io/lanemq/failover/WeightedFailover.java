@@ -1,5 +1,6 @@
 package io.lanemq.failover;
 
+import io.lanemq.support.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

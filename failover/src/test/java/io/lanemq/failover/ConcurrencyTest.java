@@ -2,6 +2,7 @@ package io.lanemq.failover;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lanemq.support.FakeClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,7 @@ class ConcurrencyTest {
 
     @Test
     void hammeringKeepsWeightsInBoundsAndReturnsInFlightToZero() throws Exception {
-        FakeTicker ticker = new FakeTicker();
+        FakeClock ticker = new FakeClock();
         ProbingTest.ManualScheduler scheduler = new ProbingTest.ManualScheduler();
         WeightedFailover<String> failover = WeightedFailover.<String>builder()
                 .ticker(ticker)

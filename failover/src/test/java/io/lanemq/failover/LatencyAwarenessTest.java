@@ -3,13 +3,14 @@ package io.lanemq.failover;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.lanemq.support.FakeClock;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class LatencyAwarenessTest {
 
-    private final FakeTicker ticker = new FakeTicker();
+    private final FakeClock ticker = new FakeClock();
 
     private WeightedFailover<String> failover(LatencyPolicy policy, String... callees) {
         WeightedFailover.Builder<String> builder = WeightedFailover.<String>builder().ticker(ticker).latency(policy);

@@ -2,6 +2,7 @@ package io.lanemq.failover;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lanemq.support.FakeClock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class MembershipUpdateTest {
 
-    private final FakeTicker ticker = new FakeTicker();
+    private final FakeClock ticker = new FakeClock();
     private final WeightedFailover<String> failover = WeightedFailover.<String>builder()
             .ticker(ticker)
             .probeExecutor(new ProbingTest.ManualScheduler())

@@ -2,6 +2,7 @@ package io.lanemq.failover;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lanemq.support.FakeClock;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -33,7 +34,7 @@ class ProbingTest {
         }
     }
 
-    private final FakeTicker ticker = new FakeTicker();
+    private final FakeClock ticker = new FakeClock();
     private final ManualScheduler scheduler = new ManualScheduler();
     private final AtomicBoolean healthy = new AtomicBoolean(false);
     private final AtomicInteger probes = new AtomicInteger();

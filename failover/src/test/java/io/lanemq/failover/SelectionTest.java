@@ -3,6 +3,7 @@ package io.lanemq.failover;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.lanemq.support.FakeClock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class SelectionTest {
 
     private static WeightedFailover.Builder<String> builder() {
-        return WeightedFailover.<String>builder().latency(LatencyPolicy.disabled()).ticker(new FakeTicker());
+        return WeightedFailover.<String>builder().latency(LatencyPolicy.disabled()).ticker(new FakeClock());
     }
 
     private static Map<String, Integer> countPicks(WeightedFailover<String> failover, int picks) {

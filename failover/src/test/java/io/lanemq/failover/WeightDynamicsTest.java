@@ -3,6 +3,7 @@ package io.lanemq.failover;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 
+import io.lanemq.support.FakeClock;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -10,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class WeightDynamicsTest {
 
-    private final FakeTicker ticker = new FakeTicker();
+    private final FakeClock ticker = new FakeClock();
     private final List<WeightedFailover<String>> built = new ArrayList<>();
 
     @AfterEach

@@ -26,8 +26,10 @@ import io.lanemq.core.internal.produce.RoutingProducer;
 import io.lanemq.core.internal.produce.TopicRateLimits;
 import io.lanemq.core.internal.routing.ClusterChooser;
 import io.lanemq.core.internal.routing.FailoverClusterChooser;
+import io.lanemq.support.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -54,9 +56,14 @@ public final class CoreMessagingClient implements MessagingClient {
     /** Shared by every producer of this client: a topic's limit holds for the application, not per producer. */
     private final TopicRateLimits rateLimits = new TopicRateLimits();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The one monotonic clock of this client and everything it creates: routing, sends, consumers, lanes. */
+    private final Ticker ticker;
+    /** The wall clock a delayed message's {@code deliverAt} is checked against. */
+    private final InstantSource wallClock;
 
     private CoreMessagingClient(ClientOptions options, ConfigSource source, PlatformConfigRef config, MessagingBinding binding,
-                                ClusterChooser chooser, SdkMetrics metrics, LaneRuntime lanes) {
+                                ClusterChooser chooser, SdkMetrics metrics, LaneRuntime lanes, Ticker ticker,
+                                InstantSource wallClock) {
         this.options = options;
         this.source = source;
         this.config = config;
@@ -64,6 +71,8 @@ public final class CoreMessagingClient implements MessagingClient {
         this.chooser = chooser;
         this.metrics = metrics;
         this.lanes = lanes;
+        this.ticker = ticker;
+        this.wallClock = wallClock;
         this.reloader = new ConfigReloader(source.describe(), config, this::subscribers, metrics);
     }
 
@@ -84,7 +93,15 @@ public final class CoreMessagingClient implements MessagingClient {
 
     /** Starts a client reporting to {@code registry}; reads and validates the configuration first. */
     public static CoreMessagingClient start(ClientOptions options, MeterRegistry registry) throws MessagingException {
+        return start(options, registry, Ticker.system(), InstantSource.system());
+    }
+
+    /** As above, on the given clocks: what tests inject to advance time instead of sleeping. */
+    static CoreMessagingClient start(ClientOptions options, MeterRegistry registry, Ticker ticker, InstantSource wallClock)
+            throws MessagingException {
         Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(ticker, "ticker");
+        Objects.requireNonNull(wallClock, "wallClock");
         ConfigSource source = ConfigSources.open(options.configLocation());
         LaneRuntime lanes = null;
         try {
@@ -92,10 +109,10 @@ public final class CoreMessagingClient implements MessagingClient {
             MessagingBinding binding = BindingLoader.load(config.current().binding(), CoreMessagingClient.class.getClassLoader());
             SdkMetrics metrics = new SdkMetrics(registry, options.applicationName());
             if (options.lanes().isPresent()) {
-                lanes = LaneRuntime.start(options.lanes().get(), metrics);
+                lanes = LaneRuntime.start(options.lanes().get(), metrics, ticker, options.applicationName());
             }
             CoreMessagingClient client = new CoreMessagingClient(options, source, config, binding,
-                    new FailoverClusterChooser(config, metrics), metrics, lanes);
+                    new FailoverClusterChooser(config, metrics, ticker, options.applicationName()), metrics, lanes, ticker, wallClock);
             // Watch only once the client can follow changes: a change from now on is applied live.
             source.watch(client.reloader);
             return client;
@@ -120,7 +137,8 @@ public final class CoreMessagingClient implements MessagingClient {
             throw e;
         }
         RoutingProducer producer = new RoutingProducer(group, producerOptions.transactionChecker(), config, chooser, clusters,
-                metrics, rateLimits, new ContextStamp(options.lanes().flatMap(LaneOptions::lane)), open::remove);
+                metrics, rateLimits, new ContextStamp(options.lanes().flatMap(LaneOptions::lane)), open::remove,
+                ticker, wallClock);
         open.add(producer);
         return producer;
     }
@@ -132,7 +150,7 @@ public final class CoreMessagingClient implements MessagingClient {
         ProxyIdentity identity = new ProxyIdentity(options.applicationName(), options.proxyToken());
         if (lanes == null) {
             DualClusterConsumer consumer = DualClusterConsumer.start(subscription, listener, config.current(), binding, metrics,
-                    identity, Optional.empty(), open::remove);
+                    identity, Optional.empty(), ticker, open::remove);
             open.add(consumer);
             return consumer;
         }
@@ -140,7 +158,7 @@ public final class CoreMessagingClient implements MessagingClient {
         DualClusterConsumer consumer;
         try {
             consumer = DualClusterConsumer.start(subscription, laneSubscription.listener(), config.current(), binding, metrics,
-                    identity, Optional.of(lanes.memberTag()), closing -> {
+                    identity, Optional.of(lanes.memberTag()), ticker, closing -> {
                         laneSubscription.close();
                         open.remove(closing);
                     });

@@ -13,6 +13,7 @@ import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.TopicRoute;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.micrometer.core.instrument.Meter;
+import io.lanemq.support.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -54,6 +55,7 @@ final class DirectConsumption implements AutoCloseable {
     private final MessagingBinding binding;
     private final SdkMetrics metrics;
     private final Meter drainingGauge;
+    private final Ticker ticker;
     private boolean closed;
     /** Per cluster: the spec it runs with (drained topics included) and the running consumer. Guarded by {@code this}. */
     private final Map<String, Running> perCluster = new LinkedHashMap<>();
@@ -61,7 +63,7 @@ final class DirectConsumption implements AutoCloseable {
     private volatile int drainingClusters;
 
     private DirectConsumption(Subscription subscription, String subscriptionId, MessageListener listener, MessagingBinding binding,
-                              SdkMetrics metrics) {
+                              SdkMetrics metrics, Ticker ticker) {
         this.subscription = subscription;
         this.subscriptionId = subscriptionId;
         this.listener = listener;
@@ -69,6 +71,7 @@ final class DirectConsumption implements AutoCloseable {
         this.metrics = metrics;
         this.drainingGauge = metrics.directDrainingGauge(subscription.logicTopic(), subscription.consumerGroup(), subscriptionId,
                 () -> drainingClusters);
+        this.ticker = ticker;
     }
 
     /** The bound consumer specs of a DIRECT group, by cluster; each member joins with {@code memberTag}, if any. */
@@ -95,9 +98,9 @@ final class DirectConsumption implements AutoCloseable {
 
     /** Subscribes on every cluster of the plan; on failure nothing is left running. */
     static DirectConsumption start(Subscription subscription, String subscriptionId, MessageListener listener,
-                                   MessagingBinding binding, SdkMetrics metrics, Map<String, BoundConsumerSpec> plan)
+                                   MessagingBinding binding, SdkMetrics metrics, Ticker ticker, Map<String, BoundConsumerSpec> plan)
             throws MessagingException {
-        DirectConsumption direct = new DirectConsumption(subscription, subscriptionId, listener, binding, metrics);
+        DirectConsumption direct = new DirectConsumption(subscription, subscriptionId, listener, binding, metrics, ticker);
         synchronized (direct) {
             try {
                 for (BoundConsumerSpec spec : plan.values()) {
@@ -114,7 +117,7 @@ final class DirectConsumption implements AutoCloseable {
     private void startOne(BoundConsumerSpec spec) throws MessagingException {
         String cluster = spec.cluster().clusterName();
         BoundConsumer started = binding.createConsumer(spec,
-                new ListenerAdapter(subscription.logicTopic(), subscription.consumerGroup(), cluster, listener, metrics));
+                new ListenerAdapter(subscription.logicTopic(), subscription.consumerGroup(), cluster, listener, metrics, ticker));
         perCluster.put(cluster, new Running(spec, started, metrics.directThreadsGauge(subscription.logicTopic(),
                 subscription.consumerGroup(), subscriptionId, cluster, spec.topic(), spec.consumeThreads())));
         countDraining();
@@ -165,7 +168,7 @@ final class DirectConsumption implements AutoCloseable {
         try {
             startOne(spec);
             if (!spec.drainTopics().isEmpty()) {
-                checkDrained(spec.cluster().clusterName(), System.nanoTime() + grace.toNanos());
+                checkDrained(spec.cluster().clusterName(), ticker.read() + grace.toNanos());
             }
         } catch (MessagingException | RuntimeException e) {
             // Its messages wait in the broker; the next change (or a restart) starts it.
@@ -186,7 +189,7 @@ final class DirectConsumption implements AutoCloseable {
                 if (closed || running == null || running.spec.drainTopics().isEmpty()) {
                     return;
                 }
-                boolean drained = System.nanoTime() >= notBefore && running.spec.drainTopics().stream()
+                boolean drained = ticker.read() - notBefore >= 0 && running.spec.drainTopics().stream()
                         .allMatch(topic -> running.consumer.backlog(topic).orElse(-1) == 0);
                 if (!drained) {
                     checkDrained(cluster, notBefore);

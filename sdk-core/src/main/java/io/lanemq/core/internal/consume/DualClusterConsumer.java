@@ -13,6 +13,7 @@ import io.lanemq.core.internal.consume.proxy.ProxyConsumer;
 import io.lanemq.core.internal.consume.proxy.ProxyIdentity;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.micrometer.core.instrument.Meter;
+import io.lanemq.support.Ticker;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
@@ -45,6 +46,7 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     private final MessagingBinding binding;
     private final SdkMetrics metrics;
     private final ProxyIdentity identity;
+    private final Ticker ticker;
     /** What this instance's DIRECT consumers tell the other members of the group (lanes); empty when nothing. */
     private final Optional<String> memberTag;
     /** Told when this consumer closes, so its owner stops tracking it. */
@@ -60,13 +62,14 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     private volatile ConsumptionMode mode;
 
     private DualClusterConsumer(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics,
-                                ProxyIdentity identity, Optional<String> memberTag,
+                                ProxyIdentity identity, Optional<String> memberTag, Ticker ticker,
                                 java.util.function.Consumer<AutoCloseable> onClose) {
         this.subscription = subscription;
         this.listener = listener;
         this.binding = binding;
         this.metrics = metrics;
         this.identity = identity;
+        this.ticker = ticker;
         this.memberTag = memberTag;
         this.onClose = onClose;
         this.modeGauges = metrics.consumerModeGauges(subscription.logicTopic(), subscription.consumerGroup(), id, () -> mode);
@@ -80,11 +83,11 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
      */
     public static DualClusterConsumer start(Subscription subscription, MessageListener listener, PlatformConfig config,
                                             MessagingBinding binding, SdkMetrics metrics, ProxyIdentity identity,
-                                            Optional<String> memberTag, java.util.function.Consumer<AutoCloseable> onClose)
-            throws MessagingException {
-        ConsumptionPlan plan = ConsumptionPlan.of(subscription, config, identity, memberTag);
+                                            Optional<String> memberTag, Ticker ticker,
+                                            java.util.function.Consumer<AutoCloseable> onClose) throws MessagingException {
         DualClusterConsumer consumer = new DualClusterConsumer(subscription, listener, binding, metrics, identity, memberTag,
-                onClose);
+                ticker, onClose);
+        ConsumptionPlan plan = consumer.plan(config);
         synchronized (consumer) {
             try {
                 consumer.startPath(plan);
@@ -104,12 +107,12 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     private void startPath(ConsumptionPlan plan) throws MessagingException {
         if (plan.mode() == ConsumptionMode.PROXY) {
             try {
-                proxy = ProxyConsumer.start(plan.proxy(), listener, metrics);
+                proxy = ProxyConsumer.start(plan.proxy(), listener, metrics, ticker);
             } catch (UncheckedIOException e) {
                 throw new InvalidConfigurationException(e.getMessage(), e.getCause());
             }
         } else {
-            direct = DirectConsumption.start(subscription, id, listener, binding, metrics, plan.direct());
+            direct = DirectConsumption.start(subscription, id, listener, binding, metrics, ticker, plan.direct());
         }
         mode = plan.mode();
     }
@@ -149,7 +152,7 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
         DirectConsumption oldDirect = direct;
         ProxyConsumer oldProxy = proxy;
         ConsumptionMode from = oldProxy != null ? ConsumptionMode.PROXY : ConsumptionMode.DIRECT;
-        long start = System.nanoTime();
+        long start = ticker.read();
         try {
             direct = null;
             proxy = null;
@@ -162,7 +165,7 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
                     subscription, from, e);
             return;
         }
-        long started = System.nanoTime();
+        long started = ticker.read();
         if (oldDirect != null) {
             oldDirect.close();
         }
@@ -170,7 +173,7 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
             oldProxy.close();
         }
         log.info("{} switched from {} to {} consumption: new path started in {} ms, old one stopped in {} ms", subscription,
-                from, plan.mode(), (started - start) / 1_000_000, (System.nanoTime() - started) / 1_000_000);
+                from, plan.mode(), (started - start) / 1_000_000, (ticker.read() - started) / 1_000_000);
     }
 
     /** The member tags of the group's live members (DIRECT mode); empty in PROXY mode or when no cluster can tell now. */

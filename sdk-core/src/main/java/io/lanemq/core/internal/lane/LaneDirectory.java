@@ -1,6 +1,7 @@
 package io.lanemq.core.internal.lane;
 
 import io.lanemq.api.Lane;
+import io.lanemq.support.Ticker;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -13,7 +14,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 
 /**
  * Which lanes of one consumer group have live members, and where a message of a lane is consumed: by
@@ -29,16 +29,16 @@ import java.util.function.LongSupplier;
 final class LaneDirectory {
     private final LaneMember self;
     private final long suspectNanos;
-    private final LongSupplier clock;
+    private final Ticker ticker;
     private volatile Map<Optional<Lane>, List<LaneMember>> membersByLane;
     private final Map<LaneMember, Long> suspectUntil = new ConcurrentHashMap<>();
     /** Open once the brokers' list was read: until then this instance knows only itself. */
     private final CountDownLatch read = new CountDownLatch(1);
 
-    LaneDirectory(LaneMember self, long suspectNanos, LongSupplier clock) {
+    LaneDirectory(LaneMember self, long suspectNanos, Ticker ticker) {
         this.self = self;
         this.suspectNanos = suspectNanos;
-        this.clock = clock;
+        this.ticker = ticker;
         this.membersByLane = Map.of(self.lane(), List.of(self));
     }
 
@@ -80,7 +80,7 @@ final class LaneDirectory {
 
     /** Leaves {@code member} out of routing for a while: a forward to it just failed. */
     void suspect(LaneMember member) {
-        suspectUntil.put(member, clock.getAsLong() + suspectNanos);
+        suspectUntil.put(member, ticker.read() + suspectNanos);
     }
 
     /** Where a message of {@code lane} (empty: the base) is consumed, as the view stands now. */
@@ -89,7 +89,7 @@ final class LaneDirectory {
         lane.ifPresent(l -> l.fallbackPath().forEach(step -> path.add(Optional.of(step))));
         path.add(Optional.empty());
         Map<Optional<Lane>, List<LaneMember>> view = membersByLane;
-        long now = clock.getAsLong();
+        long now = ticker.read();
         for (Optional<Lane> step : path) {
             if (step.equals(self.lane())) {
                 return LaneRoute.local(step);

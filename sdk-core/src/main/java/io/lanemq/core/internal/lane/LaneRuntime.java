@@ -15,6 +15,8 @@ import io.lanemq.core.internal.lane.forward.LaneForwardClient;
 import io.lanemq.core.internal.lane.forward.LaneForwardServer;
 import io.lanemq.core.internal.lane.forward.UnknownGroupException;
 import io.lanemq.core.metrics.SdkMetrics;
+import io.lanemq.support.NamedThreads;
+import io.lanemq.support.Ticker;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -44,6 +46,7 @@ public final class LaneRuntime implements AutoCloseable {
 
     private final LaneOptions options;
     private final SdkMetrics metrics;
+    private final Ticker ticker;
     private final LaneForwardClient client;
     private final LaneForwardServer server;
     private final LaneMember self;
@@ -55,31 +58,33 @@ public final class LaneRuntime implements AutoCloseable {
     private record GroupTopic(String group, String logicTopic) {
     }
 
-    private LaneRuntime(LaneOptions options, SdkMetrics metrics) throws InvalidConfigurationException {
+    private LaneRuntime(LaneOptions options, SdkMetrics metrics, Ticker ticker, String owner) throws InvalidConfigurationException {
         this.options = options;
         this.metrics = metrics;
+        this.ticker = ticker;
         this.client = new LaneForwardClient(ForwardClientSettings.builder(options.trustedCertificates(), options.token())
-                .callDeadline(options.forwardTimeout()).build(), metrics.registry());
+                .callDeadline(options.forwardTimeout()).build(), metrics.registry(), ticker);
         try {
             this.server = LaneForwardServer.start(ForwardServerSettings.builder(options.certificateChain(), options.privateKey(),
                             options.token()).host(options.listenHost()).port(options.listenPort()).threads(options.serverThreads())
-                    .build(), this::consumeForwarded, metrics.registry());
+                    .build(), this::consumeForwarded, metrics.registry(), ticker, owner);
         } catch (IOException | RuntimeException e) {
             client.close();
             throw new LaneEndpointException("cannot serve lane forwarding on " + options.listenHost() + ":"
                     + options.listenPort() + ": " + e.getMessage(), e);
         }
         this.self = new LaneMember(options.lane(), options.advertisedHost(), server.address().getPort());
-        this.refresher = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "lanemq-lane-members");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.refresher = Executors.newSingleThreadScheduledExecutor(NamedThreads.single(NamedThreads.name("lanemq-lane-members", owner)));
     }
 
-    /** @throws LaneEndpointException the forwarding endpoint cannot start (port taken, unreadable TLS files) */
-    public static LaneRuntime start(LaneOptions options, SdkMetrics metrics) throws InvalidConfigurationException {
-        LaneRuntime runtime = new LaneRuntime(options, metrics);
+    /**
+     * @param ticker the client's clock: member suspicion, forwarding latency, idle channels
+     * @param owner  the application whose client this is, named in the threads' names
+     * @throws LaneEndpointException the forwarding endpoint cannot start (port taken, unreadable TLS files)
+     */
+    public static LaneRuntime start(LaneOptions options, SdkMetrics metrics, Ticker ticker, String owner)
+            throws InvalidConfigurationException {
+        LaneRuntime runtime = new LaneRuntime(options, metrics, ticker, owner);
         log.info("lane member {} serving forwarded messages on {}", runtime.self, runtime.server.address());
         return runtime;
     }
@@ -107,7 +112,7 @@ public final class LaneRuntime implements AutoCloseable {
         }
         // Long enough for the brokers' list to drop a member that died, which a later refresh then shows.
         long suspectNanos = options.membershipRefresh().multipliedBy(3).toNanos();
-        LaneDirectory directory = new LaneDirectory(self, suspectNanos, System::nanoTime);
+        LaneDirectory directory = new LaneDirectory(self, suspectNanos, ticker);
         LaneRoutingListener routing = new LaneRoutingListener(subscription.consumerGroup(), listener, directory,
                 this::forward, metrics, options.membershipRefresh().multipliedBy(5));
         LaneSubscription laneSubscription = new LaneSubscription(key, listener, routing, directory);
@@ -131,7 +136,7 @@ public final class LaneRuntime implements AutoCloseable {
             throw new UnknownGroupException(group, logicTopic);
         }
         metrics.laneRouted(group, SdkMetrics.LaneOutcome.RECEIVED);
-        return new ListenerAdapter(logicTopic, group, message.cluster(), listener, metrics).consume(message);
+        return new ListenerAdapter(logicTopic, group, message.cluster(), listener, metrics, ticker).consume(message);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.lanemq.core.internal.produce;
 
+import io.lanemq.support.Ticker;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -14,11 +15,16 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class ClusterPulse {
     private final Map<String, Long> lastQuickAnswer = new ConcurrentHashMap<>();
+    private final Ticker ticker;
+
+    ClusterPulse(Ticker ticker) {
+        this.ticker = ticker;
+    }
 
     /** Records an answer of {@code cluster} that took {@code latencyNanos}, if it is at most {@code quickNanos}. */
     void answered(String cluster, long latencyNanos, long quickNanos) {
         if (latencyNanos <= quickNanos) {
-            lastQuickAnswer.put(cluster, System.nanoTime());
+            lastQuickAnswer.put(cluster, ticker.read());
         }
     }
 

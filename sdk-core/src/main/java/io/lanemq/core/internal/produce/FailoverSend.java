@@ -48,7 +48,7 @@ final class FailoverSend {
         this.attempts = attempts;
         this.clusters = clusters;
         this.timers = timers;
-        this.deadlineNanos = System.nanoTime() + attempts.sendTimeout().toNanos();
+        this.deadlineNanos = attempts.now() + attempts.sendTimeout().toNanos();
     }
 
     /** Starts the first attempt; the future completes by the send timeout at the latest. */
@@ -145,14 +145,14 @@ final class FailoverSend {
             if (decided) {
                 return;
             }
-            if (System.nanoTime() - deadlineNanos >= 0) {
+            long now = attempts.now();
+            if (now - deadlineNanos >= 0) {
                 attempts.unanswered(current);
                 error = decideFailure(new SendFailedException("no cluster answered within the send timeout of "
                         + attempts.sendTimeout().toMillis() + " ms (tried " + attempts.tried() + "); the message may "
                         + "still be stored", attempts.logicTopic(), current.cluster(), null));
-            } else if (!attempts.overdue(current, System.nanoTime())) {
+            } else if (!attempts.overdue(current, now)) {
                 // No evidence against its cluster yet: look again shortly, within this attempt's last chance.
-                long now = System.nanoTime();
                 long lastChance = current.startNanos() + attempts.lastChanceNanos();
                 error = schedule(Math.min(Math.min(deadlineNanos, lastChance), now + attempts.recheckNanos()) - now);
             } else {
@@ -175,7 +175,7 @@ final class FailoverSend {
      * deadline. Returns the failure to report if no timer can be set (the producer closed meanwhile).
      */
     private MessagingException arm() {
-        long now = System.nanoTime();
+        long now = attempts.now();
         long at = deadlineNanos;
         if (attempts.canRetry()) {
             at = Math.min(at, now + attempts.failoverAfter().toNanos());
@@ -184,7 +184,7 @@ final class FailoverSend {
     }
 
     private MessagingException armDeadline() {
-        return schedule(deadlineNanos - System.nanoTime());
+        return schedule(deadlineNanos - attempts.now());
     }
 
     private MessagingException schedule(long delayNanos) {

@@ -18,6 +18,9 @@ import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.internal.routing.ClusterChooser;
+import io.lanemq.support.NamedThreads;
+import io.lanemq.support.Ticker;
+import java.time.InstantSource;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -63,11 +66,14 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Failover and deadline timers of sends in flight, and throttled starts; one thread, timers only. */
     private final ScheduledThreadPoolExecutor timers;
-    private final ClusterPulse pulse = new ClusterPulse();
+    private final ClusterPulse pulse;
+    private final Ticker ticker;
+    private final InstantSource wallClock;
 
     public RoutingProducer(String producerGroup, Optional<TransactionChecker> transactionChecker, PlatformConfigRef config,
                            ClusterChooser chooser, ClusterProducers clusters, SdkMetrics metrics,
-                           TopicRateLimits rateLimits, ContextStamp stamp, Consumer<AutoCloseable> onClose) {
+                           TopicRateLimits rateLimits, ContextStamp stamp, Consumer<AutoCloseable> onClose,
+                           Ticker ticker, InstantSource wallClock) {
         this.producerGroup = producerGroup;
         this.transactionChecker = transactionChecker;
         this.config = config;
@@ -77,11 +83,10 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
         this.rateLimits = rateLimits;
         this.stamp = stamp;
         this.onClose = onClose;
-        this.timers = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread thread = new Thread(runnable, "lanemq-producer-timers-" + producerGroup);
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.ticker = ticker;
+        this.wallClock = wallClock;
+        this.pulse = new ClusterPulse(ticker);
+        this.timers = new ScheduledThreadPoolExecutor(1, NamedThreads.single(NamedThreads.name("lanemq-producer-timers", producerGroup)));
         // A cancelled timer (the usual case: the send was answered) leaves the queue at once, not at its due time.
         timers.setRemoveOnCancelPolicy(true);
     }
@@ -228,8 +233,8 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
         try {
             Map<String, String> properties = stamp.properties(message);
             boolean stressTest = ContextStamp.marksStressTest(properties);
-            return new SendAttempts(SendValidator.check(snapshot, message, stressTest), message, properties, stressTest, snapshot,
-                    chooser, metrics, pulse);
+            return new SendAttempts(SendValidator.check(snapshot, message, stressTest, wallClock), message, properties,
+                    stressTest, snapshot, chooser, metrics, pulse, ticker);
         } catch (MessagingException e) {
             metrics.sendRejected(message.logicTopic(), e.getClass().getSimpleName());
             throw e;

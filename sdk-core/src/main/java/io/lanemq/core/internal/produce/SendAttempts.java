@@ -14,6 +14,7 @@ import io.lanemq.core.delay.DelayProtocol;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.internal.routing.ClusterChooser;
 import io.lanemq.core.internal.routing.RouteLease;
+import io.lanemq.support.Ticker;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -35,6 +36,8 @@ final class SendAttempts {
     private final ClusterChooser chooser;
     private final SdkMetrics metrics;
     private final ClusterPulse pulse;
+    /** The producer's clock: attempt starts, latencies and the failover's deadlines all read it. */
+    private final Ticker ticker;
     /** Stamped on the sender's thread: an async or throttled attempt runs on another. */
     private final Map<String, String> properties;
     /** Stress-test traffic, sent to each route's shadow topic as named by this snapshot; null for production traffic. */
@@ -48,19 +51,25 @@ final class SendAttempts {
     private final String delayId;
 
     SendAttempts(LogicTopicConfig topic, Message message, Map<String, String> properties, boolean stressTest,
-                 PlatformConfig snapshot, ClusterChooser chooser, SdkMetrics metrics, ClusterPulse pulse) {
+                 PlatformConfig snapshot, ClusterChooser chooser, SdkMetrics metrics, ClusterPulse pulse, Ticker ticker) {
         this.topic = topic;
         this.message = message;
         this.properties = properties;
         this.chooser = chooser;
         this.metrics = metrics;
         this.pulse = pulse;
+        this.ticker = ticker;
         this.shadows = stressTest ? snapshot.stressTest() : null;
         this.retries = snapshot.producer().retries();
         this.sendTimeout = snapshot.producer().sendTimeout();
         this.failoverAfter = snapshot.producer().failoverAfter();
         this.delayTopic = snapshot.delay().internalTopic();
         this.delayId = message.deliverAt().map(at -> DelayProtocol.newId(at.toEpochMilli())).orElse(null);
+    }
+
+    /** Now, on the producer's ticker. */
+    long now() {
+        return ticker.read();
     }
 
     Duration sendTimeout() {
@@ -88,7 +97,7 @@ final class SendAttempts {
         PhysicalMessage physical = delayId != null ? DelayProtocol.schedule(message, properties, delayTopic, delayId)
                 : new PhysicalMessage(physicalTopic(route), message.body(), message.keys(), message.tag(),
                         properties, message.shardingKey());
-        return new Attempt(message.logicTopic(), lease, physical, delayId, System.nanoTime(), new AtomicBoolean());
+        return new Attempt(message.logicTopic(), lease, physical, delayId, ticker.read(), new AtomicBoolean());
     }
 
     /** Where on {@code route} the message goes: its physical topic, or its shadow topic for stress-test traffic. */
@@ -97,7 +106,7 @@ final class SendAttempts {
     }
 
     SendResult succeeded(Attempt attempt, BoundSendResult sent) {
-        long nanos = System.nanoTime() - attempt.startNanos();
+        long nanos = ticker.read() - attempt.startNanos();
         pulse.answered(attempt.cluster(), nanos, quickNanos());
         if (attempt.judge()) {
             attempt.lease().succeeded(nanos);
@@ -115,7 +124,7 @@ final class SendAttempts {
                 attempt.lease().ignored();
             }
         }
-        metrics.sendCompleted(message.logicTopic(), attempt.cluster(), false, System.nanoTime() - attempt.startNanos(),
+        metrics.sendCompleted(message.logicTopic(), attempt.cluster(), false, ticker.read() - attempt.startNanos(),
                 shadows != null);
         return error;
     }

@@ -6,7 +6,7 @@ import io.lanemq.api.UnknownTopicException;
 import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import java.time.Duration;
-import java.time.Instant;
+import java.time.InstantSource;
 
 /**
  * The checks a send passes before any network call. The message builder already checked each
@@ -19,8 +19,9 @@ final class SendValidator {
     /**
      * @param stressTest whether the send is stress-test traffic, which only a logic topic with a shadow
      *                   topic takes: sent anywhere else it would mix with production messages
+     * @param wallClock  what a delayed message's {@code deliverAt} is measured against
      */
-    static LogicTopicConfig check(PlatformConfig config, Message message, boolean stressTest)
+    static LogicTopicConfig check(PlatformConfig config, Message message, boolean stressTest, InstantSource wallClock)
             throws UnknownTopicException, InvalidMessageException {
         LogicTopicConfig topic = config.topic(message.logicTopic()).orElseThrow(() -> new UnknownTopicException(
                 "unknown logic topic; the platform configuration has " + config.topics().keySet(), message.logicTopic()));
@@ -35,7 +36,7 @@ final class SendValidator {
                     + " (producer.maxBodyBytes)", message.logicTopic());
         }
         if (message.deliverAt().isPresent()) {
-            Duration ahead = Duration.between(Instant.now(), message.deliverAt().get());
+            Duration ahead = Duration.between(wallClock.instant(), message.deliverAt().get());
             Duration maxDelay = config.delay().maxDelay();
             if (ahead.compareTo(maxDelay) > 0) {
                 throw new InvalidMessageException("deliverAt " + message.deliverAt().get() + " is " + ahead.toMillis()

@@ -9,6 +9,8 @@ import io.lanemq.failover.LatencyPolicy;
 import io.lanemq.failover.Lease;
 import io.lanemq.failover.WeightSpec;
 import io.lanemq.failover.WeightedFailover;
+import io.lanemq.support.NamedThreads;
+import io.lanemq.support.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -46,22 +48,25 @@ public final class FailoverClusterChooser implements ClusterChooser {
     private final PlatformConfigRef config;
     private final SdkMetrics metrics;
     private final LatencyPolicy latencyPolicy;
+    private final Ticker ticker;
     private final ScheduledExecutorService probes;
     private final Map<String, TopicFailover> byTopic = new ConcurrentHashMap<>();
 
-    public FailoverClusterChooser(PlatformConfigRef config, SdkMetrics metrics) {
-        this(config, metrics, SDK_LATENCY_POLICY);
+    /**
+     * @param ticker the client's clock, for the failover's latency averages and probe waits
+     * @param owner  the application whose client this is, named in the probe thread's name
+     */
+    public FailoverClusterChooser(PlatformConfigRef config, SdkMetrics metrics, Ticker ticker, String owner) {
+        this(config, metrics, SDK_LATENCY_POLICY, ticker, owner);
     }
 
-    public FailoverClusterChooser(PlatformConfigRef config, SdkMetrics metrics, LatencyPolicy latencyPolicy) {
+    public FailoverClusterChooser(PlatformConfigRef config, SdkMetrics metrics, LatencyPolicy latencyPolicy, Ticker ticker,
+                                  String owner) {
         this.config = config;
         this.metrics = metrics;
         this.latencyPolicy = latencyPolicy;
-        this.probes = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "lanemq-sdk-cluster-probe");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.ticker = ticker;
+        this.probes = Executors.newSingleThreadScheduledExecutor(NamedThreads.single(NamedThreads.name("lanemq-sdk-cluster-probe", owner)));
     }
 
     @Override
@@ -135,6 +140,7 @@ public final class FailoverClusterChooser implements ClusterChooser {
                         .name(name)
                         .callees(weights(topic.routes()))
                         .latency(latencyPolicy)
+                        .ticker(ticker)
                         .healthChecker(new NameServerProbe(config))
                         .probeExecutor(probes)
                         .build());

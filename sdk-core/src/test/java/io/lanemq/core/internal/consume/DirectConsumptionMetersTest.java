@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.lanemq.support.Ticker;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class DirectConsumptionMetersTest {
     @Test
     void eachClusterConsumerShowsItsPhysicalTopicAndThreadsAndAMoveDrainsTheOldTopicVisibly() throws Exception {
         DirectConsumption direct = DirectConsumption.start(BILLING, "1-1", message -> ConsumeResult.SUCCESS, new NullBinding(),
-                metrics, plan("order_paid", 2));
+                metrics, Ticker.system(), plan("order_paid", 2));
         assertThat(threadsByClusterAndTopic()).containsExactlyInAnyOrderEntriesOf(
                 Map.of("cluster-a/order_paid", 2.0, "cluster-b/order_paid", 2.0));
         assertThat(draining()).as("nothing to drain before a move").isZero();

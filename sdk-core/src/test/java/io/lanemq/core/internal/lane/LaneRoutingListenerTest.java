@@ -9,6 +9,7 @@ import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.spi.BoundMessage;
 import io.lanemq.core.internal.consume.listener.DeliveredMessage;
 import io.lanemq.core.metrics.SdkMetrics;
+import io.lanemq.support.Ticker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
@@ -31,7 +32,7 @@ class LaneRoutingListenerTest {
     private static final Duration WAIT = Duration.ofSeconds(1);
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final LaneDirectory directory = new LaneDirectory(SELF, TimeUnit.SECONDS.toNanos(30), System::nanoTime);
+    private final LaneDirectory directory = new LaneDirectory(SELF, TimeUnit.SECONDS.toNanos(30), Ticker.system());
     private final List<ReceivedMessage> consumedHere = new ArrayList<>();
     private final List<LaneMember> forwardedTo = new ArrayList<>();
 
@@ -76,7 +77,7 @@ class LaneRoutingListenerTest {
 
     @Test
     void aMessageNoLaneCanTakeNowIsRetriedLater() {
-        LaneDirectory laneOnly = new LaneDirectory(A_1, TimeUnit.SECONDS.toNanos(30), System::nanoTime);
+        LaneDirectory laneOnly = new LaneDirectory(A_1, TimeUnit.SECONDS.toNanos(30), Ticker.system());
         laneOnly.update(List.of());
         LaneRoutingListener listener = new LaneRoutingListener("g", this::consumeHere, laneOnly, this::forward,
                 new SdkMetrics(registry, "app"), WAIT);

@@ -24,9 +24,11 @@ import io.lanemq.config.ProducerConfig;
 import io.lanemq.config.TopicRoute;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.internal.routing.FailoverClusterChooser;
+import io.lanemq.support.Ticker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -185,10 +187,10 @@ class RoutingProducerFailoverTest {
                 .build();
         PlatformConfigRef ref = new PlatformConfigRef(config);
         SdkMetrics metrics = new SdkMetrics(new SimpleMeterRegistry(), "test");
-        FailoverClusterChooser chooser = new FailoverClusterChooser(ref, metrics);
+        FailoverClusterChooser chooser = new FailoverClusterChooser(ref, metrics, Ticker.system(), "test");
         ClusterProducers clusters = new ClusterProducers("group", Optional.empty(), ref, binding);
         RoutingProducer producer = new RoutingProducer("group", Optional.empty(), ref, chooser, clusters, metrics,
-                new TopicRateLimits(), new ContextStamp(Optional.empty()), closed -> { });
+                new TopicRateLimits(), new ContextStamp(Optional.empty()), closed -> { }, Ticker.system(), InstantSource.system());
         closing.add(producer);
         closing.add(chooser);
         return producer;

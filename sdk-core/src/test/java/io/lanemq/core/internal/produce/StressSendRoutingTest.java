@@ -11,6 +11,7 @@ import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.TopicRoute;
 import java.nio.charset.StandardCharsets;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,7 +39,7 @@ class StressSendRoutingTest {
     void aStressSendIsRefusedByALogicTopicThatTakesNoStressTrafficNamingTheTopicAndTheSetting() {
         PlatformConfig config = config();
 
-        assertThatThrownBy(() -> SendValidator.check(config, message("refund"), true))
+        assertThatThrownBy(() -> SendValidator.check(config, message("refund"), true, InstantSource.system()))
                 .isInstanceOf(InvalidMessageException.class)
                 .hasMessageContaining("logic topic 'refund' does not take stress-test traffic (topics.refund.stressTest is false)")
                 .hasMessageContaining("must never reach a production topic; nothing was sent");
@@ -48,9 +49,9 @@ class StressSendRoutingTest {
     void productionSendsGoEverywhereAndStressSendsWhereTheTopicTakesThem() throws Exception {
         PlatformConfig config = config();
 
-        assertThat(SendValidator.check(config, message("refund"), false).name()).isEqualTo("refund");
-        assertThat(SendValidator.check(config, message("order-paid"), false).name()).isEqualTo("order-paid");
-        LogicTopicConfig stressed = SendValidator.check(config, message("order-paid"), true);
+        assertThat(SendValidator.check(config, message("refund"), false, InstantSource.system()).name()).isEqualTo("refund");
+        assertThat(SendValidator.check(config, message("order-paid"), false, InstantSource.system()).name()).isEqualTo("order-paid");
+        LogicTopicConfig stressed = SendValidator.check(config, message("order-paid"), true, InstantSource.system());
         assertThat(stressed.routes()).extracting(config::shadowTopic).containsExactly("order_paid_SHADOW", "order_paid_b_SHADOW");
     }
 

@@ -10,6 +10,7 @@ import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.config.TopicRoute;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.failover.LatencyPolicy;
+import io.lanemq.support.Ticker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.HashMap;
 import java.util.List;
@@ -34,7 +35,8 @@ class FailoverClusterChooserTest {
                 .cluster(new ClusterConfig("a", "idc-a", "127.0.0.1:1", Map.of()))
                 .cluster(new ClusterConfig("b", "idc-b", "127.0.0.1:1", Map.of()))
                 .topic(topic).build();
-        chooser = new FailoverClusterChooser(new PlatformConfigRef(config), new SdkMetrics(registry, "test"), LatencyPolicy.disabled());
+        chooser = new FailoverClusterChooser(new PlatformConfigRef(config), new SdkMetrics(registry, "test"), LatencyPolicy.disabled(),
+                Ticker.system(), "test");
     }
 
     @AfterEach

@@ -7,6 +7,7 @@ import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.spi.BoundListener;
 import io.lanemq.api.spi.BoundMessage;
 import io.lanemq.core.metrics.SdkMetrics;
+import io.lanemq.support.Ticker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,13 +23,16 @@ public final class ListenerAdapter implements BoundListener {
     private final String cluster;
     private final MessageListener listener;
     private final SdkMetrics metrics;
+    private final Ticker ticker;
 
-    public ListenerAdapter(String logicTopic, String group, String cluster, MessageListener listener, SdkMetrics metrics) {
+    public ListenerAdapter(String logicTopic, String group, String cluster, MessageListener listener, SdkMetrics metrics,
+                           Ticker ticker) {
         this.logicTopic = logicTopic;
         this.group = group;
         this.cluster = cluster;
         this.listener = listener;
         this.metrics = metrics;
+        this.ticker = ticker;
     }
 
     @Override
@@ -38,7 +42,7 @@ public final class ListenerAdapter implements BoundListener {
 
     /** Runs the listener on a message of this adapter's topic and group, also one another member forwarded here. */
     public ConsumeResult consume(ReceivedMessage delivered) {
-        long start = System.nanoTime();
+        long start = ticker.read();
         ConsumeResult result;
         // The listener runs in the message's context, so what it sends carries the message's lane and marks on.
         try (MessageContext.Scope ignored = delivered.context().enter()) {
@@ -53,7 +57,7 @@ public final class ListenerAdapter implements BoundListener {
                     delivered, logicTopic, group, cluster, e);
             result = ConsumeResult.RETRY_LATER;
         }
-        metrics.consumed(logicTopic, group, cluster, result == ConsumeResult.SUCCESS, System.nanoTime() - start);
+        metrics.consumed(logicTopic, group, cluster, result == ConsumeResult.SUCCESS, ticker.read() - start);
         return result;
     }
 }

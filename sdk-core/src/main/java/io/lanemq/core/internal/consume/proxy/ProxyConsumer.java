@@ -9,6 +9,8 @@ import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.proxy.protocol.Delivery;
 import io.lanemq.proxy.protocol.Subscribe;
 import io.lanemq.proxy.protocol.Subscribed;
+import io.lanemq.support.NamedThreads;
+import io.lanemq.support.Ticker;
 import io.micrometer.core.instrument.Meter;
 import java.time.Duration;
 import java.util.Map;
@@ -49,6 +51,7 @@ public final class ProxyConsumer implements AutoCloseable {
     private final ProxyConsumerSpec spec;
     private final MessageListener listener;
     private final SdkMetrics metrics;
+    private final Ticker ticker;
     private final String consumerId;
     private final TagFilter tagFilter;
     private final ProxyChannels channels;
@@ -66,26 +69,20 @@ public final class ProxyConsumer implements AutoCloseable {
     /** What the connected gauge reads. */
     private volatile boolean connected;
 
-    private ProxyConsumer(ProxyConsumerSpec spec, MessageListener listener, SdkMetrics metrics) {
+    private ProxyConsumer(ProxyConsumerSpec spec, MessageListener listener, SdkMetrics metrics, Ticker ticker) {
         this.spec = spec;
         this.listener = listener;
         this.metrics = metrics;
+        this.ticker = ticker;
         int sequence = SEQUENCE.incrementAndGet();
         this.consumerId = spec.application() + "-" + ProcessHandle.current().pid() + "-" + sequence;
         this.tagFilter = TagFilter.parse(spec.subscription().tagFilter());
         this.channels = new ProxyChannels(spec);
-        AtomicInteger threadNumber = new AtomicInteger();
-        this.listenerThreads = Executors.newFixedThreadPool(spec.threads(), r -> {
-            Thread thread = new Thread(r, "lanemq-proxy-consumer-" + spec.group() + "-" + sequence + "-" + threadNumber.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.listenerThreads = Executors.newFixedThreadPool(spec.threads(),
+                NamedThreads.numbered(NamedThreads.name("lanemq-proxy-consumer", spec.group(), String.valueOf(sequence))));
         this.byKey = new KeyedSerialExecutor(listenerThreads);
-        this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "lanemq-proxy-timers-" + spec.group() + "-" + sequence);
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.timers = Executors.newSingleThreadScheduledExecutor(
+                NamedThreads.single(NamedThreads.name("lanemq-proxy-timers", spec.group(), String.valueOf(sequence))));
         this.connectedGauge = metrics.proxyConnectedGauge(spec.logicTopic(), spec.group(), consumerId, () -> connected ? 1 : 0);
     }
 
@@ -94,8 +91,8 @@ public final class ProxyConsumer implements AutoCloseable {
      *
      * @throws java.io.UncheckedIOException the CA certificate cannot be read
      */
-    public static ProxyConsumer start(ProxyConsumerSpec spec, MessageListener listener, SdkMetrics metrics) {
-        ProxyConsumer consumer = new ProxyConsumer(spec, listener, metrics);
+    public static ProxyConsumer start(ProxyConsumerSpec spec, MessageListener listener, SdkMetrics metrics, Ticker ticker) {
+        ProxyConsumer consumer = new ProxyConsumer(spec, listener, metrics, ticker);
         consumer.timers.execute(consumer::connect);
         return consumer;
     }
@@ -122,7 +119,7 @@ public final class ProxyConsumer implements AutoCloseable {
 
     private void process(ProxyStream stream, Delivery delivery, BoundMessage message) {
         ListenerAdapter adapter = adapters.computeIfAbsent(delivery.getCluster(),
-                cluster -> new ListenerAdapter(spec.logicTopic(), spec.group(), cluster, listener, metrics));
+                cluster -> new ListenerAdapter(spec.logicTopic(), spec.group(), cluster, listener, metrics, ticker));
         settle(stream, delivery.getDeliveryId(), adapter.onMessage(message) == ConsumeResult.SUCCESS);
     }
 

@@ -7,6 +7,7 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.lanemq.proxy.protocol.ProxyHeaders;
+import io.lanemq.support.LogThrottle;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -26,11 +27,13 @@ final class BearerTokenInterceptor implements ServerInterceptor {
 
     private final byte[] token;
     private final LaneForwardMetrics metrics;
-    private final LogThrottle throttle = LogThrottle.perMinute();
+    /** Shared by the server's refusals, one line a minute per reason. */
+    private final LogThrottle throttle;
 
-    BearerTokenInterceptor(String token, LaneForwardMetrics metrics) {
+    BearerTokenInterceptor(String token, LaneForwardMetrics metrics, LogThrottle throttle) {
         this.token = token.getBytes(StandardCharsets.US_ASCII);
         this.metrics = metrics;
+        this.throttle = throttle;
     }
 
     @Override
@@ -40,7 +43,7 @@ final class BearerTokenInterceptor implements ServerInterceptor {
             return next.startCall(call, headers);
         }
         metrics.rejected(LaneForwardMetrics.REASON_UNAUTHENTICATED).increment();
-        long count = throttle.event();
+        long count = throttle.event(LaneForwardMetrics.REASON_UNAUTHENTICATED);
         if (count > 0) {
             SocketAddress peer = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
             log.warn("lane forward: refused a call from {} with {} token ({} refused since the last such line; metric {}{reason={}})",

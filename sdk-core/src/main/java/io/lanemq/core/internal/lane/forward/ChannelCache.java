@@ -2,29 +2,29 @@ package io.lanemq.core.internal.lane.forward;
 
 import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
+import io.lanemq.support.Ticker;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.function.LongSupplier;
 
 /**
  * One channel per target, opened on first use and closed once unused for the idle timeout (lane
  * consumers come and go with deployments, so targets do not accumulate). A closed channel finishes the
- * calls it carries. Time comes from an injected nano clock so tests need not wait.
+ * calls it carries. Time comes from an injected ticker so tests need not wait.
  */
 final class ChannelCache implements AutoCloseable {
     private final Function<InetSocketAddress, ManagedChannel> open;
     private final long idleNanos;
-    private final LongSupplier nanoClock;
+    private final Ticker ticker;
     private final Map<InetSocketAddress, Entry> channels = new HashMap<>();
     private boolean closed;
 
-    ChannelCache(Function<InetSocketAddress, ManagedChannel> open, long idleNanos, LongSupplier nanoClock) {
+    ChannelCache(Function<InetSocketAddress, ManagedChannel> open, long idleNanos, Ticker ticker) {
         this.open = open;
         this.idleNanos = idleNanos;
-        this.nanoClock = nanoClock;
+        this.ticker = ticker;
     }
 
     /** The target's channel, ready to be tried now. */
@@ -32,7 +32,7 @@ final class ChannelCache implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("the lane forward client is closed");
         }
-        long now = nanoClock.getAsLong();
+        long now = ticker.read();
         evictIdle(now);
         Entry entry = channels.computeIfAbsent(target, address -> new Entry(open.apply(address)));
         entry.lastUsed = now;

@@ -3,6 +3,7 @@ package io.lanemq.core.internal.lane.forward;
 import io.grpc.Attributes;
 import io.grpc.Grpc;
 import io.grpc.ServerTransportFilter;
+import io.lanemq.support.LogThrottle;
 import java.net.InetSocketAddress;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,10 +22,12 @@ final class FailedConnections extends ServerTransportFilter {
     /** The server's bound address, once bound: connections only fail after that. */
     private volatile String server = "(binding)";
     private final LaneForwardMetrics metrics;
-    private final LogThrottle throttle = LogThrottle.perMinute();
+    /** Shared by the server's refusals, one line a minute per reason. */
+    private final LogThrottle throttle;
 
-    FailedConnections(LaneForwardMetrics metrics) {
+    FailedConnections(LaneForwardMetrics metrics, LogThrottle throttle) {
         this.metrics = metrics;
+        this.throttle = throttle;
     }
 
     void boundTo(InetSocketAddress address) {
@@ -37,7 +40,7 @@ final class FailedConnections extends ServerTransportFilter {
             return;
         }
         metrics.rejected(LaneForwardMetrics.REASON_HANDSHAKE).increment();
-        long count = throttle.event();
+        long count = throttle.event(LaneForwardMetrics.REASON_HANDSHAKE);
         if (count > 0) {
             log.warn("lane forward server {}: {} connection(s) ended before TLS and HTTP/2 were established "
                     + "(a plaintext client, bytes that are not TLS, or a client that refused the certificate); "

@@ -14,13 +14,13 @@ import io.lanemq.api.ReceivedMessage;
 import io.lanemq.protocol.lane.ForwardReply;
 import io.lanemq.protocol.lane.LaneForwardGrpc;
 import io.lanemq.proxy.protocol.ProxyHeaders;
+import io.lanemq.support.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,14 +45,17 @@ public final class LaneForwardClient implements AutoCloseable {
     private final LaneForwardMetrics metrics;
     private final ClientInterceptor token;
     private final ChannelCache channels;
+    private final Ticker ticker;
 
     /** @throws UncheckedIOException when the trusted CA file cannot be read */
     public LaneForwardClient(ForwardClientSettings settings, MeterRegistry registry) {
-        this(settings, registry, System::nanoTime);
+        this(settings, registry, Ticker.system());
     }
 
-    LaneForwardClient(ForwardClientSettings settings, MeterRegistry registry, LongSupplier nanoClock) {
+    /** As above, measuring call latency and idle channels on {@code ticker}. */
+    public LaneForwardClient(ForwardClientSettings settings, MeterRegistry registry, Ticker ticker) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.metrics = new LaneForwardMetrics(Objects.requireNonNull(registry, "registry"));
         Metadata headers = new Metadata();
         headers.put(ProxyHeaders.AUTHORIZATION, ProxyHeaders.BEARER_PREFIX + settings.token());
@@ -61,7 +64,7 @@ public final class LaneForwardClient implements AutoCloseable {
         long idleMillis = settings.idleTimeout().toMillis();
         this.channels = new ChannelCache(target -> Grpc.newChannelBuilderForAddress(target.getHostString(), target.getPort(), tls)
                 .idleTimeout(idleMillis, TimeUnit.MILLISECONDS)
-                .build(), settings.idleTimeout().toNanos(), nanoClock);
+                .build(), settings.idleTimeout().toNanos(), ticker);
     }
 
     private static ChannelCredentials tls(ForwardClientSettings settings) {
@@ -85,7 +88,7 @@ public final class LaneForwardClient implements AutoCloseable {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(consumerGroup, "consumerGroup");
         Objects.requireNonNull(message, "message");
-        long start = System.nanoTime();
+        long start = ticker.read();
         try {
             ManagedChannel channel = channels.channel(target);
             ForwardReply reply = LaneForwardGrpc.newBlockingStub(channel)
@@ -93,11 +96,11 @@ public final class LaneForwardClient implements AutoCloseable {
                     .withDeadlineAfter(settings.callDeadline().toNanos(), TimeUnit.NANOSECONDS)
                     .consume(LaneMessages.request(consumerGroup, message));
             ConsumeResult result = result(reply, target, consumerGroup);
-            metrics.called(consumerGroup, LaneForwardMetrics.lowerCase(result.name()), System.nanoTime() - start);
+            metrics.called(consumerGroup, LaneForwardMetrics.lowerCase(result.name()), ticker.read() - start);
             return result;
         } catch (StatusRuntimeException e) {
             Status status = e.getStatus();
-            metrics.called(consumerGroup, LaneForwardMetrics.lowerCase(status.getCode().name()), System.nanoTime() - start);
+            metrics.called(consumerGroup, LaneForwardMetrics.lowerCase(status.getCode().name()), ticker.read() - start);
             throw new LaneForwardException(status.getCode(), "lane forward of " + message.messageId() + " to " + target
                     + " for group " + consumerGroup + " failed: " + status.getCode()
                     + (status.getDescription() == null ? "" : " (" + status.getDescription() + ")"), e);

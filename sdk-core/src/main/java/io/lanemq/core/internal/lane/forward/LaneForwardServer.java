@@ -5,9 +5,13 @@ import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptors;
 import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.lanemq.support.LogThrottle;
+import io.lanemq.support.NamedThreads;
+import io.lanemq.support.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -15,7 +19,6 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,20 +61,31 @@ public final class LaneForwardServer implements AutoCloseable {
      */
     public static LaneForwardServer start(ForwardServerSettings settings, LaneForwardHandler handler, MeterRegistry registry)
             throws IOException {
+        return start(settings, handler, registry, Ticker.system(), "");
+    }
+
+    /**
+     * As above, throttling the refusals' log lines on {@code ticker}, with listener threads named after {@code owner}
+     * (the application whose client serves; empty for none).
+     */
+    public static LaneForwardServer start(ForwardServerSettings settings, LaneForwardHandler handler, MeterRegistry registry,
+                                          Ticker ticker, String owner) throws IOException {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(handler, "handler");
         LaneForwardMetrics metrics = new LaneForwardMetrics(Objects.requireNonNull(registry, "registry"));
         ServerCredentials credentials = credentials(settings);
-        ThreadPoolExecutor listeners = listenerExecutor(settings);
+        ThreadPoolExecutor listeners = listenerExecutor(settings, owner);
+        LogThrottle refusals = LogThrottle.every(Duration.ofMinutes(1), ticker);
         InetSocketAddress bind = new InetSocketAddress(settings.host(), settings.port());
-        FailedConnections failedConnections = new FailedConnections(metrics);
+        FailedConnections failedConnections = new FailedConnections(metrics, refusals);
         try {
             Server server = NettyServerBuilder.forAddress(bind, credentials)
                     .directExecutor()
                     // The last interceptor runs first: the token is checked before the request is parsed.
                     .addService(ServerInterceptors.intercept(
                             ServerInterceptors.useInputStreamMessages(new LaneForwardService(handler, listeners, metrics).bindService()),
-                            new MalformedRequestGuard(metrics), new BearerTokenInterceptor(settings.token(), metrics)))
+                            new MalformedRequestGuard(metrics, refusals),
+                            new BearerTokenInterceptor(settings.token(), metrics, refusals)))
                     .addTransportFilter(failedConnections)
                     .handshakeTimeout(10, TimeUnit.SECONDS)
                     .maxInboundMessageSize(settings.maxMessageBytes())
@@ -96,15 +110,10 @@ public final class LaneForwardServer implements AutoCloseable {
         }
     }
 
-    private static ThreadPoolExecutor listenerExecutor(ForwardServerSettings settings) {
+    private static ThreadPoolExecutor listenerExecutor(ForwardServerSettings settings, String owner) {
         BlockingQueue<Runnable> waiting = settings.queueCapacity() == 0
                 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(settings.queueCapacity());
-        AtomicInteger number = new AtomicInteger();
-        ThreadFactory threads = runnable -> {
-            Thread thread = new Thread(runnable, "lanemq-lane-forward-listener-" + number.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
+        ThreadFactory threads = NamedThreads.numbered(NamedThreads.name("lanemq-lane-forward-listener", owner));
         // Core threads are made on demand and never time out: a rejection then means all are busy.
         return new ThreadPoolExecutor(settings.threads(), settings.threads(), 0, TimeUnit.MILLISECONDS, waiting, threads,
                 new ThreadPoolExecutor.AbortPolicy());
@@ -126,6 +135,7 @@ public final class LaneForwardServer implements AutoCloseable {
         }
         server.shutdown();
         listeners.shutdown();
+        // On System.nanoTime, not an injected ticker: this deadline bounds the JDK's real blocking waits below.
         long deadline = System.nanoTime() + settings.shutdownGrace().toNanos();
         try {
             if (!listeners.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {

@@ -7,6 +7,7 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
+import io.lanemq.support.LogThrottle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,10 +21,12 @@ final class MalformedRequestGuard implements ServerInterceptor {
     private static final Logger log = LoggerFactory.getLogger(MalformedRequestGuard.class);
 
     private final LaneForwardMetrics metrics;
-    private final LogThrottle throttle = LogThrottle.perMinute();
+    /** Shared by the server's refusals, one line a minute per reason. */
+    private final LogThrottle throttle;
 
-    MalformedRequestGuard(LaneForwardMetrics metrics) {
+    MalformedRequestGuard(LaneForwardMetrics metrics, LogThrottle throttle) {
         this.metrics = metrics;
+        this.throttle = throttle;
     }
 
     @Override
@@ -42,7 +45,7 @@ final class MalformedRequestGuard implements ServerInterceptor {
                     refused = true;
                     metrics.rejected(LaneForwardMetrics.REASON_MALFORMED).increment();
                     String reason = Status.fromThrowable(e).getDescription();
-                    long count = throttle.event();
+                    long count = throttle.event(LaneForwardMetrics.REASON_MALFORMED);
                     if (count > 0) {
                         log.warn("lane forward: refused a request that is not a ForwardRequest from {} ({}; {} since the "
                                 + "last such line)", call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR), reason, count);

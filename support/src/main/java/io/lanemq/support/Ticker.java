@@ -1,7 +1,9 @@
-package io.lanemq.failover;
+package io.lanemq.support;
 
 /**
- * A source of nanosecond time, injected so that tests advance time instead of sleeping.
+ * A source of monotonic nanosecond time, injected so that tests advance time instead of sleeping.
+ * Wall time (due times, timestamps in messages) is the JDK's {@link java.time.InstantSource}; this is
+ * for durations, deadlines and latency only.
  *
  * <p>Only differences between two readings are meaningful, as with {@link System#nanoTime()}.
  * Implementations must be thread-safe.

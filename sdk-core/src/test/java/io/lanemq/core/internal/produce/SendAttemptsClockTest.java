@@ -1,0 +1,132 @@
+package io.lanemq.core.internal.produce;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lanemq.api.Message;
+import io.lanemq.api.spi.BoundSendResult;
+import io.lanemq.config.ClusterConfig;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.ProducerConfig;
+import io.lanemq.config.TopicRoute;
+import io.lanemq.core.internal.routing.ClusterChooser;
+import io.lanemq.core.internal.routing.RouteLease;
+import io.lanemq.core.metrics.SdkMetrics;
+import io.lanemq.support.FakeClock;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * When an unanswered attempt is given up on, decided on a fake clock: the evidence rule of {@link ClusterPulse}
+ * (another cluster answered quickly since the attempt started) without a broker, a timer or a sleep.
+ */
+class SendAttemptsClockTest {
+    private static final Duration SEND_TIMEOUT = Duration.ofSeconds(3);
+    private static final Duration FAILOVER_AFTER = Duration.ofSeconds(1);
+
+    private final FakeClock clock = new FakeClock();
+    private final ClusterPulse pulse = new ClusterPulse(clock);
+    private final LogicTopicConfig topic = new LogicTopicConfig("orders",
+            List.of(new TopicRoute("cluster-a", "orders", 100), new TopicRoute("cluster-b", "orders_b", 0)), Map.of());
+
+    @Test
+    void anAttemptIsGivenUpOnAtFailoverAfterOnceAnotherClusterAnsweredQuicklySinceItStarted() throws Exception {
+        SendAttempts attempts = attempts();
+        Attempt silent = attempts.next();
+        clock.advance(Duration.ofMillis(100));
+        pulse.answered("cluster-b", Duration.ofMillis(5).toNanos(), Duration.ofMillis(250).toNanos());
+
+        clock.advance(FAILOVER_AFTER.minusMillis(101));
+        assertThat(attempts.overdue(silent, clock.read())).as("a millisecond before failoverAfter").isFalse();
+        clock.advance(Duration.ofMillis(1));
+        assertThat(attempts.overdue(silent, clock.read()))
+                .as("cluster-b answered quickly while cluster-a said nothing: cluster-a is the odd one out").isTrue();
+    }
+
+    @Test
+    void withoutEvidenceAgainstItsClusterAnAttemptIsWaitedForUntilHalfTheSendTimeout() throws Exception {
+        pulse.answered("cluster-b", Duration.ofMillis(5).toNanos(), Duration.ofMillis(250).toNanos());
+        clock.advance(Duration.ofMillis(1));
+        SendAttempts attempts = attempts();
+        Attempt slow = attempts.next();
+
+        clock.advance(FAILOVER_AFTER);
+        assertThat(attempts.overdue(slow, clock.read()))
+                .as("the quick answer came before the attempt started: the whole host may be stalled now").isFalse();
+        clock.advance(SEND_TIMEOUT.dividedBy(2).minus(FAILOVER_AFTER));
+        assertThat(attempts.overdue(slow, clock.read())).as("its last chance is half the send timeout").isTrue();
+    }
+
+    @Test
+    void theLatencyFedBackToTheChooserIsMeasuredOnTheInjectedClock() throws Exception {
+        RecordingLease lease = new RecordingLease(topic.routes().get(0));
+        SendAttempts attempts = attempts(lease);
+        Attempt attempt = attempts.next();
+        clock.advance(Duration.ofMillis(7));
+
+        attempts.succeeded(attempt, new BoundSendResult("id", "orders", "broker-a", 0, 1));
+        assertThat(lease.latencies).as("7 ms passed on the fake clock between the start and the answer")
+                .containsExactly(Duration.ofMillis(7).toNanos());
+    }
+
+    private SendAttempts attempts() throws Exception {
+        return attempts(new RecordingLease(topic.routes().get(0)));
+    }
+
+    private SendAttempts attempts(RouteLease lease) throws Exception {
+        PlatformConfig snapshot = PlatformConfig.builder()
+                .cluster(new ClusterConfig("cluster-a", "idc-a", "127.0.0.1:1", Map.of()))
+                .cluster(new ClusterConfig("cluster-b", "idc-b", "127.0.0.1:2", Map.of()))
+                .producer(new ProducerConfig(SEND_TIMEOUT, 1024, 1, FAILOVER_AFTER))
+                .topic(topic)
+                .build();
+        Message message = Message.builder("orders").body("x".getBytes(StandardCharsets.UTF_8)).build();
+        return new SendAttempts(topic, message, Map.of(), false, snapshot, new OneRoute(lease),
+                new SdkMetrics(new SimpleMeterRegistry(), "test"), pulse, clock);
+    }
+
+    private record OneRoute(RouteLease lease) implements ClusterChooser {
+        @Override
+        public Optional<RouteLease> choose(LogicTopicConfig topic, Optional<String> shardingKey, Set<String> excluded) {
+            return excluded.contains(lease.route().cluster()) ? Optional.empty() : Optional.of(lease);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private static final class RecordingLease implements RouteLease {
+        private final TopicRoute route;
+        final List<Long> latencies = new ArrayList<>();
+
+        RecordingLease(TopicRoute route) {
+            this.route = route;
+        }
+
+        @Override
+        public TopicRoute route() {
+            return route;
+        }
+
+        @Override
+        public void succeeded(long latencyNanos) {
+            latencies.add(latencyNanos);
+        }
+
+        @Override
+        public void failed() {
+        }
+
+        @Override
+        public void ignored() {
+        }
+    }
+}
