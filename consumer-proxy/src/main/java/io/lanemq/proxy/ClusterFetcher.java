@@ -45,7 +45,7 @@ final class ClusterFetcher implements AutoCloseable {
     private final String cluster;
     private final String physicalTopic;
     private final String retryTopic;
-    private final Dispatcher dispatcher;
+    private final GroupDispatcher dispatcher;
     private final GroupLimits limits;
     private final RateLimiter rate;
     private final long commitIntervalNanos;
@@ -61,7 +61,7 @@ final class ClusterFetcher implements AutoCloseable {
     private volatile boolean closed;
 
     ClusterFetcher(GroupKey group, ClusterConfig cluster, String physicalTopic, String retryTopic, ConsumerConfig settings,
-                   Dispatcher dispatcher, GroupLimits limits, RateLimiter sharedRate, long commitIntervalNanos,
+                   GroupDispatcher dispatcher, GroupLimits limits, RateLimiter sharedRate, long commitIntervalNanos,
                    ProxyMetrics metrics) throws InvalidConfigurationException {
         this.group = group;
         this.cluster = cluster.name();

@@ -52,8 +52,8 @@ import org.slf4j.LoggerFactory;
  * nothing depends on their order (an ordered key has one message out at a time, and a stream's first
  * delivery follows its first credit, which follows its Subscribed frame).
  */
-final class Dispatcher {
-    private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+final class GroupDispatcher {
+    private static final Logger log = LoggerFactory.getLogger(GroupDispatcher.class);
     /** How far behind the most-served consumer the least-served may count; see the class comment. */
     static final long CATCH_UP = 256;
 
@@ -111,7 +111,7 @@ final class Dispatcher {
      * @param name        names the group in logs ({@code group@logicTopic})
      * @param deliveryIds unique delivery ids (shared by every dispatcher of the proxy)
      */
-    Dispatcher(String name, DispatchSettings settings, LongSupplier nanoClock, LongSupplier deliveryIds,
+    GroupDispatcher(String name, DispatchSettings settings, LongSupplier nanoClock, LongSupplier deliveryIds,
                DispatchListener listener) {
         this.name = name;
         this.settings = settings;
