@@ -26,19 +26,7 @@ import org.slf4j.LoggerFactory;
  * end: ack, nack (redelivery after a delay), ack timeout or disconnect (redelivery at once), or the
  * dead-letter topic after the last allowed attempt.
  *
- * <p>Fair spread: a turn goes to the consumer with a credit that has been served least (ties
- * round-robin); a consumer without credits is skipped. Plain round-robin among those with credits
- * would let round trips decide the shares: when the consumers hold most of their credits, whoever
- * acks sooner has credits more often and is served more, and on a busy host a few fast ones took
- * nearly twice the share of the rest. Serving the least-served first hands each fetch to those
- * behind, and costs no throughput, since a consumer still gets nothing beyond its credits. A newcomer
- * starts level with the least-served, and nobody counts more than {@link #CATCH_UP} behind the
- * most-served, so neither a new consumer nor one that was slow for long takes every turn while it
- * catches up. A turn is a run of up to {@link DispatchSettings#run()} messages, so a
- * consumer's share of a decision can travel in one frame. A run may go on into the next decision: were
- * turns cut at each decision, consumers would take turns by decisions, not by messages, and two
- * fetchers whose decisions alternate (one per cluster) would give the even consumers one cluster's
- * batches and the odd ones the other's. Ordered messages (those with a sharding key) wait in a lane per
+ * <p>Which consumer gets a turn is {@link FairTurns}' rule (least-served first, in runs). Ordered messages (those with a sharding key) wait in a lane per
  * (cluster, key): one in flight per lane, in fetch order, to the lane's consumer while it stays
  * connected (a consumer without credits holds its lanes back rather than lose them).
  *
@@ -54,8 +42,6 @@ import org.slf4j.LoggerFactory;
  */
 final class GroupDispatcher {
     private static final Logger log = LoggerFactory.getLogger(GroupDispatcher.class);
-    /** How far behind the most-served consumer the least-served may count; see the class comment. */
-    static final long CATCH_UP = 256;
 
     private record Outstanding(long deliveryId, HeldMessage message, ConsumerSession session, long deadlineNanos) {
     }
@@ -87,11 +73,7 @@ final class GroupDispatcher {
     private final LongSupplier deliveryIds;
     private final DispatchListener listener;
 
-    private final List<ConsumerSession> sessions = new ArrayList<>();
-    private int cursor;
-    /** The consumer whose run is going on, and how many deliveries its run has left. */
-    private ConsumerSession turn;
-    private int turnLeft;
+    private final FairTurns turns;
     private final ArrayDeque<HeldMessage> ready = new ArrayDeque<>();
     private final Map<String, Lane> lanes = new HashMap<>();
     private final LinkedHashSet<Lane> readyLanes = new LinkedHashSet<>();
@@ -118,6 +100,7 @@ final class GroupDispatcher {
         this.nanoClock = nanoClock;
         this.deliveryIds = deliveryIds;
         this.listener = listener;
+        this.turns = new FairTurns(settings.run());
     }
 
     DispatchSettings settings() {
@@ -127,8 +110,7 @@ final class GroupDispatcher {
     ConsumerSession connect(String consumerId, long credits, ConsumerSession.DeliverySink sink) {
         return underLockThenPush(() -> {
             ConsumerSession session = new ConsumerSession(consumerId, Math.min(credits, ConsumerSession.MAX_CREDITS), sink);
-            session.served = sessions.stream().mapToLong(s -> s.served).min().orElse(0);
-            sessions.add(session);
+            turns.join(session);
             return session;
         });
     }
@@ -143,14 +125,7 @@ final class GroupDispatcher {
             return;
         }
         session.connected = false;
-        int index = sessions.indexOf(session);
-        sessions.remove(index);
-        if (index < cursor) {
-            cursor--;
-        }
-        if (cursor >= sessions.size()) {
-            cursor = 0;
-        }
+        turns.leave(session);
         for (Long id : session.outstanding) {
             Outstanding out = outstanding.remove(id);
             if (out != null) {
@@ -277,7 +252,7 @@ final class GroupDispatcher {
     }
 
     synchronized int consumers() {
-        return sessions.size();
+        return turns.size();
     }
 
     /** Waits until fewer than {@code limit} messages are held, at most {@code timeoutMillis}. */
@@ -322,7 +297,7 @@ final class GroupDispatcher {
         List<HeldMessage> abandoned = new ArrayList<>();
         outstanding.values().forEach(out -> abandoned.add(out.message));
         outstanding.clear();
-        sessions.forEach(session -> session.outstanding.clear());
+        turns.sessions().forEach(session -> session.outstanding.clear());
         held -= abandoned.size();
         wakeWaiters();
         return abandoned;
@@ -444,12 +419,12 @@ final class GroupDispatcher {
     }
 
     private void pump() {
-        if (draining || sessions.isEmpty()) {
+        if (draining || turns.isEmpty()) {
             return;
         }
         for (Iterator<Lane> it = readyLanes.iterator(); it.hasNext(); ) {
             Lane lane = it.next();
-            ConsumerSession target = lane.consumer != null ? (lane.consumer.credits > 0 ? lane.consumer : null) : nextTurn(1);
+            ConsumerSession target = lane.consumer != null ? (lane.consumer.credits > 0 ? lane.consumer : null) : turns.nextForNewKey();
             if (target == null) {
                 if (lane.consumer == null) {
                     break; // nobody has credits; lanes bound to a consumer are checked next time
@@ -462,7 +437,7 @@ final class GroupDispatcher {
             deliver(lane.pending, target);
         }
         while (!ready.isEmpty()) {
-            ConsumerSession target = nextWithCredits();
+            ConsumerSession target = turns.next();
             if (target == null) {
                 return;
             }
@@ -471,50 +446,11 @@ final class GroupDispatcher {
     }
 
 
-    /** The consumer for the next unordered message: the current run's, or the next turn's. */
-    private ConsumerSession nextWithCredits() {
-        if (turn != null && turnLeft > 0 && turn.connected && turn.credits > 0) {
-            turnLeft--;
-            return turn;
-        }
-        return nextTurn(settings.run());
-    }
-
-    /**
-     * The least-served consumer with a credit (ties: the first round-robin from the cursor); its turn is
-     * a run of {@code run}. Binding a new sharding key is a turn of one, so keys spread over the
-     * consumers one by one (a run would bind up to a run's worth of keys, for good, to one consumer).
-     */
-    private ConsumerSession nextTurn(int run) {
-        int n = sessions.size();
-        long mostServed = Long.MIN_VALUE;
-        for (ConsumerSession session : sessions) {
-            mostServed = Math.max(mostServed, session.served);
-        }
-        ConsumerSession chosen = null;
-        int chosenAt = -1;
-        for (int i = 0; i < n; i++) {
-            int at = (cursor + i) % n;
-            ConsumerSession session = sessions.get(at);
-            session.served = Math.max(session.served, mostServed - CATCH_UP);
-            if (session.credits > 0 && (chosen == null || session.served < chosen.served)) {
-                chosen = session;
-                chosenAt = at;
-            }
-        }
-        if (chosen != null) {
-            cursor = (chosenAt + 1) % n;
-            turn = chosen;
-            turnLeft = run - 1;
-        }
-        return chosen;
-    }
-
     private void deliver(HeldMessage message, ConsumerSession session) {
         long id = deliveryIds.getAsLong();
         int attempt = message.nextAttempt();
         session.credits--;
-        session.served++;
+        turns.served(session);
         session.outstanding.add(id);
         outstanding.put(id, new Outstanding(id, message, session,
                 nanoClock.getAsLong() + settings.ackTimeout().toNanos()));

@@ -330,7 +330,7 @@ class GroupDispatcherTest {
         dispatcher.grant(sb, 10_000);
         dispatcher.offer(messages(600, 1200, null));
 
-        long caughtUp = GroupDispatcher.CATCH_UP;
+        long caughtUp = FairTurns.CATCH_UP;
         assertThat(b.received).as("%d turns in a row, then one each", caughtUp)
                 .hasSize((int) (caughtUp + (600 - caughtUp) / 2));
         assertThat(b.received.subList(0, (int) caughtUp)).extracting(Delivery::getMessageId)
