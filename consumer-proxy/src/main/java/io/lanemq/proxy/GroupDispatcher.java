@@ -26,9 +26,8 @@ import org.slf4j.LoggerFactory;
  * end: ack, nack (redelivery after a delay), ack timeout or disconnect (redelivery at once), or the
  * dead-letter topic after the last allowed attempt.
  *
- * <p>Which consumer gets a turn is {@link FairTurns}' rule (least-served first, in runs). Ordered messages (those with a sharding key) wait in a lane per
- * (cluster, key): one in flight per lane, in fetch order, to the lane's consumer while it stays
- * connected (a consumer without credits holds its lanes back rather than lose them).
+ * <p>Which consumer gets a turn is {@link FairTurns}' rule (least-served first, in runs). Ordered
+ * messages (those with a sharding key) wait in the {@link KeyedBacklog}, one out at a time per key.
  *
  * <p>Time comes from an injected nanosecond clock and advances only through {@link #tick()}, so
  * tests drive timeouts and retry delays without sleeping.
@@ -53,17 +52,6 @@ final class GroupDispatcher {
     private record Push(ConsumerSession session, HeldMessage message, long deliveryId, int attempt) {
     }
 
-    /** One sharding key's messages, in order; {@code pending} is its head while out or waiting to be retried. */
-    private static final class Lane {
-        final ArrayDeque<HeldMessage> waiting = new ArrayDeque<>();
-        HeldMessage pending;
-        ConsumerSession consumer;
-
-        boolean idle() {
-            return waiting.isEmpty() && pending == null;
-        }
-    }
-
     /** The result of a nack. */
     enum Settled { DONE, UNKNOWN_DELIVERY }
 
@@ -75,8 +63,7 @@ final class GroupDispatcher {
 
     private final FairTurns turns;
     private final ArrayDeque<HeldMessage> ready = new ArrayDeque<>();
-    private final Map<String, Lane> lanes = new HashMap<>();
-    private final LinkedHashSet<Lane> readyLanes = new LinkedHashSet<>();
+    private final KeyedBacklog keyed = new KeyedBacklog();
     /** In delivery order, which is deadline order since the ack timeout is one value. */
     private final LinkedHashMap<Long, Outstanding> outstanding = new LinkedHashMap<>();
     private final PriorityQueue<Retry> retries = new PriorityQueue<>(
@@ -94,7 +81,7 @@ final class GroupDispatcher {
      * @param deliveryIds unique delivery ids (shared by every dispatcher of the proxy)
      */
     GroupDispatcher(String name, DispatchSettings settings, LongSupplier nanoClock, LongSupplier deliveryIds,
-               DispatchListener listener) {
+                    DispatchListener listener) {
         this.name = name;
         this.settings = settings;
         this.nanoClock = nanoClock;
@@ -134,12 +121,7 @@ final class GroupDispatcher {
         }
         session.outstanding.clear();
         wakeWaiters();
-        lanes.values().removeIf(lane -> {
-            if (lane.consumer == session) {
-                lane.consumer = null;
-            }
-            return lane.idle();
-        });
+        keyed.unbind(session);
     }
 
     void grant(ConsumerSession session, long credits) {
@@ -203,11 +185,7 @@ final class GroupDispatcher {
             if (message.orderKey() == null) {
                 ready.addLast(message);
             } else {
-                Lane lane = lanes.computeIfAbsent(message.orderKey(), key -> new Lane());
-                lane.waiting.addLast(message);
-                if (lane.pending == null) {
-                    readyLanes.add(lane);
-                }
+                keyed.offer(message);
             }
         }
     }
@@ -324,21 +302,7 @@ final class GroupDispatcher {
         ready.removeIf(message -> which.test(message) && dropped());
         Set<HeldMessage> droppedRetries = new HashSet<>();
         retries.removeIf(retry -> which.test(retry.message) && dropped() && droppedRetries.add(retry.message));
-        for (Iterator<Lane> it = lanes.values().iterator(); it.hasNext(); ) {
-            Lane lane = it.next();
-            lane.waiting.removeIf(message -> which.test(message) && dropped());
-            if (lane.pending != null && droppedRetries.contains(lane.pending)) {
-                lane.pending = null;
-            }
-            if (lane.waiting.isEmpty()) {
-                readyLanes.remove(lane);
-            } else if (lane.pending == null) {
-                readyLanes.add(lane);
-            }
-            if (lane.idle() && lane.consumer == null) {
-                it.remove();
-            }
-        }
+        held -= keyed.drop(which, droppedRetries);
         if (held != before) {
             log.info("{}: dropped {} messages not out with a consumer", name, before - held);
             wakeWaiters();
@@ -372,9 +336,8 @@ final class GroupDispatcher {
         if (draining) {
             dropped();
             wakeWaiters();
-            Lane lane = message.orderKey() == null ? null : lanes.get(message.orderKey());
-            if (lane != null) {
-                lane.pending = null;
+            if (message.orderKey() != null) {
+                keyed.forgetPending(message);
             }
             return;
         }
@@ -391,30 +354,17 @@ final class GroupDispatcher {
     private void requeue(HeldMessage message) {
         if (message.orderKey() == null) {
             ready.addFirst(message);
-            return;
+        } else {
+            keyed.requeue(message);
         }
-        Lane lane = lanes.computeIfAbsent(message.orderKey(), key -> new Lane());
-        lane.pending = null;
-        lane.waiting.addFirst(message);
-        readyLanes.add(lane);
     }
 
-    /** The message is finished here (acked, dead-lettered or parked in the retry topic): its lane may move on. */
+    /** The message is finished here (acked, dead-lettered or parked in the retry topic): its key may move on. */
     private void release(HeldMessage message) {
         held--;
         wakeWaiters();
-        if (message.orderKey() == null) {
-            return;
-        }
-        Lane lane = lanes.get(message.orderKey());
-        if (lane == null) {
-            return;
-        }
-        lane.pending = null;
-        if (!lane.waiting.isEmpty()) {
-            readyLanes.add(lane);
-        } else if (lane.consumer == null) {
-            lanes.remove(message.orderKey());
+        if (message.orderKey() != null) {
+            keyed.release(message);
         }
     }
 
@@ -422,20 +372,7 @@ final class GroupDispatcher {
         if (draining || turns.isEmpty()) {
             return;
         }
-        for (Iterator<Lane> it = readyLanes.iterator(); it.hasNext(); ) {
-            Lane lane = it.next();
-            ConsumerSession target = lane.consumer != null ? (lane.consumer.credits > 0 ? lane.consumer : null) : turns.nextForNewKey();
-            if (target == null) {
-                if (lane.consumer == null) {
-                    break; // nobody has credits; lanes bound to a consumer are checked next time
-                }
-                continue;
-            }
-            it.remove();
-            lane.pending = lane.waiting.pollFirst();
-            lane.consumer = target;
-            deliver(lane.pending, target);
-        }
+        keyed.deliverHeads(turns::nextForNewKey, this::deliver);
         while (!ready.isEmpty()) {
             ConsumerSession target = turns.next();
             if (target == null) {
