@@ -66,7 +66,10 @@ final class FairTurns {
         return sessions.size();
     }
 
-    /** The consumer for the next unordered message: the current run's, or the next turn's; null when nobody has credits. */
+    /**
+     * The consumer for the next unordered message: the current run's, or the next turn's; null when
+     * nobody has credits.
+     */
     ConsumerSession next() {
         if (turn != null && turnLeft > 0 && turn.connected && turn.credits > 0) {
             turnLeft--;
@@ -88,7 +91,10 @@ final class FairTurns {
         session.served++;
     }
 
-    /** The least-served consumer with a credit (ties: the first round-robin from the cursor); its turn is a run of {@code length}. */
+    /**
+     * The least-served consumer with a credit (ties: the first round-robin from the cursor); its turn is
+     * a run of {@code length}.
+     */
     private ConsumerSession nextTurn(int length) {
         int n = sessions.size();
         long mostServed = Long.MIN_VALUE;
