@@ -3,15 +3,11 @@ package io.lanemq.proxy;
 import io.lanemq.proxy.protocol.Delivery;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -28,6 +24,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Which consumer gets a turn is {@link FairTurns}' rule (least-served first, in runs). Ordered
  * messages (those with a sharding key) wait in the {@link KeyedBacklog}, one out at a time per key.
+ * When a failed message goes out again, if at all, is the {@link RedeliverySchedule}'s to say.
  *
  * <p>Time comes from an injected nanosecond clock and advances only through {@link #tick()}, so
  * tests drive timeouts and retry delays without sleeping.
@@ -43,9 +40,6 @@ final class GroupDispatcher {
     private static final Logger log = LoggerFactory.getLogger(GroupDispatcher.class);
 
     private record Outstanding(long deliveryId, HeldMessage message, ConsumerSession session, long deadlineNanos) {
-    }
-
-    private record Retry(long dueNanos, long sequence, HeldMessage message) {
     }
 
     /** A delivery decided under the lock, to be pushed once it is released. */
@@ -66,9 +60,7 @@ final class GroupDispatcher {
     private final KeyedBacklog keyed = new KeyedBacklog();
     /** In delivery order, which is deadline order since the ack timeout is one value. */
     private final LinkedHashMap<Long, Outstanding> outstanding = new LinkedHashMap<>();
-    private final PriorityQueue<Retry> retries = new PriorityQueue<>(
-            (a, b) -> a.dueNanos != b.dueNanos ? Long.compare(a.dueNanos, b.dueNanos) : Long.compare(a.sequence, b.sequence));
-    private long retrySequence;
+    private final RedeliverySchedule redelivery;
     private int held;
     private boolean draining;
     /** Decided by {@link #deliver}, pushed by {@link #underLockThenPush} once the lock is released. */
@@ -88,6 +80,10 @@ final class GroupDispatcher {
         this.deliveryIds = deliveryIds;
         this.listener = listener;
         this.turns = new FairTurns(settings.run());
+        // Not listener::parked, which fails at once on a null listener; ProxyDashboardMetricNamesTest builds one
+        // without a listener, as a dispatcher that never fails a delivery never needs it.
+        this.redelivery = new RedeliverySchedule(settings, nanoClock,
+                (message, delayNanos) -> listener.parked(message, delayNanos));
     }
 
     DispatchSettings settings() {
@@ -166,10 +162,7 @@ final class GroupDispatcher {
             if (out == null) {
                 return Settled.UNKNOWN_DELIVERY;
             }
-            long delay = delayMillis.isPresent()
-                    ? TimeUnit.MILLISECONDS.toNanos(delayMillis.getAsLong())
-                    : settings.backoffNanos(out.message.attempts());
-            fail(out.message, DispatchListener.FailedBy.NACK, delay);
+            fail(out.message, DispatchListener.FailedBy.NACK, redelivery.nackDelayNanos(out.message, delayMillis));
             return Settled.DONE;
         });
     }
@@ -215,8 +208,8 @@ final class GroupDispatcher {
             log.debug("{}: delivery {} of {} to {} timed out", name, out.deliveryId, out.message, out.session);
             fail(out.message, DispatchListener.FailedBy.TIMEOUT, 0);
         }
-        while (!retries.isEmpty() && retries.peek().dueNanos - now <= 0) {
-            requeue(retries.poll().message);
+        for (HeldMessage due = redelivery.pollDue(now); due != null; due = redelivery.pollDue(now)) {
+            requeue(due);
         }
     }
 
@@ -300,8 +293,8 @@ final class GroupDispatcher {
     private void dropWaiting(Predicate<HeldMessage> which) {
         int before = held;
         ready.removeIf(message -> which.test(message) && dropped());
-        Set<HeldMessage> droppedRetries = new HashSet<>();
-        retries.removeIf(retry -> which.test(retry.message) && dropped() && droppedRetries.add(retry.message));
+        Set<HeldMessage> droppedRetries = redelivery.drop(which);
+        held -= droppedRetries.size();
         held -= keyed.drop(which, droppedRetries);
         if (held != before) {
             log.info("{}: dropped {} messages not out with a consumer", name, before - held);
@@ -327,7 +320,7 @@ final class GroupDispatcher {
 
     /** A delivery ended without an ack: retry after {@code delayNanos}, or dead-letter after the last attempt. */
     private void fail(HeldMessage message, DispatchListener.FailedBy reason, long delayNanos) {
-        if (message.attempts() >= settings.maxDeliveryAttempts()) {
+        if (redelivery.lastAttempt(message)) {
             release(message);
             listener.deadLetter(message, reason);
             return;
@@ -341,12 +334,10 @@ final class GroupDispatcher {
             }
             return;
         }
-        if (delayNanos <= 0) {
-            requeue(message);
-        } else if (listener.parked(message, delayNanos)) {
-            release(message);
-        } else {
-            retries.add(new Retry(nanoClock.getAsLong() + delayNanos, retrySequence++, message));
+        switch (redelivery.schedule(message, delayNanos)) {
+            case NOW -> requeue(message);
+            case PARKED -> release(message);
+            case LATER -> { } // tickLocked requeues it when it is due
         }
     }
 
