@@ -37,7 +37,7 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
     private final GroupKey group;
     private final String cluster;
     private final String physicalTopic;
-    private final Dispatcher dispatcher;
+    private final GroupDispatcher dispatcher;
     private final GroupLimits limits;
     private final RateLimiter rate;
     private final ProxyMetrics metrics;
@@ -47,7 +47,7 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
     private volatile double lag = Double.NaN;
 
     ClusterFetcher(GroupKey group, ClusterConfig cluster, String physicalTopic, String retryTopic, ConsumerConfig settings,
-                   Dispatcher dispatcher, GroupLimits limits, RateLimiter sharedRate, long commitIntervalNanos,
+                   GroupDispatcher dispatcher, GroupLimits limits, RateLimiter sharedRate, long commitIntervalNanos,
                    ProxyMetrics metrics) throws InvalidConfigurationException {
         this.group = group;
         this.cluster = cluster.name();

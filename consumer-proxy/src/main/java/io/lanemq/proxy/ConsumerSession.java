@@ -7,7 +7,7 @@ import java.util.Set;
 
 /**
  * One connected consumer as the dispatcher sees it: its credits, the deliveries it holds and
- * where to push. Mutated only under the owning {@link Dispatcher}'s lock.
+ * where to push. Mutated only under the owning {@link GroupDispatcher}'s lock.
  */
 final class ConsumerSession {
     /**

@@ -1,7 +1,7 @@
 package io.lanemq.proxy;
 
 /**
- * What a {@link Dispatcher} reports; called under its lock, so implementations must not block
+ * What a {@link GroupDispatcher} reports; called under its lock, so implementations must not block
  * (a dead-letter send is handed to another thread).
  */
 interface DispatchListener {

@@ -34,7 +34,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     private final GroupKey key;
     private final GroupSpec spec;
     private final ProxyMetrics metrics;
-    private final Dispatcher dispatcher;
+    private final GroupDispatcher dispatcher;
     private final List<ClusterFetcher> fetchers = new ArrayList<>();
     private final ScheduledExecutorService publisherThread;
     private final GroupTopicsPublisher topics;
@@ -50,7 +50,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
         this.spec = GroupSpec.of(platform, key).orElseThrow();
         this.metrics = metrics;
         this.brokerRetryFromNanos = config.brokerRetryFrom().toNanos();
-        this.dispatcher = new Dispatcher(key.toString(), new DispatchSettings(config.ackTimeout(),
+        this.dispatcher = new GroupDispatcher(key.toString(), new DispatchSettings(config.ackTimeout(),
                 settings.maxDeliveryAttempts(), config.initialBackoff(), config.maxBackoff(), DispatchSettings.DEFAULT_RUN),
                 System::nanoTime, deliveryIds, this);
         GroupLimits limits = GroupLimits.of(settings, config.limits(key.consumerGroup()));
@@ -99,7 +99,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
         return spec;
     }
 
-    Dispatcher dispatcher() {
+    GroupDispatcher dispatcher() {
         return dispatcher;
     }
 

@@ -92,12 +92,12 @@ final class ProxyMetrics {
     }
 
     /** Registers the group's gauges; returns them, so a stopped group can remove them (a restarted one registers anew). */
-    List<Meter> groupGauges(GroupKey group, Dispatcher dispatcher, Supplier<Number> uncommitted) {
-        return List.of(Gauge.builder(IN_FLIGHT, dispatcher, Dispatcher::outstanding).tags(tags(group))
+    List<Meter> groupGauges(GroupKey group, GroupDispatcher dispatcher, Supplier<Number> uncommitted) {
+        return List.of(Gauge.builder(IN_FLIGHT, dispatcher, GroupDispatcher::outstanding).tags(tags(group))
                 .description("deliveries out with consumers, not yet acked").register(registry),
-                Gauge.builder(HELD, dispatcher, Dispatcher::held).tags(tags(group))
+                Gauge.builder(HELD, dispatcher, GroupDispatcher::held).tags(tags(group))
                 .description("messages fetched and not finished (waiting, in flight or waiting for a retry)").register(registry),
-                Gauge.builder(CONSUMERS, dispatcher, Dispatcher::consumers).tags(tags(group)).register(registry),
+                Gauge.builder(CONSUMERS, dispatcher, GroupDispatcher::consumers).tags(tags(group)).register(registry),
                 Gauge.builder(UNCOMMITTED, uncommitted).tags(tags(group))
                 .description("fetched messages whose offsets cannot be committed yet").register(registry));
     }

@@ -133,7 +133,7 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
             return;
         }
         OptionalLong delay = nack.hasRetryDelayMs() ? OptionalLong.of(Integer.toUnsignedLong(nack.getRetryDelayMs())) : OptionalLong.empty();
-        if (group.dispatcher().nack(session, nack.getDeliveryId(), delay) == Dispatcher.Settled.UNKNOWN_DELIVERY) {
+        if (group.dispatcher().nack(session, nack.getDeliveryId(), delay) == GroupDispatcher.Settled.UNKNOWN_DELIVERY) {
             drop(io.lanemq.proxy.protocol.Status.Code.UNKNOWN_DELIVERY, nack.getDeliveryId(), "nack for delivery "
                     + nack.getDeliveryId() + ", which is not outstanding on this stream (unknown, already settled or timed out)");
         }

@@ -3,15 +3,11 @@ package io.lanemq.proxy;
 import io.lanemq.proxy.protocol.Delivery;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -26,21 +22,9 @@ import org.slf4j.LoggerFactory;
  * end: ack, nack (redelivery after a delay), ack timeout or disconnect (redelivery at once), or the
  * dead-letter topic after the last allowed attempt.
  *
- * <p>Fair spread: a turn goes to the consumer with a credit that has been served least (ties
- * round-robin); a consumer without credits is skipped. Plain round-robin among those with credits
- * would let round trips decide the shares: when the consumers hold most of their credits, whoever
- * acks sooner has credits more often and is served more, and on a busy host a few fast ones took
- * nearly twice the share of the rest. Serving the least-served first hands each fetch to those
- * behind, and costs no throughput, since a consumer still gets nothing beyond its credits. A newcomer
- * starts level with the least-served, and nobody counts more than {@link #CATCH_UP} behind the
- * most-served, so neither a new consumer nor one that was slow for long takes every turn while it
- * catches up. A turn is a run of up to {@link DispatchSettings#run()} messages, so a
- * consumer's share of a decision can travel in one frame. A run may go on into the next decision: were
- * turns cut at each decision, consumers would take turns by decisions, not by messages, and two
- * fetchers whose decisions alternate (one per cluster) would give the even consumers one cluster's
- * batches and the odd ones the other's. Ordered messages (those with a sharding key) wait in a lane per
- * (cluster, key): one in flight per lane, in fetch order, to the lane's consumer while it stays
- * connected (a consumer without credits holds its lanes back rather than lose them).
+ * <p>Which consumer gets a turn is {@link FairTurns}' rule (least-served first, in runs). Ordered
+ * messages (those with a sharding key) wait in the {@link KeyedBacklog}, one out at a time per key.
+ * When a failed message goes out again, if at all, is the {@link RedeliverySchedule}'s to say.
  *
  * <p>Time comes from an injected nanosecond clock and advances only through {@link #tick()}, so
  * tests drive timeouts and retry delays without sleeping.
@@ -52,30 +36,14 @@ import org.slf4j.LoggerFactory;
  * nothing depends on their order (an ordered key has one message out at a time, and a stream's first
  * delivery follows its first credit, which follows its Subscribed frame).
  */
-final class Dispatcher {
-    private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
-    /** How far behind the most-served consumer the least-served may count; see the class comment. */
-    static final long CATCH_UP = 256;
+final class GroupDispatcher {
+    private static final Logger log = LoggerFactory.getLogger(GroupDispatcher.class);
 
     private record Outstanding(long deliveryId, HeldMessage message, ConsumerSession session, long deadlineNanos) {
     }
 
-    private record Retry(long dueNanos, long sequence, HeldMessage message) {
-    }
-
     /** A delivery decided under the lock, to be pushed once it is released. */
     private record Push(ConsumerSession session, HeldMessage message, long deliveryId, int attempt) {
-    }
-
-    /** One sharding key's messages, in order; {@code pending} is its head while out or waiting to be retried. */
-    private static final class Lane {
-        final ArrayDeque<HeldMessage> waiting = new ArrayDeque<>();
-        HeldMessage pending;
-        ConsumerSession consumer;
-
-        boolean idle() {
-            return waiting.isEmpty() && pending == null;
-        }
     }
 
     /** The result of a nack. */
@@ -87,19 +55,12 @@ final class Dispatcher {
     private final LongSupplier deliveryIds;
     private final DispatchListener listener;
 
-    private final List<ConsumerSession> sessions = new ArrayList<>();
-    private int cursor;
-    /** The consumer whose run is going on, and how many deliveries its run has left. */
-    private ConsumerSession turn;
-    private int turnLeft;
+    private final FairTurns turns;
     private final ArrayDeque<HeldMessage> ready = new ArrayDeque<>();
-    private final Map<String, Lane> lanes = new HashMap<>();
-    private final LinkedHashSet<Lane> readyLanes = new LinkedHashSet<>();
+    private final KeyedBacklog keyed = new KeyedBacklog();
     /** In delivery order, which is deadline order since the ack timeout is one value. */
     private final LinkedHashMap<Long, Outstanding> outstanding = new LinkedHashMap<>();
-    private final PriorityQueue<Retry> retries = new PriorityQueue<>(
-            (a, b) -> a.dueNanos != b.dueNanos ? Long.compare(a.dueNanos, b.dueNanos) : Long.compare(a.sequence, b.sequence));
-    private long retrySequence;
+    private final RedeliverySchedule redelivery;
     private int held;
     private boolean draining;
     /** Decided by {@link #deliver}, pushed by {@link #underLockThenPush} once the lock is released. */
@@ -111,13 +72,18 @@ final class Dispatcher {
      * @param name        names the group in logs ({@code group@logicTopic})
      * @param deliveryIds unique delivery ids (shared by every dispatcher of the proxy)
      */
-    Dispatcher(String name, DispatchSettings settings, LongSupplier nanoClock, LongSupplier deliveryIds,
-               DispatchListener listener) {
+    GroupDispatcher(String name, DispatchSettings settings, LongSupplier nanoClock, LongSupplier deliveryIds,
+                    DispatchListener listener) {
         this.name = name;
         this.settings = settings;
         this.nanoClock = nanoClock;
         this.deliveryIds = deliveryIds;
         this.listener = listener;
+        this.turns = new FairTurns(settings.run());
+        // Not listener::parked, which fails at once on a null listener; ProxyDashboardMetricNamesTest builds one
+        // without a listener, as a dispatcher that never fails a delivery never needs it.
+        this.redelivery = new RedeliverySchedule(settings, nanoClock,
+                (message, delayNanos) -> listener.parked(message, delayNanos));
     }
 
     DispatchSettings settings() {
@@ -127,8 +93,7 @@ final class Dispatcher {
     ConsumerSession connect(String consumerId, long credits, ConsumerSession.DeliverySink sink) {
         return underLockThenPush(() -> {
             ConsumerSession session = new ConsumerSession(consumerId, Math.min(credits, ConsumerSession.MAX_CREDITS), sink);
-            session.served = sessions.stream().mapToLong(s -> s.served).min().orElse(0);
-            sessions.add(session);
+            turns.join(session);
             return session;
         });
     }
@@ -143,14 +108,7 @@ final class Dispatcher {
             return;
         }
         session.connected = false;
-        int index = sessions.indexOf(session);
-        sessions.remove(index);
-        if (index < cursor) {
-            cursor--;
-        }
-        if (cursor >= sessions.size()) {
-            cursor = 0;
-        }
+        turns.leave(session);
         for (Long id : session.outstanding) {
             Outstanding out = outstanding.remove(id);
             if (out != null) {
@@ -159,12 +117,7 @@ final class Dispatcher {
         }
         session.outstanding.clear();
         wakeWaiters();
-        lanes.values().removeIf(lane -> {
-            if (lane.consumer == session) {
-                lane.consumer = null;
-            }
-            return lane.idle();
-        });
+        keyed.unbind(session);
     }
 
     void grant(ConsumerSession session, long credits) {
@@ -209,10 +162,7 @@ final class Dispatcher {
             if (out == null) {
                 return Settled.UNKNOWN_DELIVERY;
             }
-            long delay = delayMillis.isPresent()
-                    ? TimeUnit.MILLISECONDS.toNanos(delayMillis.getAsLong())
-                    : settings.backoffNanos(out.message.attempts());
-            fail(out.message, DispatchListener.FailedBy.NACK, delay);
+            fail(out.message, DispatchListener.FailedBy.NACK, redelivery.nackDelayNanos(out.message, delayMillis));
             return Settled.DONE;
         });
     }
@@ -228,11 +178,7 @@ final class Dispatcher {
             if (message.orderKey() == null) {
                 ready.addLast(message);
             } else {
-                Lane lane = lanes.computeIfAbsent(message.orderKey(), key -> new Lane());
-                lane.waiting.addLast(message);
-                if (lane.pending == null) {
-                    readyLanes.add(lane);
-                }
+                keyed.offer(message);
             }
         }
     }
@@ -262,8 +208,8 @@ final class Dispatcher {
             log.debug("{}: delivery {} of {} to {} timed out", name, out.deliveryId, out.message, out.session);
             fail(out.message, DispatchListener.FailedBy.TIMEOUT, 0);
         }
-        while (!retries.isEmpty() && retries.peek().dueNanos - now <= 0) {
-            requeue(retries.poll().message);
+        for (HeldMessage due = redelivery.pollDue(now); due != null; due = redelivery.pollDue(now)) {
+            requeue(due);
         }
     }
 
@@ -277,7 +223,7 @@ final class Dispatcher {
     }
 
     synchronized int consumers() {
-        return sessions.size();
+        return turns.size();
     }
 
     /** Waits until fewer than {@code limit} messages are held, at most {@code timeoutMillis}. */
@@ -322,7 +268,7 @@ final class Dispatcher {
         List<HeldMessage> abandoned = new ArrayList<>();
         outstanding.values().forEach(out -> abandoned.add(out.message));
         outstanding.clear();
-        sessions.forEach(session -> session.outstanding.clear());
+        turns.sessions().forEach(session -> session.outstanding.clear());
         held -= abandoned.size();
         wakeWaiters();
         return abandoned;
@@ -347,23 +293,9 @@ final class Dispatcher {
     private void dropWaiting(Predicate<HeldMessage> which) {
         int before = held;
         ready.removeIf(message -> which.test(message) && dropped());
-        Set<HeldMessage> droppedRetries = new HashSet<>();
-        retries.removeIf(retry -> which.test(retry.message) && dropped() && droppedRetries.add(retry.message));
-        for (Iterator<Lane> it = lanes.values().iterator(); it.hasNext(); ) {
-            Lane lane = it.next();
-            lane.waiting.removeIf(message -> which.test(message) && dropped());
-            if (lane.pending != null && droppedRetries.contains(lane.pending)) {
-                lane.pending = null;
-            }
-            if (lane.waiting.isEmpty()) {
-                readyLanes.remove(lane);
-            } else if (lane.pending == null) {
-                readyLanes.add(lane);
-            }
-            if (lane.idle() && lane.consumer == null) {
-                it.remove();
-            }
-        }
+        Set<HeldMessage> droppedRetries = redelivery.drop(which);
+        held -= droppedRetries.size();
+        held -= keyed.drop(which, droppedRetries);
         if (held != before) {
             log.info("{}: dropped {} messages not out with a consumer", name, before - held);
             wakeWaiters();
@@ -388,7 +320,7 @@ final class Dispatcher {
 
     /** A delivery ended without an ack: retry after {@code delayNanos}, or dead-letter after the last attempt. */
     private void fail(HeldMessage message, DispatchListener.FailedBy reason, long delayNanos) {
-        if (message.attempts() >= settings.maxDeliveryAttempts()) {
+        if (redelivery.lastAttempt(message)) {
             release(message);
             listener.deadLetter(message, reason);
             return;
@@ -397,18 +329,15 @@ final class Dispatcher {
         if (draining) {
             dropped();
             wakeWaiters();
-            Lane lane = message.orderKey() == null ? null : lanes.get(message.orderKey());
-            if (lane != null) {
-                lane.pending = null;
+            if (message.orderKey() != null) {
+                keyed.forgetPending(message);
             }
             return;
         }
-        if (delayNanos <= 0) {
-            requeue(message);
-        } else if (listener.parked(message, delayNanos)) {
-            release(message);
-        } else {
-            retries.add(new Retry(nanoClock.getAsLong() + delayNanos, retrySequence++, message));
+        switch (redelivery.schedule(message, delayNanos)) {
+            case NOW -> requeue(message);
+            case PARKED -> release(message);
+            case LATER -> { } // tickLocked requeues it when it is due
         }
     }
 
@@ -416,53 +345,27 @@ final class Dispatcher {
     private void requeue(HeldMessage message) {
         if (message.orderKey() == null) {
             ready.addFirst(message);
-            return;
+        } else {
+            keyed.requeue(message);
         }
-        Lane lane = lanes.computeIfAbsent(message.orderKey(), key -> new Lane());
-        lane.pending = null;
-        lane.waiting.addFirst(message);
-        readyLanes.add(lane);
     }
 
-    /** The message is finished here (acked, dead-lettered or parked in the retry topic): its lane may move on. */
+    /** The message is finished here (acked, dead-lettered or parked in the retry topic): its key may move on. */
     private void release(HeldMessage message) {
         held--;
         wakeWaiters();
-        if (message.orderKey() == null) {
-            return;
-        }
-        Lane lane = lanes.get(message.orderKey());
-        if (lane == null) {
-            return;
-        }
-        lane.pending = null;
-        if (!lane.waiting.isEmpty()) {
-            readyLanes.add(lane);
-        } else if (lane.consumer == null) {
-            lanes.remove(message.orderKey());
+        if (message.orderKey() != null) {
+            keyed.release(message);
         }
     }
 
     private void pump() {
-        if (draining || sessions.isEmpty()) {
+        if (draining || turns.isEmpty()) {
             return;
         }
-        for (Iterator<Lane> it = readyLanes.iterator(); it.hasNext(); ) {
-            Lane lane = it.next();
-            ConsumerSession target = lane.consumer != null ? (lane.consumer.credits > 0 ? lane.consumer : null) : nextTurn(1);
-            if (target == null) {
-                if (lane.consumer == null) {
-                    break; // nobody has credits; lanes bound to a consumer are checked next time
-                }
-                continue;
-            }
-            it.remove();
-            lane.pending = lane.waiting.pollFirst();
-            lane.consumer = target;
-            deliver(lane.pending, target);
-        }
+        keyed.deliverHeads(turns::nextForNewKey, this::deliver);
         while (!ready.isEmpty()) {
-            ConsumerSession target = nextWithCredits();
+            ConsumerSession target = turns.next();
             if (target == null) {
                 return;
             }
@@ -471,50 +374,11 @@ final class Dispatcher {
     }
 
 
-    /** The consumer for the next unordered message: the current run's, or the next turn's. */
-    private ConsumerSession nextWithCredits() {
-        if (turn != null && turnLeft > 0 && turn.connected && turn.credits > 0) {
-            turnLeft--;
-            return turn;
-        }
-        return nextTurn(settings.run());
-    }
-
-    /**
-     * The least-served consumer with a credit (ties: the first round-robin from the cursor); its turn is
-     * a run of {@code run}. Binding a new sharding key is a turn of one, so keys spread over the
-     * consumers one by one (a run would bind up to a run's worth of keys, for good, to one consumer).
-     */
-    private ConsumerSession nextTurn(int run) {
-        int n = sessions.size();
-        long mostServed = Long.MIN_VALUE;
-        for (ConsumerSession session : sessions) {
-            mostServed = Math.max(mostServed, session.served);
-        }
-        ConsumerSession chosen = null;
-        int chosenAt = -1;
-        for (int i = 0; i < n; i++) {
-            int at = (cursor + i) % n;
-            ConsumerSession session = sessions.get(at);
-            session.served = Math.max(session.served, mostServed - CATCH_UP);
-            if (session.credits > 0 && (chosen == null || session.served < chosen.served)) {
-                chosen = session;
-                chosenAt = at;
-            }
-        }
-        if (chosen != null) {
-            cursor = (chosenAt + 1) % n;
-            turn = chosen;
-            turnLeft = run - 1;
-        }
-        return chosen;
-    }
-
     private void deliver(HeldMessage message, ConsumerSession session) {
         long id = deliveryIds.getAsLong();
         int attempt = message.nextAttempt();
         session.credits--;
-        session.served++;
+        turns.served(session);
         session.outstanding.add(id);
         outstanding.put(id, new Outstanding(id, message, session,
                 nanoClock.getAsLong() + settings.ackTimeout().toNanos()));

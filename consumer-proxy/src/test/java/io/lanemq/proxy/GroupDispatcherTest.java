@@ -15,12 +15,12 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** The dispatcher's rules on a fake clock, without brokers or gRPC. */
-class DispatcherTest {
+class GroupDispatcherTest {
     private final AtomicLong clock = new AtomicLong(1_000_000_000L);
     private final AtomicLong ids = new AtomicLong();
     private final QueueOffsetTracker tracker = new QueueOffsetTracker();
     private final Recorder recorder = new Recorder();
-    private final Dispatcher dispatcher = new Dispatcher("test", new DispatchSettings(Duration.ofSeconds(10), 3,
+    private final GroupDispatcher dispatcher = new GroupDispatcher("test", new DispatchSettings(Duration.ofSeconds(10), 3,
             Duration.ofMillis(100), Duration.ofSeconds(1)), clock::get, ids::incrementAndGet, recorder);
 
     @Test
@@ -69,7 +69,7 @@ class DispatcherTest {
 
     @Test
     void aTurnIsARunOfDeliveriesThatMayGoOnIntoTheNextDecision() {
-        Dispatcher dispatcher = new Dispatcher("runs", new DispatchSettings(Duration.ofSeconds(10), 3,
+        GroupDispatcher dispatcher = new GroupDispatcher("runs", new DispatchSettings(Duration.ofSeconds(10), 3,
                 Duration.ofMillis(100), Duration.ofSeconds(1), 3), clock::get, ids::incrementAndGet, recorder);
         Sink a = new Sink();
         Sink b = new Sink();
@@ -88,7 +88,7 @@ class DispatcherTest {
 
     @Test
     void newShardingKeysAreBoundOneByOneEvenWithRuns() {
-        Dispatcher dispatcher = new Dispatcher("runs", new DispatchSettings(Duration.ofSeconds(10), 3,
+        GroupDispatcher dispatcher = new GroupDispatcher("runs", new DispatchSettings(Duration.ofSeconds(10), 3,
                 Duration.ofMillis(100), Duration.ofSeconds(1), 8), clock::get, ids::incrementAndGet, recorder);
         Sink a = new Sink();
         Sink b = new Sink();
@@ -330,7 +330,7 @@ class DispatcherTest {
         dispatcher.grant(sb, 10_000);
         dispatcher.offer(messages(600, 1200, null));
 
-        long caughtUp = Dispatcher.CATCH_UP;
+        long caughtUp = FairTurns.CATCH_UP;
         assertThat(b.received).as("%d turns in a row, then one each", caughtUp)
                 .hasSize((int) (caughtUp + (600 - caughtUp) / 2));
         assertThat(b.received.subList(0, (int) caughtUp)).extracting(Delivery::getMessageId)
