@@ -133,6 +133,14 @@ public final class MemoryCluster {
         return this;
     }
 
+    /**
+     * Stores {@code message} as a producer outside the code under test would: no fault applies and no send is
+     * recorded. Consumers of its topic are woken.
+     */
+    public BoundSendResult publish(PhysicalMessage message) {
+        return store(message);
+    }
+
     // ---- what happened ----
 
     /** Every send asked of this cluster so far, in order, whatever its outcome. */
@@ -181,6 +189,11 @@ public final class MemoryCluster {
     /** The producers created on this cluster and not closed yet. */
     public List<BoundProducerSpec> openProducers() {
         return producers.stream().filter(MemoryProducer::isOpen).map(MemoryProducer::spec).toList();
+    }
+
+    /** Every consumer created on this cluster, closed ones included, oldest first. */
+    public List<BoundConsumerSpec> consumerSpecs() {
+        return consumers.stream().map(MemoryConsumer::spec).toList();
     }
 
     /** The consumers created on this cluster and not closed yet. */
