@@ -130,6 +130,17 @@ class RoutingProducerTest {
     }
 
     @Test
+    void withNoRetriesConfiguredAFailedSendIsNotTriedOnAnotherCluster() throws Exception {
+        cluster("cluster-b").failSends();
+        RoutingProducer producer = fixture.producer(ProducerFixture.config(
+                new ProducerSettings(SETTINGS.sendTimeout(), 1024, 0, SETTINGS.failoverAfter()), B_FIRST));
+
+        assertThatThrownBy(() -> producer.send(message())).isInstanceOf(SendFailedException.class)
+                .hasMessageContaining("cluster=cluster-b");
+        assertThat(cluster("cluster-a").attempts()).as("producer.retries 0").isZero();
+    }
+
+    @Test
     void anUnknownLogicTopicIsRefusedBeforeAnyClusterIsAsked() throws Exception {
         RoutingProducer producer = fixture.producer(ProducerFixture.config(SETTINGS, B_FIRST));
 
