@@ -34,6 +34,7 @@ class ClusterProducersTest {
     private static final ClusterConfig B = new ClusterConfig("cluster-b", "idc-b", "10.1.0.1:9876", Map.of());
 
     private final MemoryBinding binding = new MemoryBinding();
+    private final PlatformConfigRef ref = new PlatformConfigRef(config(SETTINGS, A, B));
 
     @AfterEach
     void close() {
@@ -42,9 +43,7 @@ class ClusterProducersTest {
 
     @Test
     void startAllStartsOneProducerPerConfiguredClusterWithTheGroupsSettings() throws Exception {
-        ClusterProducers producers = producers(config(SETTINGS, A, B), Optional.empty());
-
-        producers.startAll();
+        started(Optional.empty());
 
         for (String cluster : List.of("cluster-a", "cluster-b")) {
             assertThat(cluster(cluster).openProducers()).singleElement().satisfies(spec -> {
@@ -59,17 +58,13 @@ class ClusterProducersTest {
     @Test
     void aClusterThatCannotStartIsReportedWhenTheProducerIsCreated() {
         cluster("cluster-b").failStarts();
-        ClusterProducers producers = producers(config(SETTINGS, A, B), Optional.empty());
-
-        assertThatThrownBy(producers::startAll).isInstanceOf(MessagingException.class)
+        assertThatThrownBy(() -> started(Optional.empty())).isInstanceOf(MessagingException.class)
                 .hasMessageContaining("cluster=cluster-b");
     }
 
     @Test
     void aChangedEndpointReplacesOnlyThatClustersProducerAndTheOldOneClosesAfterTheSendTimeout() throws Exception {
-        PlatformConfigRef ref = new PlatformConfigRef(config(SETTINGS, A, B));
-        ClusterProducers producers = new ClusterProducers("group", Optional.empty(), ref, binding);
-        producers.startAll();
+        ClusterProducers producers = started(Optional.empty());
         BoundProducer oldA = producers.get("cluster-a");
         BoundProducer oldB = producers.get("cluster-b");
         ClusterConfig movedB = new ClusterConfig("cluster-b", "idc-b", "10.1.0.2:9876", Map.of());
@@ -90,9 +85,7 @@ class ClusterProducersTest {
 
     @Test
     void changedProducerSettingsReplaceEveryClustersProducer() throws Exception {
-        PlatformConfigRef ref = new PlatformConfigRef(config(SETTINGS, A, B));
-        ClusterProducers producers = new ClusterProducers("group", Optional.empty(), ref, binding);
-        producers.startAll();
+        ClusterProducers producers = started(Optional.empty());
         BoundProducer oldA = producers.get("cluster-a");
 
         producers.apply(ref.current(), config(new ProducerSettings(SETTINGS.sendTimeout(), 4096, 1, SETTINGS.failoverAfter()), A, B));
@@ -105,9 +98,7 @@ class ClusterProducersTest {
 
     @Test
     void whenTheReplacementCannotStartTheOldProducerKeepsSending() throws Exception {
-        PlatformConfigRef ref = new PlatformConfigRef(config(SETTINGS, A, B));
-        ClusterProducers producers = new ClusterProducers("group", Optional.empty(), ref, binding);
-        producers.startAll();
+        ClusterProducers producers = started(Optional.empty());
         BoundProducer oldB = producers.get("cluster-b");
         cluster("cluster-b").failStarts();
 
@@ -128,8 +119,7 @@ class ClusterProducersTest {
                 default -> throw new IllegalStateException("checker bug");
             };
         };
-        ClusterProducers producers = producers(config(SETTINGS, A, B), Optional.of(byKey));
-        producers.startAll();
+        started(Optional.of(byKey));
         TransactionCheckHandler handler = cluster("cluster-a").openProducers().get(0).transactionCheckHandler().orElseThrow();
 
         assertThat(handler.check(prepared("orders_a", "commit"))).isEqualTo(TransactionResolution.COMMIT);
@@ -142,8 +132,7 @@ class ClusterProducersTest {
 
     @Test
     void closeClosesEveryClustersProducer() throws Exception {
-        ClusterProducers producers = producers(config(SETTINGS, A, B), Optional.empty());
-        producers.startAll();
+        ClusterProducers producers = started(Optional.empty());
 
         producers.close();
 
@@ -151,8 +140,11 @@ class ClusterProducersTest {
         assertThat(cluster("cluster-b").openProducers()).isEmpty();
     }
 
-    private ClusterProducers producers(PlatformConfig config, Optional<TransactionChecker> checker) {
-        return new ClusterProducers("group", checker, new PlatformConfigRef(config), binding);
+    /** Producers of group {@code group} on both clusters of {@link #ref}, started. */
+    private ClusterProducers started(Optional<TransactionChecker> checker) throws MessagingException {
+        ClusterProducers producers = new ClusterProducers("group", checker, ref, binding);
+        producers.startAll();
+        return producers;
     }
 
     private static PlatformConfig config(ProducerSettings settings, ClusterConfig a, ClusterConfig b) {
