@@ -1,6 +1,7 @@
 package io.lanemq.testkit.memory;
 
 import io.lanemq.api.ConsumeResult;
+import io.lanemq.api.MessagingException;
 import io.lanemq.api.spi.BoundConsumer;
 import io.lanemq.api.spi.BoundConsumerSpec;
 import io.lanemq.api.spi.BoundListener;
@@ -41,7 +42,7 @@ final class MemoryConsumer implements BoundConsumer {
                 : Arrays.stream(spec.tagFilter().split("\\|\\|")).map(String::trim).collect(Collectors.toUnmodifiableSet());
     }
 
-    static MemoryConsumer start(MemoryCluster cluster, BoundConsumerSpec spec, BoundListener listener) throws io.lanemq.api.MessagingException {
+    static MemoryConsumer start(MemoryCluster cluster, BoundConsumerSpec spec, BoundListener listener) throws MessagingException {
         cluster.checkStart("consumer group '" + spec.consumerGroup() + "' of topic " + spec.topic());
         MemoryConsumer consumer = new MemoryConsumer(cluster, spec, listener);
         long member = cluster.join(consumer);
