@@ -1,46 +1,24 @@
 package io.lanemq.core.internal.produce;
 
+import static io.lanemq.core.internal.produce.ProducerFixture.message;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
-import io.lanemq.api.Message;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.SendFailedException;
 import io.lanemq.api.SendResult;
-import io.lanemq.api.spi.BoundConsumer;
-import io.lanemq.api.spi.BoundConsumerSpec;
-import io.lanemq.api.spi.BoundListener;
-import io.lanemq.api.spi.BoundLocalTransaction;
-import io.lanemq.api.spi.BoundProducer;
-import io.lanemq.api.spi.BoundProducerSpec;
-import io.lanemq.api.spi.BoundSendResult;
-import io.lanemq.api.spi.MessagingBinding;
-import io.lanemq.api.spi.PhysicalMessage;
-import io.lanemq.config.ClusterConfig;
-import io.lanemq.config.LogicTopicConfig;
-import io.lanemq.config.PlatformConfig;
-import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.config.ProducerConfig;
 import io.lanemq.config.TopicRoute;
-import io.lanemq.core.metrics.SdkMetrics;
-import io.lanemq.core.internal.routing.FailoverClusterChooser;
-import io.lanemq.support.Ticker;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.nio.charset.StandardCharsets;
+import io.lanemq.testkit.memory.MemoryCluster;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -54,19 +32,16 @@ class RoutingProducerFailoverTest {
     /** Scheduling slack on a busy 2-core host; far below what a wait for the whole timeout would take. */
     private static final long SLACK_MILLIS = 400;
 
-    private final ScriptedBinding binding = new ScriptedBinding();
-    private final List<AutoCloseable> closing = new ArrayList<>();
+    private final ProducerFixture fixture = new ProducerFixture();
 
     @AfterEach
     void close() throws Exception {
-        for (AutoCloseable c : closing) {
-            c.close();
-        }
+        fixture.close();
     }
 
     @Test
     void syncSendersLeaveASilentClusterAfterFailoverAfterAndNoCallerWaitsLonger() throws Exception {
-        binding.behave("cluster-b", message -> new CompletableFuture<>()); // never answers
+        cluster("cluster-b").silence();
         RoutingProducer producer = producer();
         List<Long> millis = new CopyOnWriteArrayList<>();
         ConcurrentLinkedQueue<SendResult> results = new ConcurrentLinkedQueue<>();
@@ -96,44 +71,41 @@ class RoutingProducerFailoverTest {
                 .as("longest send (ms)").isLessThan(FAILOVER_AFTER.toMillis() + SLACK_MILLIS);
         // Each unanswered attempt halves the silent cluster's weight: it is down after a handful, and 400 sends
         // at 50:50 would otherwise ask it about 200 times.
-        assertThat(binding.attempts("cluster-b")).as("attempts on the silent cluster").isBetween(1, 12);
+        assertThat(cluster("cluster-b").attempts()).as("attempts on the silent cluster").isBetween(1, 12);
     }
 
     @Test
     void theFirstSuccessWinsAndALateAnswerOfTheAbandonedAttemptChangesNothing() throws Exception {
-        CompletableFuture<BoundSendResult> late = new CompletableFuture<>();
-        binding.behave("cluster-b", message -> late);
-        binding.behave("cluster-a", message -> CompletableFuture.completedFuture(
-                new BoundSendResult("id-a", message.topic(), "broker-a", 0, 1)));
+        // Answered after the send gave up on it (at half the send timeout: nobody else answered quickly), before the deadline.
+        cluster("cluster-b").delaySends(SEND_TIMEOUT.multipliedBy(2).dividedBy(3));
         RoutingProducer producer = producer(List.of(new TopicRoute("cluster-b", "orders_b", 100),
                 new TopicRoute("cluster-a", "orders", 0)));
 
         SendResult sent = producer.send(message());
-        late.complete(new BoundSendResult("id-b", "orders_b", "broker-b", 0, 1));
 
         assertThat(sent.cluster()).isEqualTo("cluster-a");
-        assertThat(sent.messageId()).isEqualTo("id-a");
+        assertThat(sent.messageId()).as("the id cluster-a stored").isEqualTo(cluster("cluster-a").stored("orders").get(0).messageId());
+        await().atMost(SEND_TIMEOUT).until(() -> cluster("cluster-b").stored("orders_b").size() == 1); // the late copy
+        assertThat(sent.cluster()).as("after the late answer").isEqualTo("cluster-a");
     }
 
     @Test
     void aSlowAnswerWhileNoOtherClusterAnswersQuicklyIsWaitedForNotDuplicated() throws Exception {
         // The whole host stalled: nothing says the slow cluster is the one at fault, so no second copy is sent.
-        binding.behave("cluster-b", message -> CompletableFuture.supplyAsync(
-                () -> new BoundSendResult("id-b", message.topic(), "broker-b", 0, 1),
-                CompletableFuture.delayedExecutor(FAILOVER_AFTER.toMillis() * 2, TimeUnit.MILLISECONDS)));
+        cluster("cluster-b").delaySends(FAILOVER_AFTER.multipliedBy(2));
         RoutingProducer producer = producer(List.of(new TopicRoute("cluster-b", "orders_b", 100),
                 new TopicRoute("cluster-a", "orders", 0)));
 
         SendResult sent = producer.send(message());
 
         assertThat(sent.cluster()).isEqualTo("cluster-b");
-        assertThat(binding.attempts("cluster-a")).as("attempts on the other cluster").isZero();
+        assertThat(cluster("cluster-a").attempts()).as("attempts on the other cluster").isZero();
     }
 
     @Test
     void whenEveryClusterIsSilentTheSendFailsAtTheSendTimeoutNotOnePerCluster() throws Exception {
-        binding.behave("cluster-a", message -> new CompletableFuture<>());
-        binding.behave("cluster-b", message -> new CompletableFuture<>());
+        cluster("cluster-a").silence();
+        cluster("cluster-b").silence();
         RoutingProducer producer = producer();
 
         long start = System.nanoTime();
@@ -143,13 +115,12 @@ class RoutingProducerFailoverTest {
         long millis = (System.nanoTime() - start) / 1_000_000;
 
         assertThat(millis).isBetween(SEND_TIMEOUT.toMillis() - 50, SEND_TIMEOUT.toMillis() + SLACK_MILLIS);
-        assertThat(binding.attempts("cluster-a") + binding.attempts("cluster-b")).as("one attempt per cluster").isEqualTo(2);
+        assertThat(cluster("cluster-a").attempts() + cluster("cluster-b").attempts()).as("one attempt per cluster").isEqualTo(2);
     }
 
     @Test
     void aFailureAnswerMovesOnAtOnceAndAnAsyncSendFollowsTheSameClock() throws Exception {
-        binding.behave("cluster-b", message -> CompletableFuture.failedFuture(
-                new SendFailedException("broker busy", null, "cluster-b", null)));
+        cluster("cluster-b").failSends();
         RoutingProducer producer = producer(List.of(new TopicRoute("cluster-b", "orders_b", 100),
                 new TopicRoute("cluster-a", "orders", 1)));
 
@@ -162,8 +133,8 @@ class RoutingProducerFailoverTest {
 
     @Test
     void aSendInFlightWhenTheProducerClosesStillEndsNamingTheClose() throws Exception {
-        binding.behave("cluster-a", message -> new CompletableFuture<>());
-        binding.behave("cluster-b", message -> new CompletableFuture<>());
+        cluster("cluster-a").silence();
+        cluster("cluster-b").silence();
         RoutingProducer producer = producer();
         CompletableFuture<SendResult> sending = producer.sendAsync(message());
 
@@ -179,83 +150,10 @@ class RoutingProducerFailoverTest {
     }
 
     private RoutingProducer producer(List<TopicRoute> routes) throws Exception {
-        PlatformConfig config = PlatformConfig.builder()
-                .cluster(new ClusterConfig("cluster-a", "idc-a", "127.0.0.1:1", Map.of()))
-                .cluster(new ClusterConfig("cluster-b", "idc-b", "127.0.0.1:2", Map.of()))
-                .producer(new ProducerConfig(SEND_TIMEOUT, 1024, 1, FAILOVER_AFTER))
-                .topic(new LogicTopicConfig("orders", routes, Map.of()))
-                .build();
-        PlatformConfigRef ref = new PlatformConfigRef(config);
-        SdkMetrics metrics = new SdkMetrics(new SimpleMeterRegistry(), "test");
-        FailoverClusterChooser chooser = new FailoverClusterChooser(ref, metrics, Ticker.system(), "test");
-        ClusterProducers clusters = new ClusterProducers("group", Optional.empty(), ref, binding);
-        RoutingProducer producer = new RoutingProducer("group", Optional.empty(), ref, chooser, clusters, metrics,
-                new TopicRateLimits(), new ContextStamp(Optional.empty()), closed -> { }, Ticker.system(), InstantSource.system());
-        closing.add(producer);
-        closing.add(chooser);
-        return producer;
+        return fixture.producer(ProducerFixture.config(new ProducerConfig(SEND_TIMEOUT, 1024, 1, FAILOVER_AFTER), routes));
     }
 
-    private static Message message() {
-        return Message.builder("orders").body("x".getBytes(StandardCharsets.UTF_8)).build();
-    }
-
-    /** Per cluster, what its producer answers to an async send; clusters not scripted answer at once. */
-    private static final class ScriptedBinding implements MessagingBinding {
-        private final Map<String, Function<PhysicalMessage, CompletableFuture<BoundSendResult>>> behaviour =
-                new ConcurrentHashMap<>();
-        private final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
-        private final AtomicLong ids = new AtomicLong();
-
-        void behave(String cluster, Function<PhysicalMessage, CompletableFuture<BoundSendResult>> answer) {
-            behaviour.put(cluster, answer);
-        }
-
-        int attempts(String cluster) {
-            AtomicInteger n = attempts.get(cluster);
-            return n == null ? 0 : n.get();
-        }
-
-        @Override
-        public String name() {
-            return "scripted";
-        }
-
-        @Override
-        public BoundProducer createProducer(BoundProducerSpec spec) {
-            String cluster = spec.cluster().clusterName();
-            return new BoundProducer() {
-                @Override
-                public BoundSendResult send(PhysicalMessage message) {
-                    throw new UnsupportedOperationException("sync sends go through sendAsync");
-                }
-
-                @Override
-                public CompletableFuture<BoundSendResult> sendAsync(PhysicalMessage message) {
-                    attempts.computeIfAbsent(cluster, c -> new AtomicInteger()).incrementAndGet();
-                    return behaviour.getOrDefault(cluster, m -> CompletableFuture.completedFuture(
-                            new BoundSendResult(cluster + "-" + ids.incrementAndGet(), m.topic(), cluster, 0, 0))).apply(message);
-                }
-
-                @Override
-                public BoundSendResult sendInTransaction(PhysicalMessage message, BoundLocalTransaction transaction) {
-                    throw new UnsupportedOperationException();
-                }
-
-                @Override
-                public byte[] request(PhysicalMessage message, Duration timeout) {
-                    throw new UnsupportedOperationException();
-                }
-
-                @Override
-                public void close() {
-                }
-            };
-        }
-
-        @Override
-        public BoundConsumer createConsumer(BoundConsumerSpec spec, BoundListener listener) {
-            throw new UnsupportedOperationException();
-        }
+    private MemoryCluster cluster(String name) {
+        return fixture.binding.cluster(name);
     }
 }

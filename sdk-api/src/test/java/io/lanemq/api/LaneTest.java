@@ -3,8 +3,6 @@ package io.lanemq.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lanemq.api.spi.BoundMessage;
-import io.lanemq.core.internal.consume.listener.DeliveredMessage;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +78,22 @@ class LaneTest {
     }
 
     private static ReceivedMessage received(Map<String, String> properties) {
-        return new DeliveredMessage("t", "c", new BoundMessage("id", "p", new byte[] {1}, List.of(), Optional.empty(),
-                properties, Optional.empty(), "broker-0", 0, 0, 1, 0));
+        return new Received(properties);
+    }
+
+    /** Only properties: lane(), stressTest() and context() are the interface's own, read from them. */
+    private record Received(Map<String, String> properties) implements ReceivedMessage {
+        @Override public String messageId() { return "id"; }
+        @Override public String logicTopic() { return "t"; }
+        @Override public byte[] body() { return new byte[] {1}; }
+        @Override public List<String> keys() { return List.of(); }
+        @Override public Optional<String> tag() { return Optional.empty(); }
+        @Override public Optional<String> shardingKey() { return Optional.empty(); }
+        @Override public String cluster() { return "c"; }
+        @Override public String physicalTopic() { return "p"; }
+        @Override public int queueId() { return 0; }
+        @Override public long queueOffset() { return 0; }
+        @Override public int deliveryAttempt() { return 1; }
+        @Override public long bornTimestamp() { return 0; }
     }
 }

@@ -1,0 +1,220 @@
+package io.lanemq.core.internal.consume;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
+
+import io.lanemq.api.ConsumeResult;
+import io.lanemq.api.MessageListener;
+import io.lanemq.api.MessagingException;
+import io.lanemq.api.ReceivedMessage;
+import io.lanemq.api.Subscription;
+import io.lanemq.api.UnknownTopicException;
+import io.lanemq.api.spi.PhysicalMessage;
+import io.lanemq.config.ClusterConfig;
+import io.lanemq.config.ConsumerConfig;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.ProducerConfig;
+import io.lanemq.config.StartPosition;
+import io.lanemq.config.TopicRoute;
+import io.lanemq.core.internal.consume.proxy.ProxyIdentity;
+import io.lanemq.core.metrics.SdkMetrics;
+import io.lanemq.testkit.memory.MemoryBinding;
+import io.lanemq.testkit.memory.MemoryCluster;
+import io.lanemq.support.Ticker;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** DIRECT consumption of every cluster of a logic topic, on the in-memory binding: what runs where, and what reloads change. */
+class DualClusterConsumerTest {
+    private static final Subscription BILLING = Subscription.builder("orders", "billing").build();
+    private static final ConsumerConfig SETTINGS = new ConsumerConfig(2, 3, StartPosition.EARLIEST);
+    /** A short send timeout: a topic move drains for it (plus a second) before the old topic is let go. */
+    private static final ProducerConfig PRODUCER = new ProducerConfig(Duration.ofMillis(100), 1024, 1, Duration.ofMillis(50));
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private final MemoryBinding binding = new MemoryBinding();
+    private final SdkMetrics metrics = new SdkMetrics(new SimpleMeterRegistry(), "test");
+    private final List<ReceivedMessage> received = new CopyOnWriteArrayList<>();
+    private final MessageListener recording = message -> {
+        received.add(message);
+        return ConsumeResult.SUCCESS;
+    };
+    private final List<AutoCloseable> closing = new ArrayList<>();
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable c : closing) {
+            c.close();
+        }
+        binding.close();
+    }
+
+    @Test
+    void everyClusterOfTheTopicIsConsumedWhateverItsSendWeight() throws Exception {
+        start(config(route("cluster-a", "orders_a", 100), route("cluster-b", "orders_b", 0)), recording, Optional.empty());
+
+        publish("cluster-a", "orders_a", "one");
+        publish("cluster-b", "orders_b", "two");
+
+        await().atMost(WAIT).until(() -> received.size() == 2);
+        assertThat(received).extracting(ReceivedMessage::cluster, ReceivedMessage::logicTopic)
+                .containsExactlyInAnyOrder(tuple("cluster-a", "orders"),
+                        tuple("cluster-b", "orders"));
+    }
+
+    @Test
+    void aListenerThatThrowsGetsTheMessageAgainUntilItsLastAttemptThenItIsDeadLettered() throws Exception {
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        start(config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)), message -> {
+            attempts.add(message.deliveryAttempt());
+            throw new IllegalStateException("listener bug");
+        }, Optional.empty());
+
+        publish("cluster-a", "orders_a", "poison");
+
+        await().atMost(WAIT).until(() -> cluster("cluster-a").deadLetters("billing").size() == 1);
+        assertThat(attempts).as("delivery attempts, maxDeliveryAttempts 3").containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void aReloadThatMovesOneClusterRestartsOnlyItsConsumerWhichResumesFromTheCommittedOffsets() throws Exception {
+        PlatformConfig before = config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1));
+        DualClusterConsumer consumer = start(before, recording, Optional.empty());
+        for (int i = 0; i < 5; i++) {
+            publish("cluster-b", "orders_b", "before-" + i);
+        }
+        await().atMost(WAIT).until(() -> received.size() == 5);
+
+        PlatformConfig after = PlatformConfig.builder().cluster(clusterA())
+                .cluster(new ClusterConfig("cluster-b", "idc-b", "10.1.0.2:9876", Map.of())).producer(PRODUCER)
+                .topic(before.topic("orders").orElseThrow()).build();
+        consumer.apply(before, after);
+        for (int i = 0; i < 5; i++) {
+            publish("cluster-b", "orders_b", "after-" + i);
+        }
+
+        await().atMost(WAIT).until(() -> received.size() >= 10);
+        assertThat(received).extracting(m -> new String(m.body(), StandardCharsets.UTF_8)).as("each once, nothing lost")
+                .hasSize(10).doesNotHaveDuplicates();
+        assertThat(cluster("cluster-a").consumerSpecs()).as("consumers ever started on cluster-a").hasSize(1);
+        assertThat(cluster("cluster-b").openConsumers()).singleElement()
+                .satisfies(spec -> assertThat(spec.cluster().nameServerAddress()).isEqualTo("10.1.0.2:9876"));
+    }
+
+    @Test
+    void aTopicMoveConsumesTheNewTopicAndTheOldOneUntilItIsDrained() throws Exception {
+        PlatformConfig before = config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1));
+        DualClusterConsumer consumer = start(before, recording, Optional.empty());
+        cluster("cluster-b").silence(); // delivers nothing and cannot tell the backlog: a backlog builds, unknown
+        publish("cluster-b", "orders_b", "left-behind");
+
+        consumer.apply(before, config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b2", 1)));
+        publish("cluster-b", "orders_b2", "new");
+
+        assertThat(cluster("cluster-b").openConsumers().stream().findFirst()).hasValueSatisfying(spec -> {
+            assertThat(spec.topic()).isEqualTo("orders_b2");
+            assertThat(spec.drainTopics()).containsExactly("orders_b");
+        });
+        cluster("cluster-b").recover();
+        await().atMost(WAIT).until(() -> cluster("cluster-b").openConsumers().stream().allMatch(spec -> spec.drainTopics().isEmpty()));
+        assertThat(received).extracting(m -> new String(m.body(), StandardCharsets.UTF_8)).as("nothing left behind")
+                .containsExactlyInAnyOrder("left-behind", "new");
+        assertThat(cluster("cluster-b").openConsumers().stream().findFirst()).hasValueSatisfying(spec -> assertThat(spec.drainTopics()).isEmpty());
+    }
+
+    @Test
+    void theGroupsMemberTagsAreTheUnionOverClustersAndUnknownOnlyWhenNoClusterCanTell() throws Exception {
+        PlatformConfig config = config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1));
+        DualClusterConsumer first = start(config, recording, Optional.of("member-1"));
+        start(config, recording, Optional.of("member-2"));
+
+        assertThat(first.memberTags()).hasValueSatisfying(tags -> assertThat(tags).containsExactlyInAnyOrder("member-1", "member-2"));
+        cluster("cluster-a").silence();
+        assertThat(first.memberTags()).as("cluster-b still tells")
+                .hasValueSatisfying(tags -> assertThat(tags).containsExactlyInAnyOrder("member-1", "member-2"));
+        cluster("cluster-b").silence();
+        assertThat(first.memberTags()).isEmpty();
+    }
+
+    @Test
+    void whenOneClusterCannotStartTheSubscriptionFailsAndNothingIsLeftConsuming() {
+        cluster("cluster-b").failStarts();
+
+        assertThatThrownBy(() -> start(config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)), recording,
+                Optional.empty())).isInstanceOf(MessagingException.class).hasMessageContaining("cluster-b");
+        assertThat(cluster("cluster-a").openConsumers()).isEmpty();
+    }
+
+    @Test
+    void aReloadThatDropsTheGroupIsAConflictNamingIt() throws Exception {
+        PlatformConfig config = config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1));
+        DualClusterConsumer consumer = start(config, recording, Optional.empty());
+        PlatformConfig withoutGroup = PlatformConfig.builder().cluster(clusterA()).cluster(clusterB()).producer(PRODUCER)
+                .topic(new LogicTopicConfig("orders", config.topic("orders").orElseThrow().routes(), Map.of("audit", SETTINGS)))
+                .build();
+
+        assertThat(consumer.conflicts(withoutGroup)).singleElement().asString()
+                .contains("consumer group 'billing'").contains("not declared");
+        assertThat(consumer.conflicts(config)).isEmpty();
+        assertThatThrownBy(() -> start(withoutGroup, recording, Optional.empty())).isInstanceOf(UnknownTopicException.class);
+    }
+
+    @Test
+    void closeStopsEveryClustersConsumerAndTellsTheOwner() throws Exception {
+        List<AutoCloseable> closed = new CopyOnWriteArrayList<>();
+        DualClusterConsumer consumer = DualClusterConsumer.start(BILLING, recording,
+                config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)), binding, metrics,
+                new ProxyIdentity("app", Optional.empty()), Optional.empty(), Ticker.system(), closed::add);
+
+        consumer.close();
+
+        assertThat(cluster("cluster-a").openConsumers()).isEmpty();
+        assertThat(cluster("cluster-b").openConsumers()).isEmpty();
+        assertThat(closed).containsExactly(consumer);
+    }
+
+    private DualClusterConsumer start(PlatformConfig config, MessageListener listener, Optional<String> memberTag)
+            throws MessagingException {
+        DualClusterConsumer consumer = DualClusterConsumer.start(BILLING, listener, config, binding, metrics,
+                new ProxyIdentity("app", Optional.empty()), memberTag, Ticker.system(), c -> { });
+        closing.add(consumer);
+        return consumer;
+    }
+
+    private void publish(String cluster, String topic, String body) {
+        cluster(cluster).publish(new PhysicalMessage(topic, body.getBytes(StandardCharsets.UTF_8), List.of(), Optional.empty(),
+                Map.of(), Optional.empty()));
+    }
+
+    private MemoryCluster cluster(String name) {
+        return binding.cluster(name);
+    }
+
+    private static TopicRoute route(String cluster, String topic, int weight) {
+        return new TopicRoute(cluster, topic, weight);
+    }
+
+    private static ClusterConfig clusterA() {
+        return new ClusterConfig("cluster-a", "idc-a", "10.0.0.1:9876", Map.of());
+    }
+
+    private static ClusterConfig clusterB() {
+        return new ClusterConfig("cluster-b", "idc-b", "10.1.0.1:9876", Map.of());
+    }
+
+    private static PlatformConfig config(TopicRoute... routes) throws Exception {
+        return PlatformConfig.builder().cluster(clusterA()).cluster(clusterB()).producer(PRODUCER)
+                .topic(new LogicTopicConfig("orders", List.of(routes), Map.of("billing", SETTINGS))).build();
+    }
+}

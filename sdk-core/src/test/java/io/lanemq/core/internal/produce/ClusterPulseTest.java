@@ -1,0 +1,32 @@
+package io.lanemq.core.internal.produce;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lanemq.support.Ticker;
+import org.junit.jupiter.api.Test;
+
+/** Only a quick answer of another cluster, since the attempt started, is evidence against the attempt's cluster. */
+class ClusterPulseTest {
+    private static final long QUICK = 50_000_000;
+
+    private final ClusterPulse pulse = new ClusterPulse(Ticker.system());
+
+    @Test
+    void aQuickAnswerOfAnotherClusterSinceTheAttemptStartedCounts() {
+        long attemptStart = System.nanoTime();
+        pulse.answered("cluster-a", QUICK, QUICK);
+
+        assertThat(pulse.otherAnsweredSince("cluster-b", attemptStart)).isTrue();
+        assertThat(pulse.otherAnsweredSince("cluster-a", attemptStart)).as("its own answers are no evidence").isFalse();
+    }
+
+    @Test
+    void aSlowAnswerOrOneBeforeTheAttemptStartedDoesNotCount() {
+        pulse.answered("cluster-a", QUICK + 1, QUICK);
+        assertThat(pulse.otherAnsweredSince("cluster-b", Long.MIN_VALUE / 2)).as("slow answer").isFalse();
+
+        pulse.answered("cluster-a", 1, QUICK);
+        long attemptStart = System.nanoTime() + 1; // strictly after, even on a clock that repeats a reading
+        assertThat(pulse.otherAnsweredSince("cluster-b", attemptStart)).as("answered before the attempt started").isFalse();
+    }
+}
