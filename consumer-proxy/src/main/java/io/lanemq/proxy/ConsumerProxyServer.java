@@ -1,5 +1,6 @@
 package io.lanemq.proxy;
 
+import io.lanemq.support.NamedThreads;
 import io.grpc.Server;
 import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptors;
@@ -50,7 +51,7 @@ import org.slf4j.LoggerFactory;
 public final class ConsumerProxyServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ConsumerProxyServer.class);
 
-    private final ProxyConfig config;
+    private final ProxyServerOptions config;
     private final ConfigSource source;
     private final MeterRegistry registry;
     /** Closed with the proxy only when the proxy made it; a given registry belongs to the caller. */
@@ -65,7 +66,7 @@ public final class ConsumerProxyServer implements AutoCloseable {
     private volatile boolean serving = true;
     private boolean closed;
 
-    private ConsumerProxyServer(ProxyConfig config, ConfigSource source, PlatformConfig initial, MeterRegistry registry,
+    private ConsumerProxyServer(ProxyServerOptions config, ConfigSource source, PlatformConfig initial, MeterRegistry registry,
                                 boolean ownsRegistry) throws IOException {
         this.config = config;
         this.source = source;
@@ -73,9 +74,9 @@ public final class ConsumerProxyServer implements AutoCloseable {
         this.ownsRegistry = ownsRegistry;
         this.metrics = new ProxyMetrics(registry);
         PlatformConfigRef platform = new PlatformConfigRef(initial);
-        this.ticker = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lanemq-proxy-ticker"));
+        this.ticker = Executors.newSingleThreadScheduledExecutor(NamedThreads.single("lanemq-proxy-ticker"));
         this.groups = new GroupRegistry(platform, config, ticker, metrics);
-        this.idleCheck = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lanemq-proxy-idle-groups"));
+        this.idleCheck = Executors.newSingleThreadScheduledExecutor(NamedThreads.single("lanemq-proxy-idle-groups"));
         idleCheck.scheduleWithFixedDelay(groups::stopIdleGroups, 1, 1, TimeUnit.SECONDS);
         this.service = new ConsumerProxyService(groups, config, metrics);
         this.server = eventLoops.applyTo(NettyServerBuilder.forAddress(config.grpcAddress(), credentials(config)))
@@ -102,20 +103,20 @@ public final class ConsumerProxyServer implements AutoCloseable {
     }
 
     /** Reads the platform configuration, binds the gRPC address and starts serving; meters go to a registry of its own. */
-    public static ConsumerProxyServer start(ProxyConfig config) throws InvalidConfigurationException, IOException {
+    public static ConsumerProxyServer start(ProxyServerOptions config) throws InvalidConfigurationException, IOException {
         return start(config, new SimpleMeterRegistry(), true);
     }
 
     /**
-     * As {@link #start(ProxyConfig)}, with the proxy's meters in {@code registry} (a service's Prometheus registry,
+     * As {@link #start(ProxyServerOptions)}, with the proxy's meters in {@code registry} (a service's Prometheus registry,
      * say). The registry stays the caller's: {@link #close()} leaves it open.
      */
-    public static ConsumerProxyServer start(ProxyConfig config, MeterRegistry registry)
+    public static ConsumerProxyServer start(ProxyServerOptions config, MeterRegistry registry)
             throws InvalidConfigurationException, IOException {
         return start(config, Objects.requireNonNull(registry, "registry"), false);
     }
 
-    private static ConsumerProxyServer start(ProxyConfig config, MeterRegistry registry, boolean ownsRegistry)
+    private static ConsumerProxyServer start(ProxyServerOptions config, MeterRegistry registry, boolean ownsRegistry)
             throws InvalidConfigurationException, IOException {
         ConfigSource source = ConfigSources.open(config.configLocation());
         try {
@@ -129,7 +130,7 @@ public final class ConsumerProxyServer implements AutoCloseable {
         }
     }
 
-    private static ServerCredentials credentials(ProxyConfig config) {
+    private static ServerCredentials credentials(ProxyServerOptions config) {
         if (config.keyStore().isEmpty()) {
             return InsecureServerCredentials.create();
         }

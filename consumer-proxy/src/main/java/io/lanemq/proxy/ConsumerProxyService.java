@@ -14,11 +14,11 @@ import java.util.function.Predicate;
 /** The gRPC service: one {@link StreamSession} per {@code Consume} call, tracked so shutdown can reach them. */
 final class ConsumerProxyService extends ConsumerProxyGrpc.ConsumerProxyImplBase {
     private final GroupRegistry groups;
-    private final ProxyConfig config;
+    private final ProxyServerOptions config;
     private final ProxyMetrics metrics;
     private final Set<StreamSession> streams = ConcurrentHashMap.newKeySet();
 
-    ConsumerProxyService(GroupRegistry groups, ProxyConfig config, ProxyMetrics metrics) {
+    ConsumerProxyService(GroupRegistry groups, ProxyServerOptions config, ProxyMetrics metrics) {
         this.groups = groups;
         this.config = config;
         this.metrics = metrics;

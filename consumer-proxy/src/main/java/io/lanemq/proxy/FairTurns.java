@@ -15,7 +15,7 @@ import java.util.List;
  * throughput, since a consumer still gets nothing beyond its credits. A newcomer starts level with the
  * least-served, and nobody counts more than {@link #CATCH_UP} behind the most-served, so neither a new
  * consumer nor one that was slow for long takes every turn while it catches up. A turn is a run of up
- * to {@link DispatchSettings#run()} messages, so a consumer's share of a decision can travel in one
+ * to {@link DispatchPolicy#run()} messages, so a consumer's share of a decision can travel in one
  * frame. A run may go on into the next decision: were turns cut at each decision, consumers would take
  * turns by decisions, not by messages, and two fetchers whose decisions alternate (one per cluster)
  * would give the even consumers one cluster's batches and the odd ones the other's.

@@ -50,7 +50,7 @@ final class GroupDispatcher {
     enum Settled { DONE, UNKNOWN_DELIVERY }
 
     private final String name;
-    private final DispatchSettings settings;
+    private final DispatchPolicy settings;
     private final LongSupplier nanoClock;
     private final LongSupplier deliveryIds;
     private final DispatchListener listener;
@@ -72,7 +72,7 @@ final class GroupDispatcher {
      * @param name        names the group in logs ({@code group@logicTopic})
      * @param deliveryIds unique delivery ids (shared by every dispatcher of the proxy)
      */
-    GroupDispatcher(String name, DispatchSettings settings, LongSupplier nanoClock, LongSupplier deliveryIds,
+    GroupDispatcher(String name, DispatchPolicy settings, LongSupplier nanoClock, LongSupplier deliveryIds,
                     DispatchListener listener) {
         this.name = name;
         this.settings = settings;
@@ -86,7 +86,7 @@ final class GroupDispatcher {
                 (message, delayNanos) -> listener.parked(message, delayNanos));
     }
 
-    DispatchSettings settings() {
+    DispatchPolicy settings() {
         return settings;
     }
 

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
 final class GroupRegistry {
     private static final Logger log = LoggerFactory.getLogger(GroupRegistry.class);
     private final PlatformConfigRef platform;
-    private final ProxyConfig config;
+    private final ProxyServerOptions config;
     private final ScheduledExecutorService ticker;
     private final ProxyMetrics metrics;
     private final AtomicLong deliveryIds = new AtomicLong();
@@ -35,7 +35,7 @@ final class GroupRegistry {
     private final Map<GroupKey, Long> idleSince = new HashMap<>();
     private volatile boolean closed;
 
-    GroupRegistry(PlatformConfigRef platform, ProxyConfig config, ScheduledExecutorService ticker, ProxyMetrics metrics) {
+    GroupRegistry(PlatformConfigRef platform, ProxyServerOptions config, ScheduledExecutorService ticker, ProxyMetrics metrics) {
         this.platform = platform;
         this.config = config;
         this.ticker = ticker;

@@ -1,5 +1,6 @@
 package io.lanemq.proxy;
 
+import io.lanemq.support.NamedThreads;
 import com.google.common.util.concurrent.RateLimiter;
 import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.config.ClusterConfig;
@@ -44,14 +45,14 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     private final long brokerRetryFromNanos;
 
     private GroupRuntime(GroupKey key, LogicTopicConfig topic, ConsumerConfig settings, PlatformConfig platform,
-                         ProxyConfig config, ScheduledExecutorService ticker, LongSupplier deliveryIds, ProxyMetrics metrics)
+                         ProxyServerOptions config, ScheduledExecutorService ticker, LongSupplier deliveryIds, ProxyMetrics metrics)
             throws InvalidConfigurationException {
         this.key = key;
         this.spec = GroupSpec.of(platform, key).orElseThrow();
         this.metrics = metrics;
         this.brokerRetryFromNanos = config.brokerRetryFrom().toNanos();
-        this.dispatcher = new GroupDispatcher(key.toString(), new DispatchSettings(config.ackTimeout(),
-                settings.maxDeliveryAttempts(), config.initialBackoff(), config.maxBackoff(), DispatchSettings.DEFAULT_RUN),
+        this.dispatcher = new GroupDispatcher(key.toString(), new DispatchPolicy(config.ackTimeout(),
+                settings.maxDeliveryAttempts(), config.initialBackoff(), config.maxBackoff(), DispatchPolicy.DEFAULT_RUN),
                 System::nanoTime, deliveryIds, this);
         GroupLimits limits = GroupLimits.of(settings, config.limits(key.consumerGroup()));
         RateLimiter rate = limits.maxPerSecond() > 0 ? RateLimiter.create(limits.maxPerSecond()) : null;
@@ -61,20 +62,20 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
                     settings, dispatcher, limits, rate,
                     config.commitInterval().toNanos(), metrics));
         }
-        this.publisherThread = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lanemq-proxy-publish-" + key.consumerGroup()));
+        this.publisherThread = Executors.newSingleThreadScheduledExecutor(NamedThreads.single("lanemq-proxy-publish-" + key.consumerGroup()));
         this.topics = new GroupTopicsPublisher(key, spec.routes(), publisherThread);
         gauges.addAll(metrics.groupGauges(key, dispatcher, () -> fetchers.stream().mapToInt(ClusterFetcher::uncommitted).sum()));
         fetchers.forEach(fetcher -> gauges.add(metrics.lag(key, fetcher.cluster(), fetcher::lag)));
         this.ticks = ticker.scheduleWithFixedDelay(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
         // Its own thread: a broker that does not answer must hold up neither dispatching nor dead-lettering.
-        this.lagThread = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lanemq-proxy-lag-" + key.consumerGroup()));
+        this.lagThread = Executors.newSingleThreadScheduledExecutor(NamedThreads.single("lanemq-proxy-lag-" + key.consumerGroup()));
         long lagEvery = config.commitInterval().toMillis();
         lagThread.scheduleWithFixedDelay(() -> fetchers.forEach(ClusterFetcher::refreshLag), lagEvery, lagEvery, TimeUnit.MILLISECONDS);
     }
 
     /** Starts consuming every route of the group's logic topic. */
     static GroupRuntime start(GroupKey key, LogicTopicConfig topic, ConsumerConfig settings, PlatformConfig platform,
-                              ProxyConfig config, ScheduledExecutorService ticker, LongSupplier deliveryIds,
+                              ProxyServerOptions config, ScheduledExecutorService ticker, LongSupplier deliveryIds,
                               ProxyMetrics metrics) throws InvalidConfigurationException, MQClientException {
         GroupRuntime runtime = new GroupRuntime(key, topic, settings, platform, config, ticker, deliveryIds, metrics);
         try {

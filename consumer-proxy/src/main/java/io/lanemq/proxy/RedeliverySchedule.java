@@ -37,14 +37,14 @@ final class RedeliverySchedule {
     private record Retry(long dueNanos, long sequence, HeldMessage message) {
     }
 
-    private final DispatchSettings settings;
+    private final DispatchPolicy settings;
     private final LongSupplier nanoClock;
     private final Parking parking;
     private final PriorityQueue<Retry> retries = new PriorityQueue<>(
             (a, b) -> a.dueNanos != b.dueNanos ? Long.compare(a.dueNanos, b.dueNanos) : Long.compare(a.sequence, b.sequence));
     private long sequence;
 
-    RedeliverySchedule(DispatchSettings settings, LongSupplier nanoClock, Parking parking) {
+    RedeliverySchedule(DispatchPolicy settings, LongSupplier nanoClock, Parking parking) {
         this.settings = settings;
         this.nanoClock = nanoClock;
         this.parking = parking;

@@ -34,7 +34,7 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
     private final ServerCallStreamObserver<ConsumeResponse> responses;
     private final String application;
     private final GroupRegistry groups;
-    private final ProxyConfig config;
+    private final ProxyServerOptions config;
     private final ProxyMetrics metrics;
     private final Consumer<StreamSession> onEnd;
     private final FrameWindow inbound;
@@ -45,7 +45,7 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
     private volatile boolean ended;
 
     StreamSession(ServerCallStreamObserver<ConsumeResponse> responses, String application, GroupRegistry groups,
-                  ProxyConfig config, ProxyMetrics metrics, Consumer<StreamSession> onEnd) {
+                  ProxyServerOptions config, ProxyMetrics metrics, Consumer<StreamSession> onEnd) {
         this.responses = responses;
         this.application = application;
         this.groups = groups;

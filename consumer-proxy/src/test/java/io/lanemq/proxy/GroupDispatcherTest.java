@@ -20,7 +20,7 @@ class GroupDispatcherTest {
     private final AtomicLong ids = new AtomicLong();
     private final QueueOffsetTracker tracker = new QueueOffsetTracker();
     private final Recorder recorder = new Recorder();
-    private final GroupDispatcher dispatcher = new GroupDispatcher("test", new DispatchSettings(Duration.ofSeconds(10), 3,
+    private final GroupDispatcher dispatcher = new GroupDispatcher("test", new DispatchPolicy(Duration.ofSeconds(10), 3,
             Duration.ofMillis(100), Duration.ofSeconds(1)), clock::get, ids::incrementAndGet, recorder);
 
     @Test
@@ -69,7 +69,7 @@ class GroupDispatcherTest {
 
     @Test
     void aTurnIsARunOfDeliveriesThatMayGoOnIntoTheNextDecision() {
-        GroupDispatcher dispatcher = new GroupDispatcher("runs", new DispatchSettings(Duration.ofSeconds(10), 3,
+        GroupDispatcher dispatcher = new GroupDispatcher("runs", new DispatchPolicy(Duration.ofSeconds(10), 3,
                 Duration.ofMillis(100), Duration.ofSeconds(1), 3), clock::get, ids::incrementAndGet, recorder);
         Sink a = new Sink();
         Sink b = new Sink();
@@ -88,7 +88,7 @@ class GroupDispatcherTest {
 
     @Test
     void newShardingKeysAreBoundOneByOneEvenWithRuns() {
-        GroupDispatcher dispatcher = new GroupDispatcher("runs", new DispatchSettings(Duration.ofSeconds(10), 3,
+        GroupDispatcher dispatcher = new GroupDispatcher("runs", new DispatchPolicy(Duration.ofSeconds(10), 3,
                 Duration.ofMillis(100), Duration.ofSeconds(1), 8), clock::get, ids::incrementAndGet, recorder);
         Sink a = new Sink();
         Sink b = new Sink();

@@ -30,7 +30,7 @@ class ProxyDashboardMetricNamesTest {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         ProxyMetrics metrics = new ProxyMetrics(registry);
         GroupKey group = new GroupKey("order-paid", "billing");
-        GroupDispatcher dispatcher = new GroupDispatcher("names", new DispatchSettings(Duration.ofSeconds(10), 3,
+        GroupDispatcher dispatcher = new GroupDispatcher("names", new DispatchPolicy(Duration.ofSeconds(10), 3,
                 Duration.ofMillis(100), Duration.ofSeconds(1)), System::nanoTime, () -> 1, null);
         metrics.deliveries(group, "consumer-1").increment();
         metrics.acks(group).increment();

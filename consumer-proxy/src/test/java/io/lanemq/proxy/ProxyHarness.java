@@ -32,8 +32,8 @@ final class ProxyHarness {
     }
 
     /** The proxy's settings for the platform's current configuration file; {@code tweak} adjusts them. */
-    static ProxyConfig config(LocalPlatform platform, UnaryOperator<ProxyConfig.Builder> tweak) {
-        ProxyConfig.Builder builder = ProxyConfig.builder(platform.writeConfig().toString())
+    static ProxyServerOptions config(LocalPlatform platform, UnaryOperator<ProxyServerOptions.Builder> tweak) {
+        ProxyServerOptions.Builder builder = ProxyServerOptions.builder(platform.writeConfig().toString())
                 .grpcAddress(new InetSocketAddress("127.0.0.1", 0))
                 .tls(SelfSignedCertificate.shared().keyStore(), SelfSignedCertificate.shared().password())
                 .token(APPLICATION, TOKEN)

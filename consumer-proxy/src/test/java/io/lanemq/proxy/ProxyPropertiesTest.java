@@ -22,7 +22,7 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-/** {@code lanemq.proxy.*} into a {@link ProxyConfig}; a bad value stops the context from starting and names the property. */
+/** {@code lanemq.proxy.*} into a {@link ProxyServerOptions}; a bad value stops the context from starting and names the property. */
 class ProxyPropertiesTest {
     @TempDir
     Path dir;
@@ -30,7 +30,7 @@ class ProxyPropertiesTest {
     @Test
     void everyPropertyReachesTheProxyConfig() throws Exception {
         Path tokens = Files.writeString(dir.resolve("tokens.properties"), "billing-app = secret-token-1\n");
-        ProxyConfig config = bind(Map.ofEntries(
+        ProxyServerOptions config = bind(Map.ofEntries(
                 Map.entry("lanemq.proxy.config-location", "file:/etc/p.yaml"),
                 Map.entry("lanemq.proxy.listen", "127.0.0.1:0"),
                 Map.entry("lanemq.proxy.plaintext", "true"),

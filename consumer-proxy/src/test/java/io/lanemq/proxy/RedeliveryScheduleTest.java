@@ -21,7 +21,7 @@ class RedeliveryScheduleTest {
     /** Delays from this long are parked, as GroupRuntime does with its broker-retry-from. */
     private long parksFromNanos = Long.MAX_VALUE;
     private final RedeliverySchedule schedule = new RedeliverySchedule(
-            new DispatchSettings(Duration.ofSeconds(10), 3, Duration.ofMillis(100), Duration.ofMillis(300)),
+            new DispatchPolicy(Duration.ofSeconds(10), 3, Duration.ofMillis(100), Duration.ofMillis(300)),
             clock::get, (message, delayNanos) -> delayNanos >= parksFromNanos && parked.add(message));
 
     @Test

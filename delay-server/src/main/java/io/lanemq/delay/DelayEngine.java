@@ -1,5 +1,6 @@
 package io.lanemq.delay;
 
+import io.lanemq.support.Backoff;
 import io.lanemq.support.Ticker;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -89,7 +90,7 @@ public final class DelayEngine implements AutoCloseable {
         } catch (IOException e) {
             throw new DelayStoreException("could not open the delay store in " + b.directory + ": " + e, e);
         }
-        this.dispatcher = new Dispatcher(clock, b.sink, new Backoff(b.retryInitial.toMillis(), b.retryMax.toMillis()),
+        this.dispatcher = new Dispatcher(clock, b.sink, Backoff.exact(b.retryInitial, b.retryMax),
                 health);
         this.loader = new Loader(store, dispatcher, clock, health, b.loadAhead.toMillis(),
                 b.settledRetention.toMillis(), b.maxOpenSegments);

@@ -1,5 +1,6 @@
 package io.lanemq.delay;
 
+import io.lanemq.support.Backoff;
 import io.lanemq.support.NamedThreads;
 import java.io.IOException;
 import java.time.InstantSource;
@@ -189,7 +190,7 @@ final class Dispatcher implements Runnable {
             return; // pending on disk: the next start delivers it
         }
         e.attempts++;
-        long delay = backoff.delayMillis(e.attempts);
+        long delay = backoff.delay(e.attempts).toMillis();
         e.fireAt = clock.millis() + delay;
         log.warn("Retrying in {} ms (attempt {}): {}", delay, e.attempts, what);
         submit(e);

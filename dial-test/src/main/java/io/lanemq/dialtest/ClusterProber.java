@@ -48,7 +48,7 @@ final class ClusterProber implements AutoCloseable {
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final String label;
-    private final DialTestConfig config;
+    private final DialTestOptions config;
     private final Reconciler reconciler;
     private final Ticker ticker;
     private final InstantSource wallClock;
@@ -64,7 +64,7 @@ final class ClusterProber implements AutoCloseable {
     private final Thread pacer;
     private volatile boolean running;
 
-    ClusterProber(String label, String nameServer, String instanceName, DialTestConfig config, Reconciler reconciler,
+    ClusterProber(String label, String nameServer, String instanceName, DialTestOptions config, Reconciler reconciler,
                   InetSocketAddress ackAddress, AtomicLong sequences, ProbeRate rate, Ticker ticker, InstantSource wallClock) {
         this.label = label;
         this.rate = rate;

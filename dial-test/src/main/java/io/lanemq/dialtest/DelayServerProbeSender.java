@@ -18,12 +18,12 @@ import org.apache.rocketmq.common.message.MessageQueue;
  */
 final class DelayServerProbeSender extends DueTimeProbeSender {
 
-    private final DialTestConfig.DelayServerTarget target;
+    private final DialTestOptions.DelayServerTarget target;
     /** The internal topic's queues on each broker, looked up once per broker. */
     private final Map<String, List<MessageQueue>> queuesByBroker = new ConcurrentHashMap<>();
 
     DelayServerProbeSender(DefaultMQProducer producer, long timeoutMillis, long delayMillis, InstantSource wallClock,
-                           DialTestConfig.DelayServerTarget target) {
+                           DialTestOptions.DelayServerTarget target) {
         super(producer, timeoutMillis, delayMillis, wallClock);
         this.target = target;
     }

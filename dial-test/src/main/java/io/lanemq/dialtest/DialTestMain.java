@@ -186,8 +186,8 @@ public final class DialTestMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        DialTestConfig.Builder builder;
-        StressConfig stressConfig;
+        DialTestOptions.Builder builder;
+        StressOptions stressConfig;
         try {
             stressConfig = stressConfig();
             builder = configBuilder();
@@ -237,7 +237,7 @@ public final class DialTestMain implements Callable<Integer> {
     }
 
     /** Runs until the duration, Ctrl-C or (with a stress ramp) the ramp's end. */
-    private int run(DialTestConfig config, StressRamp ramp) throws InterruptedException {
+    private int run(DialTestOptions config, StressRamp ramp) throws InterruptedException {
         double ratio = config.samplingRatio();
         ProbeRate rate = new ProbeRate(config.ratePerSecond());
         Consumer<Report> onReport = r -> out.print("\n" + LiveTable.period(r, ratio));
@@ -249,7 +249,7 @@ public final class DialTestMain implements Callable<Integer> {
                 config.nameServers(), config.period(), LiveTable.rate(config.ratePerSecond()), config.bodySize(),
                 Long.toHexString(test.runId()));
             if (ramp != null) {
-                StressConfig s = ramp.config();
+                StressOptions s = ramp.config();
                 out.printf("Stress ramp: from %s/s by %s/s up to %s/s, %d s per step, p99 limit %s ms%n",
                     LiveTable.rate(s.startRate()), LiveTable.rate(s.step()), LiveTable.rate(s.maxRate()),
                     s.stepDuration().toSeconds(), StressRamp.millis(s.p99Limit().toNanos() / 1000));
@@ -293,7 +293,7 @@ public final class DialTestMain implements Callable<Integer> {
     }
 
     /** The stress ramp asked for, or null; a --stress-* option without --stress is a mistake worth naming. */
-    private StressConfig stressConfig() {
+    private StressOptions stressConfig() {
         if (!stress) {
             if (stressStart != null || stressStep != null || stressMax != null || stressStepSeconds != null
                 || stressP99LimitMs != null) {
@@ -302,7 +302,7 @@ public final class DialTestMain implements Callable<Integer> {
             }
             return null;
         }
-        StressConfig.Builder b = StressConfig.builder();
+        StressOptions.Builder b = StressOptions.builder();
         if (stressStart != null) {
             b.startRate(stressStart);
         }
@@ -321,8 +321,8 @@ public final class DialTestMain implements Callable<Integer> {
         return b.build();
     }
 
-    private DialTestConfig.Builder configBuilder() {
-        DialTestConfig.Builder b = DialTestConfig.builder().ratePerSecond(rate).bodySize(bodySize)
+    private DialTestOptions.Builder configBuilder() {
+        DialTestOptions.Builder b = DialTestOptions.builder().ratePerSecond(rate).bodySize(bodySize)
             .samplingRatio(sampling).period(period).grace(grace).delay(delay).checkBackAllowance(checkBackAllowance)
             .ackListenAddress(ackListen).metricsAddress(metricsAddress).probeTopic(topic).queuesPerBroker(queues)
             .consumerGroup(consumerGroup);

@@ -52,7 +52,7 @@ public final class DialTestRun implements AutoCloseable {
     private static final int ACK_CONNECTIONS = 16;
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
-    private final DialTestConfig config;
+    private final DialTestOptions config;
     private final Ticker ticker;
     private final InstantSource wallClock;
     private final Consumer<Report> onReport;
@@ -86,7 +86,7 @@ public final class DialTestRun implements AutoCloseable {
     }
 
     /** A runner of {@code config}: optional hooks, then {@link Runner#start()}. */
-    public static Runner runner(DialTestConfig config) {
+    public static Runner runner(DialTestOptions config) {
         return new Runner(config);
     }
 
@@ -258,14 +258,14 @@ public final class DialTestRun implements AutoCloseable {
 
     /** Options of a run besides its configuration; not thread-safe. */
     public static final class Runner {
-        private final DialTestConfig config;
+        private final DialTestOptions config;
         private Ticker ticker = Ticker.system();
         private InstantSource wallClock = InstantSource.system();
         private Consumer<Report> onReport = r -> { };
         private UnaryOperator<AckSender> ackSenderWrapper = UnaryOperator.identity();
         private ProbeRate rate;
 
-        private Runner(DialTestConfig config) {
+        private Runner(DialTestOptions config) {
             this.config = Objects.requireNonNull(config, "config");
         }
 
@@ -289,7 +289,7 @@ public final class DialTestRun implements AutoCloseable {
 
         /**
          * The run's probe rate, for a caller that changes it while the run goes (the stress ramp, from its report
-         * listener); by default one at the configuration's {@link DialTestConfig#ratePerSecond()}.
+         * listener); by default one at the configuration's {@link DialTestOptions#ratePerSecond()}.
          */
         public Runner rate(ProbeRate rate) {
             this.rate = Objects.requireNonNull(rate, "rate");

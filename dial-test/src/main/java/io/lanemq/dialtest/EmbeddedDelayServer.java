@@ -2,7 +2,7 @@ package io.lanemq.dialtest;
 
 import io.lanemq.api.MessagingException;
 import io.lanemq.delay.server.DelayServer;
-import io.lanemq.delay.server.DelayServerSettings;
+import io.lanemq.delay.server.DelayServerOptions;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.testkit.RocketMqStack;
 import java.nio.file.Path;
@@ -17,9 +17,9 @@ final class EmbeddedDelayServer implements AutoCloseable {
     static final String LOGIC_TOPIC = "lanemq-dialtest-delayed";
 
     private final DelayServer server;
-    private final DialTestConfig.DelayServerTarget target;
+    private final DialTestOptions.DelayServerTarget target;
 
-    private EmbeddedDelayServer(DelayServer server, DialTestConfig.DelayServerTarget target) {
+    private EmbeddedDelayServer(DelayServer server, DialTestOptions.DelayServerTarget target) {
         this.server = server;
         this.target = target;
     }
@@ -28,13 +28,13 @@ final class EmbeddedDelayServer implements AutoCloseable {
     static EmbeddedDelayServer start(RocketMqStack stack, String probeTopic) throws MessagingException {
         LocalPlatform platform = LocalPlatform.on(stack).enableDelay().routeTopic(LOGIC_TOPIC, probeTopic, 50, 50);
         Path config = platform.writeConfig();
-        DelayServer server = DelayServer.start(DelayServerSettings.builder("file:" + config,
+        DelayServer server = DelayServer.start(DelayServerOptions.builder("file:" + config,
                 stack.directory().resolve("delay-server-store")).metricsPort(-1).build());
         return new EmbeddedDelayServer(server,
-            new DialTestConfig.DelayServerTarget(platform.delaySettings().internalTopic(), LOGIC_TOPIC));
+            new DialTestOptions.DelayServerTarget(platform.delaySettings().internalTopic(), LOGIC_TOPIC));
     }
 
-    DialTestConfig.DelayServerTarget target() {
+    DialTestOptions.DelayServerTarget target() {
         return target;
     }
 

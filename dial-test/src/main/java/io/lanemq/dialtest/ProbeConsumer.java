@@ -32,13 +32,13 @@ final class ProbeConsumer implements AutoCloseable {
     private static final int BATCH = 32;
 
     private final DefaultMQPushConsumer consumer;
-    private final DialTestConfig config;
+    private final DialTestOptions config;
     private final AckSender acks;
     private final DialTestMetrics metrics;
     private final InstantSource wallClock;
     private final String fallbackCluster;
 
-    ProbeConsumer(String label, String nameServer, String instanceName, DialTestConfig config, AckSender acks,
+    ProbeConsumer(String label, String nameServer, String instanceName, DialTestOptions config, AckSender acks,
                   DialTestMetrics metrics, InstantSource wallClock) {
         this.config = config;
         this.acks = acks;

@@ -19,8 +19,8 @@ public final class ProbeRate {
     }
 
     public void set(double perSecond) {
-        if (!(perSecond > 0 && perSecond <= DialTestConfig.MAX_RATE)) {
-            throw new IllegalArgumentException("ratePerSecond must be in (0, " + (long) DialTestConfig.MAX_RATE + "]: "
+        if (!(perSecond > 0 && perSecond <= DialTestOptions.MAX_RATE)) {
+            throw new IllegalArgumentException("ratePerSecond must be in (0, " + (long) DialTestOptions.MAX_RATE + "]: "
                 + perSecond);
         }
         this.perSecond = perSecond;

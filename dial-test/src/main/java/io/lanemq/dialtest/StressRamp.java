@@ -19,11 +19,11 @@ import java.util.OptionalDouble;
  */
 public final class StressRamp {
 
-    private final StressConfig config;
+    private final StressOptions config;
     private final List<StressStep> steps = new ArrayList<>();
     private boolean finished;
 
-    public StressRamp(StressConfig config) {
+    public StressRamp(StressOptions config) {
         this.config = config;
     }
 
@@ -78,7 +78,7 @@ public final class StressRamp {
         return steps.stream().filter(s -> !s.clean()).findFirst();
     }
 
-    public StressConfig config() {
+    public StressOptions config() {
         return config;
     }
 

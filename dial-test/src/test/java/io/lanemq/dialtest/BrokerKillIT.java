@@ -23,7 +23,7 @@ class BrokerKillIT {
             .idc(IdcSpec.builder("idc-a").clusterName("cluster-a").brokers(2).build())
             .idc(IdcSpec.of("idc-b", "cluster-b"))).build();
         try (RocketMqStack stack = RocketMqStack.start(spec)) {
-            DialTestConfig.Builder config = ItSupport.config();
+            DialTestOptions.Builder config = ItSupport.config();
             for (Idc idc : stack.idcs()) {
                 config.nameServer(idc.name(), idc.nameServerAddress());
             }

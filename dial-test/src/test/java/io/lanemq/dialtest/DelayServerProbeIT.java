@@ -21,7 +21,7 @@ class DelayServerProbeIT {
     @Test
     void delayServerProbesOfEveryBrokerAreReconciledWithoutLoss() throws Exception {
         String probeTopic = "dialtest_it_delay_server_" + Long.toString(System.currentTimeMillis(), 36);
-        DialTestConfig.Builder config = ItSupport.config().probeTopic(probeTopic);
+        DialTestOptions.Builder config = ItSupport.config().probeTopic(probeTopic);
         try (RocketMqStack stack = RocketMqStack.start(EmbeddedStack.dualIdc());
              EmbeddedDelayServer delayServer = EmbeddedDelayServer.start(stack, probeTopic)) {
             for (Idc idc : stack.idcs()) {

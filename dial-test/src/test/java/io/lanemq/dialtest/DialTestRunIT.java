@@ -37,7 +37,7 @@ class DialTestRunIT {
     @BeforeAll
     void run() throws Exception {
         stack = RocketMqStack.start(EmbeddedStack.dualIdc());
-        DialTestConfig.Builder config = ItSupport.config();
+        DialTestOptions.Builder config = ItSupport.config();
         for (Idc idc : stack.idcs()) {
             config.nameServer(idc.name(), idc.nameServerAddress());
         }

@@ -44,7 +44,7 @@ class IdcPartitionFaultIT {
              RocketMqStack stack = RocketMqStack.start(EmbeddedStack.dualIdc())) {
             Idc healthy = stack.idc("idc-a");
             Idc victim = stack.idc("idc-b");
-            DialTestConfig.Builder config = ItSupport.config().sendTimeout(SEND_TIMEOUT);
+            DialTestOptions.Builder config = ItSupport.config().sendTimeout(SEND_TIMEOUT);
             for (Idc idc : stack.idcs()) {
                 config.nameServer(idc.name(), idc.nameServerAddress());
             }

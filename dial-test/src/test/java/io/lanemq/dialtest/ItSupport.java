@@ -16,9 +16,9 @@ final class ItSupport {
     }
 
     /** A fast configuration on a topic and group of its own; the caller adds the name servers. */
-    static DialTestConfig.Builder config() {
+    static DialTestOptions.Builder config() {
         String unique = RUN + "-" + SEQUENCE.incrementAndGet();
-        return DialTestConfig.builder().ratePerSecond(20).bodySize(256).period(Duration.ofSeconds(2))
+        return DialTestOptions.builder().ratePerSecond(20).bodySize(256).period(Duration.ofSeconds(2))
             .grace(Duration.ofSeconds(15)).delay(Duration.ofSeconds(1)).checkBackAllowance(Duration.ofSeconds(15))
             .sendTimeout(Duration.ofSeconds(10))
             .probeTopic("dialtest_it_" + unique.replace('-', '_')).consumerGroup("dialtest-it-" + unique)

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /** The ramp's step logic on synthetic per-step reports: no brokers, no time. */
 class StressRampTest {
 
-    private static final StressConfig CONFIG = StressConfig.builder().startRate(200).step(200).maxRate(1000)
+    private static final StressOptions CONFIG = StressOptions.builder().startRate(200).step(200).maxRate(1000)
         .stepDuration(Duration.ofSeconds(30)).p99Limit(Duration.ofMillis(500)).build();
 
     @Test
@@ -58,7 +58,7 @@ class StressRampTest {
 
     @Test
     void endsAfterTheMaximumWhenNothingBreaksAndCapsTheLastStep() {
-        StressRamp ramp = new StressRamp(StressConfig.builder().startRate(20).step(20).maxRate(50).build());
+        StressRamp ramp = new StressRamp(StressOptions.builder().startRate(20).step(20).maxRate(50).build());
         assertThat(ramp.onStep(step(100, 0, 0, 1_000, 2_000))).hasValue(40);
         assertThat(ramp.onStep(step(100, 0, 0, 1_000, 2_000))).hasValue(50);
         assertThat(ramp.onStep(step(100, 0, 0, 1_000, 2_000))).isEmpty();
@@ -84,13 +84,13 @@ class StressRampTest {
 
     @Test
     void everySettingIsCheckedWithItsNameInTheMessage() {
-        assertThatThrownBy(() -> StressConfig.builder().startRate(0)).hasMessageStartingWith("stressStart");
-        assertThatThrownBy(() -> StressConfig.builder().step(-1)).hasMessageStartingWith("stressStep");
-        assertThatThrownBy(() -> StressConfig.builder().maxRate(1e9)).hasMessageStartingWith("stressMax");
-        assertThatThrownBy(() -> StressConfig.builder().stepDuration(Duration.ZERO))
+        assertThatThrownBy(() -> StressOptions.builder().startRate(0)).hasMessageStartingWith("stressStart");
+        assertThatThrownBy(() -> StressOptions.builder().step(-1)).hasMessageStartingWith("stressStep");
+        assertThatThrownBy(() -> StressOptions.builder().maxRate(1e9)).hasMessageStartingWith("stressMax");
+        assertThatThrownBy(() -> StressOptions.builder().stepDuration(Duration.ZERO))
             .hasMessageStartingWith("stressStepDuration");
-        assertThatThrownBy(() -> StressConfig.builder().p99Limit(Duration.ZERO)).hasMessageStartingWith("stressP99Limit");
-        assertThatThrownBy(() -> StressConfig.builder().startRate(100).maxRate(50).build())
+        assertThatThrownBy(() -> StressOptions.builder().p99Limit(Duration.ZERO)).hasMessageStartingWith("stressP99Limit");
+        assertThatThrownBy(() -> StressOptions.builder().startRate(100).maxRate(50).build())
             .hasMessageStartingWith("stressMax");
     }
 

@@ -6,7 +6,7 @@ import io.lanemq.api.MessagingException;
 import io.lanemq.config.ConsumerProxyConfig;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.proxy.ConsumerProxyServer;
-import io.lanemq.proxy.ProxyConfig;
+import io.lanemq.proxy.ProxyServerOptions;
 import io.lanemq.testkit.tls.SelfSignedCertificate;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -31,7 +31,7 @@ final class ProxyFixture implements AutoCloseable {
     }
 
     static ProxyFixture start(LocalPlatform platform) throws MessagingException, IOException {
-        ProxyConfig config = ProxyConfig.builder(platform.writeConfig().toString())
+        ProxyServerOptions config = ProxyServerOptions.builder(platform.writeConfig().toString())
                 .proxyId(LocalPlatform.unique("proxy"))
                 .grpcAddress(new InetSocketAddress("127.0.0.1", 0))
                 .tls(SelfSignedCertificate.shared().keyStore(), SelfSignedCertificate.shared().password())

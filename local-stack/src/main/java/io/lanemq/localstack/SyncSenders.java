@@ -1,5 +1,6 @@
 package io.lanemq.localstack;
 
+import io.lanemq.support.NamedThreads;
 import io.lanemq.api.Message;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.Producer;
@@ -27,10 +28,7 @@ public final class SyncSenders implements AutoCloseable {
         this.producer = producer;
         this.logicTopic = logicTopic;
         for (int i = 0; i < threadCount; i++) {
-            Thread thread = new Thread(this::run, "lanemq-sync-sender-" + logicTopic + "-" + i);
-            thread.setDaemon(true);
-            threads.add(thread);
-            thread.start();
+            threads.add(NamedThreads.start("lanemq-sync-sender-" + logicTopic + "-" + i, this::run));
         }
     }
 

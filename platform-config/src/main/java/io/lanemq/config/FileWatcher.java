@@ -1,5 +1,6 @@
 package io.lanemq.config;
 
+import io.lanemq.support.NamedThreads;
 import io.lanemq.api.InvalidConfigurationException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -63,8 +64,7 @@ final class FileWatcher implements AutoCloseable {
         this.delivery = delivery;
         this.recheckNanos = recheck.toNanos();
         this.watchService = path.getFileSystem().newWatchService();
-        this.thread = new Thread(this::run, "lanemq-config-watch-" + path.getFileName());
-        this.thread.setDaemon(true);
+        this.thread = NamedThreads.daemon("lanemq-config-watch-" + path.getFileName(), this::run);
     }
 
     void start() {

@@ -10,7 +10,7 @@ import org.apache.rocketmq.common.message.MessageExt;
  * For services that run raw RocketMQ clients below the SDK's routing (the consumer proxy and the
  * delay server, through {@link io.lanemq.rocketmq.reader.QueueReader}): they connect to a cluster
  * and read messages exactly as the binding's own clients do, so the same endpoint tuning (parsed
- * only by {@link EndpointSettings}) applies and a message looks the same (id, sharding key, keys, user properties
+ * only by {@link EndpointTuning}) applies and a message looks the same (id, sharding key, keys, user properties
  * without RocketMQ's system properties) whichever way it was consumed.
  */
 public final class RawClientSupport {
@@ -30,7 +30,7 @@ public final class RawClientSupport {
      */
     public static void connect(ClientConfig client, ClusterEndpoint endpoint, String instanceName)
             throws InvalidConfigurationException {
-        EndpointSettings settings = EndpointSettings.of(endpoint);
+        EndpointTuning settings = EndpointTuning.of(endpoint);
         client.setNamesrvAddr(endpoint.nameServerAddress());
         client.setInstanceName(instanceName);
         settings.applyTo(client);

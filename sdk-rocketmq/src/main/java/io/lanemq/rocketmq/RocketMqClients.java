@@ -62,7 +62,7 @@ final class RocketMqClients {
      * A producer for the spec; a {@link TransactionMQProducer} (which sends plain messages too)
      * when {@code transactionListener} is non-null, with check-backs answered on {@code checkExecutor}.
      */
-    static DefaultMQProducer newProducer(BoundProducerSpec spec, EndpointSettings settings,
+    static DefaultMQProducer newProducer(BoundProducerSpec spec, EndpointTuning settings,
                                          TransactionListener transactionListener, ExecutorService checkExecutor)
             throws InvalidConfigurationException {
         String cluster = spec.cluster().clusterName();
@@ -97,7 +97,7 @@ final class RocketMqClients {
         return producer;
     }
 
-    static DefaultMQPushConsumer newPushConsumer(BoundConsumerSpec spec, EndpointSettings settings) {
+    static DefaultMQPushConsumer newPushConsumer(BoundConsumerSpec spec, EndpointTuning settings) {
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(spec.consumerGroup());
         consumer.setNamesrvAddr(spec.cluster().nameServerAddress());
         consumer.setInstanceName(instanceName(spec.cluster().clusterName(), spec.memberTag()));

@@ -31,7 +31,7 @@ final class RocketMqConsumer implements BoundConsumer {
     }
 
     static RocketMqConsumer start(BoundConsumerSpec spec, BoundListener listener) throws MessagingException {
-        EndpointSettings settings = EndpointSettings.of(spec.cluster());
+        EndpointTuning settings = EndpointTuning.of(spec.cluster());
         DefaultMQPushConsumer consumer = RocketMqClients.newPushConsumer(spec, settings);
         ListenerInvoker invoker = new ListenerInvoker(listener, spec.cluster().clusterName(), spec.consumerGroup(), spec.topic());
         if (spec.ordered()) {

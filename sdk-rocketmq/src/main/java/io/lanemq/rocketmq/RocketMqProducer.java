@@ -1,5 +1,6 @@
 package io.lanemq.rocketmq;
 
+import io.lanemq.support.NamedThreads;
 import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.SendFailedException;
@@ -75,14 +76,14 @@ final class RocketMqProducer implements BoundProducer {
     }
 
     static RocketMqProducer start(BoundProducerSpec spec) throws MessagingException {
-        EndpointSettings settings = EndpointSettings.of(spec.cluster());
+        EndpointTuning settings = EndpointTuning.of(spec.cluster());
         String cluster = spec.cluster().clusterName();
         TransactionBridge bridge = spec.transactionCheckHandler()
                 .map(handler -> new TransactionBridge(handler, cluster, spec.producerGroup()))
                 .orElse(null);
         ExecutorService checkExecutor = bridge == null ? null : new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(CHECK_QUEUE_CAPACITY),
-                new NamedThreadFactory("lanemq-rocketmq-txcheck-" + cluster + "-" + spec.producerGroup()));
+                NamedThreads.numbered("lanemq-rocketmq-txcheck-" + cluster + "-" + spec.producerGroup()));
         try {
             DefaultMQProducer producer = RocketMqClients.newProducer(spec, settings, bridge, checkExecutor);
             try {

@@ -29,7 +29,7 @@ class RocketMqClientsTest {
     }
 
     private static DefaultMQProducer producer(BoundProducerSpec spec) throws Exception {
-        return RocketMqClients.newProducer(spec, EndpointSettings.of(spec.cluster()), null, null);
+        return RocketMqClients.newProducer(spec, EndpointTuning.of(spec.cluster()), null, null);
     }
 
     @Test
@@ -67,7 +67,7 @@ class RocketMqClientsTest {
         BoundProducerSpec spec = new BoundProducerSpec(IDC_A, "orders-producer", Duration.ofSeconds(3), 1024,
                 Optional.of(prepared -> TransactionResolution.COMMIT));
         TransactionBridge bridge = new TransactionBridge(spec.transactionCheckHandler().orElseThrow(), "idc-a-main", "orders-producer");
-        DefaultMQProducer producer = RocketMqClients.newProducer(spec, EndpointSettings.of(IDC_A), bridge, null);
+        DefaultMQProducer producer = RocketMqClients.newProducer(spec, EndpointTuning.of(IDC_A), bridge, null);
         assertThat(producer).isInstanceOf(TransactionMQProducer.class);
         assertThat(((TransactionMQProducer) producer).getTransactionListener()).isSameAs(bridge);
     }
@@ -84,7 +84,7 @@ class RocketMqClientsTest {
     void configuresAPushConsumerFromSpecAndEndpoint() throws Exception {
         BoundConsumerSpec spec = BoundConsumerSpec.builder(IDC_A, "billing", "orders_a").tagFilter("paid || refunded")
                 .consumeThreads(4).maxDeliveryAttempts(5).startPosition(StartPosition.EARLIEST).build();
-        DefaultMQPushConsumer consumer = RocketMqClients.newPushConsumer(spec, EndpointSettings.of(IDC_A));
+        DefaultMQPushConsumer consumer = RocketMqClients.newPushConsumer(spec, EndpointTuning.of(IDC_A));
 
         assertThat(consumer.getConsumerGroup()).isEqualTo("billing");
         assertThat(consumer.getNamesrvAddr()).isEqualTo("127.0.0.1:9876");
@@ -96,14 +96,14 @@ class RocketMqClientsTest {
         assertThat(consumer.getConsumeFromWhere()).isEqualTo(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         assertThat(consumer.getPullBatchSize()).isEqualTo(16);
         assertThat(consumer.getHeartbeatBrokerInterval()).isEqualTo(1000);
-        assertThat(consumer.getAwaitTerminationMillisWhenShutdown()).isEqualTo(EndpointSettings.DEFAULT_SHUTDOWN_AWAIT_MS);
+        assertThat(consumer.getAwaitTerminationMillisWhenShutdown()).isEqualTo(EndpointTuning.DEFAULT_SHUTDOWN_AWAIT_MS);
     }
 
     @Test
     void latestStartsFromTheLastOffsetAndOneAttemptMeansNoRedelivery() throws Exception {
         BoundConsumerSpec spec = BoundConsumerSpec.builder(IDC_A, "billing", "orders_a").ordered(true).consumeThreads(1)
                 .maxDeliveryAttempts(1).startPosition(StartPosition.LATEST).build();
-        DefaultMQPushConsumer consumer = RocketMqClients.newPushConsumer(spec, EndpointSettings.of(IDC_A));
+        DefaultMQPushConsumer consumer = RocketMqClients.newPushConsumer(spec, EndpointTuning.of(IDC_A));
         assertThat(consumer.getConsumeFromWhere()).isEqualTo(ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
         assertThat(consumer.getMaxReconsumeTimes()).isZero();
     }

@@ -4,8 +4,10 @@ import java.time.Duration;
 import java.util.function.DoubleSupplier;
 
 /**
- * Delays between reconnection attempts: doubling from {@code initial} up to {@code max}, each drawn from the
- * upper half of its step so that many clients that lost the same server (etcd, the consumer proxy) do not come back in lockstep.
+ * Delays between attempts: doubling from {@code initial} up to {@code max}. With a random source each delay is drawn
+ * from the upper half of its step, so that many clients that lost the same server (etcd, the consumer proxy) do not
+ * come back in lockstep; {@link #exact} gives the steps themselves (the delay server's redelivery, where one server
+ * paces its own retries and a predictable schedule is what its operators read).
  */
 public final class Backoff {
     private final long initialNanos;
@@ -22,6 +24,11 @@ public final class Backoff {
         this.initialNanos = initial.toNanos();
         this.maxNanos = max.toNanos();
         this.random = random;
+    }
+
+    /** Doubling from {@code initial} up to {@code max}, without jitter. */
+    public static Backoff exact(Duration initial, Duration max) {
+        return new Backoff(initial, max, () -> 1.0);
     }
 
     /** The delay before attempt {@code failures + 1}, after {@code failures} consecutive failures (at least 1). */

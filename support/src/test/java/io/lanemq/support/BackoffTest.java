@@ -32,4 +32,12 @@ class BackoffTest {
         assertThatThrownBy(() -> new Backoff(Duration.ZERO, Duration.ofSeconds(1), () -> 0))
                 .hasMessageContaining("initial delay must be positive");
     }
+
+    @Test
+    void exactGivesTheStepsThemselves() {
+        Backoff backoff = Backoff.exact(Duration.ofMillis(100), Duration.ofSeconds(1));
+
+        assertThat(java.util.stream.IntStream.rangeClosed(1, 6).mapToObj(backoff::delay).map(Duration::toMillis))
+                .containsExactly(100L, 200L, 400L, 800L, 1000L, 1000L);
+    }
 }

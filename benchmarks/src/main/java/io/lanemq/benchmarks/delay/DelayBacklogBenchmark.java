@@ -9,7 +9,7 @@ import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
 import io.lanemq.benchmarks.produce.Throughput;
 import io.lanemq.delay.server.DelayServer;
-import io.lanemq.delay.server.DelayServerSettings;
+import io.lanemq.delay.server.DelayServerOptions;
 import io.lanemq.localstack.LocalPlatform;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -96,7 +96,7 @@ public final class DelayBacklogBenchmark implements Callable<Integer> {
             platform.enableDelay().addTopic(TOPIC, 8, 100, 0, group);
             String rawTopic = LocalPlatform.unique("bench-backlog-raw");
             platform.stack().createTopic(rawTopic, 8);
-            DelayServerSettings settings = DelayServerSettings.builder("file:" + platform.writeConfig(), store)
+            DelayServerOptions settings = DelayServerOptions.builder("file:" + platform.writeConfig(), store)
                     .metricsPort(0).reenqueueAfter(Duration.ofSeconds(reenqueueAfterSeconds)).build();
             System.out.printf("Delay backlog: %,d pending due over a day, %d-byte bodies, burst of %,d due at once%n",
                     pending, bodyBytes, burst);

@@ -9,7 +9,7 @@ import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
 import io.lanemq.benchmarks.cpu.CpuMeter;
 import io.lanemq.delay.server.DelayServer;
-import io.lanemq.delay.server.DelayServerSettings;
+import io.lanemq.delay.server.DelayServerOptions;
 import io.lanemq.localstack.LocalPlatform;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -76,7 +76,7 @@ public final class DelayBenchmark implements Callable<Integer> {
             platform.stack().createTopic(timerTopic, 8);
             String plainTopic = LocalPlatform.unique("bench-plain");
             platform.stack().createTopic(plainTopic, 8);
-            DelayServerSettings settings = DelayServerSettings.builder("file:" + platform.writeConfig(), store)
+            DelayServerOptions settings = DelayServerOptions.builder("file:" + platform.writeConfig(), store)
                     .metricsPort(-1).build();
             DefaultMQProducer raw = new DefaultMQProducer(LocalPlatform.unique("bench-timer-producer"));
             DefaultMQPushConsumer rawConsumer = new DefaultMQPushConsumer(LocalPlatform.unique("bench-timer-check"));

@@ -2,7 +2,7 @@ package io.lanemq.proxy.boot;
 
 import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.proxy.ConsumerProxyServer;
-import io.lanemq.proxy.ProxyConfig;
+import io.lanemq.proxy.ProxyServerOptions;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,11 +19,11 @@ import org.springframework.context.SmartLifecycle;
  * counts still land in it.
  */
 public final class ProxyLifecycle implements SmartLifecycle {
-    private final ProxyConfig config;
+    private final ProxyServerOptions config;
     private final MeterRegistry registry;
     private volatile ConsumerProxyServer server;
 
-    ProxyLifecycle(ProxyConfig config, MeterRegistry registry) {
+    ProxyLifecycle(ProxyServerOptions config, MeterRegistry registry) {
         this.config = config;
         this.registry = registry;
     }

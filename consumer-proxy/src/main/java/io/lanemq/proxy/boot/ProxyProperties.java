@@ -1,7 +1,7 @@
 package io.lanemq.proxy.boot;
 
 import io.lanemq.proxy.GroupLimits;
-import io.lanemq.proxy.ProxyConfig;
+import io.lanemq.proxy.ProxyServerOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -18,7 +18,7 @@ import org.springframework.boot.convert.DurationUnit;
 
 /**
  * {@code lanemq.proxy.*}: what the service is started with. Bound by Spring, then turned into a validated
- * {@link ProxyConfig} by {@link #toProxyConfig()}; every problem is reported with the property's name.
+ * {@link ProxyServerOptions} by {@link #toProxyConfig()}; every problem is reported with the property's name.
  * Durations take {@code 500ms}, {@code 30s}, {@code 1m}; a bare number is milliseconds.
  */
 @ConfigurationProperties("lanemq.proxy")
@@ -70,8 +70,8 @@ public class ProxyProperties {
     private Map<String, Limits> groupLimits = new LinkedHashMap<>();
 
     /** The validated settings; throws {@link InvalidProxyPropertyException} naming the first bad property. */
-    public ProxyConfig toProxyConfig() {
-        ProxyConfig.Builder builder = checked("config-location", () -> ProxyConfig.builder(required("config-location", configLocation)));
+    public ProxyServerOptions toProxyConfig() {
+        ProxyServerOptions.Builder builder = checked("config-location", () -> ProxyServerOptions.builder(required("config-location", configLocation)));
         checked("listen", () -> builder.grpcAddress(address(listen)));
         checked("ack-timeout", () -> builder.ackTimeout(ackTimeout));
         if (initialBackoff != null && maxBackoff != null && maxBackoff.compareTo(initialBackoff) < 0) {

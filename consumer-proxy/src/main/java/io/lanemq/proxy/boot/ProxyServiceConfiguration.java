@@ -1,6 +1,6 @@
 package io.lanemq.proxy.boot;
 
-import io.lanemq.proxy.ProxyConfig;
+import io.lanemq.proxy.ProxyServerOptions;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -13,12 +13,12 @@ public class ProxyServiceConfiguration {
 
     /** Built at context refresh, so a bad {@code lanemq.proxy.*} value fails startup naming the property. */
     @Bean
-    ProxyConfig proxyConfig(ProxyProperties properties) {
+    ProxyServerOptions proxyConfig(ProxyProperties properties) {
         return properties.toProxyConfig();
     }
 
     @Bean
-    ProxyLifecycle consumerProxy(ProxyConfig config, MeterRegistry registry) {
+    ProxyLifecycle consumerProxy(ProxyServerOptions config, MeterRegistry registry) {
         return new ProxyLifecycle(config, registry);
     }
 

@@ -78,7 +78,7 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
     private static final int PULL_BATCH = 128;
 
     private final ClusterConfig cluster;
-    private final DelayServerSettings settings;
+    private final DelayServerOptions settings;
     private final Producer delivery;
     private final DelayServerMetrics metrics;
     private final String instance;
@@ -99,7 +99,7 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
     /** Counted down by {@link #close()}: ends a wait for the store at once. */
     private final CountDownLatch stopped = new CountDownLatch(1);
 
-    ClusterDelayService(ClusterConfig cluster, DelayServerSettings settings, Producer delivery,
+    ClusterDelayService(ClusterConfig cluster, DelayServerOptions settings, Producer delivery,
             DelayServerMetrics metrics, String instance) {
         this.cluster = cluster;
         this.settings = settings;

@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * restart (the server reads the configuration once).
  *
  * <pre>{@code
- * try (DelayServer server = DelayServer.start(DelayServerSettings.builder("file:/etc/lanemq/platform.yaml",
+ * try (DelayServer server = DelayServer.start(DelayServerOptions.builder("file:/etc/lanemq/platform.yaml",
  *         Path.of("/var/lib/lanemq/delay")).build())) {
  *     server.awaitShutdown();
  * }
@@ -62,7 +62,7 @@ public final class DelayServer implements AutoCloseable {
      *
      * @throws MessagingException the configuration cannot be read, a store cannot be opened or a client cannot start
      */
-    public static DelayServer start(DelayServerSettings settings) throws MessagingException {
+    public static DelayServer start(DelayServerOptions settings) throws MessagingException {
         DelayServer server = new DelayServer();
         try {
             server.open(settings);
@@ -76,13 +76,13 @@ public final class DelayServer implements AutoCloseable {
         }
     }
 
-    private void open(DelayServerSettings base) throws Exception {
+    private void open(DelayServerOptions base) throws Exception {
         PlatformConfig platform;
         try (ConfigSource source = ConfigSources.open(base.configLocation())) {
             platform = source.load();
         }
         DelayConfig delay = platform.delay();
-        DelayServerSettings settings = base.withInternalTopic(delay.internalTopic(), delay.serverGroup());
+        DelayServerOptions settings = base.withInternalTopic(delay.internalTopic(), delay.serverGroup());
         client = MessagingClient.create(ClientOptions.builder("lanemq-delay-server")
                 .configLocation(settings.configLocation()).build());
         producer = client.createProducer(ProducerOptions.defaults());

@@ -46,7 +46,7 @@ public final class DelayServerMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        DelayServerSettings settings = DelayServerSettings.builder(config, storeDir)
+        DelayServerOptions settings = DelayServerOptions.builder(config, storeDir)
                 .bindAddress(bind)
                 .metricsPort(metricsPort)
                 .reenqueueAfter(Duration.ofSeconds(reenqueueAfterSeconds))

@@ -40,8 +40,8 @@ final class DelayPlatform implements AutoCloseable {
     }
 
     /** An in-process server on this platform. */
-    DelayServer startServer(Path storeDir, UnaryOperator<DelayServerSettings.Builder> tweak) throws Exception {
-        return DelayServer.start(tweak.apply(DelayServerSettings.builder("file:" + config, storeDir)
+    DelayServer startServer(Path storeDir, UnaryOperator<DelayServerOptions.Builder> tweak) throws Exception {
+        return DelayServer.start(tweak.apply(DelayServerOptions.builder("file:" + config, storeDir)
                 .metricsPort(0).reenqueueAfter(Duration.ofMinutes(10))).build());
     }
 

@@ -46,7 +46,7 @@ class DelayedStressTestIT {
                  arrived.putIfAbsent(message.keys().get(0), message);
                  return ConsumeResult.SUCCESS;
              });
-             DelayServer server = DelayServer.start(DelayServerSettings.builder("file:" + platform.writeConfig(), store)
+             DelayServer server = DelayServer.start(DelayServerOptions.builder("file:" + platform.writeConfig(), store)
                      .metricsPort(0).build())) {
             Instant due = Instant.now().plus(Duration.ofSeconds(2));
             SendResult stress;

@@ -1,5 +1,6 @@
 package io.lanemq.config.etcd;
 
+import io.lanemq.support.NamedThreads;
 import io.lanemq.support.Backoff;
 import io.lanemq.config.etcd.EtcdClient.WatchCall;
 import io.lanemq.config.etcd.internal.Event;
@@ -50,8 +51,7 @@ final class KeyWatcher implements KeyWatch {
         this.listener = listener;
         this.backoff = backoff;
         this.next = fromRevision;
-        this.thread = new Thread(this::run, "lanemq-config-watch-etcd" + (key.startsWith("/") ? "" : "-") + key);
-        this.thread.setDaemon(true);
+        this.thread = NamedThreads.daemon("lanemq-config-watch-etcd" + (key.startsWith("/") ? "" : "-") + key, this::run);
     }
 
     void start() {

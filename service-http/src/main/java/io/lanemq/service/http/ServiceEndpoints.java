@@ -1,5 +1,6 @@
 package io.lanemq.service.http;
 
+import io.lanemq.support.NamedThreads;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -75,11 +76,7 @@ public final class ServiceEndpoints implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot serve metrics and health on " + address + ": " + e.getMessage(), e);
         }
-        ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
-            Thread thread = new Thread(r, threadName);
-            thread.setDaemon(true);
-            return thread;
-        });
+        ExecutorService executor = Executors.newSingleThreadExecutor(NamedThreads.single(threadName));
         server.setExecutor(executor);
         server.createContext("/metrics", exchange -> reply(exchange, 200, PROMETHEUS_TYPE, registry.scrape()));
         if (health != null) {

@@ -9,8 +9,8 @@ import io.lanemq.api.MessageListener;
 import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.Subscription;
 import io.lanemq.core.internal.consume.listener.ListenerAdapter;
-import io.lanemq.core.internal.lane.forward.ForwardClientSettings;
-import io.lanemq.core.internal.lane.forward.ForwardServerSettings;
+import io.lanemq.core.internal.lane.forward.ForwardClientOptions;
+import io.lanemq.core.internal.lane.forward.ForwardServerOptions;
 import io.lanemq.core.internal.lane.forward.LaneForwardClient;
 import io.lanemq.core.internal.lane.forward.LaneForwardServer;
 import io.lanemq.core.internal.lane.forward.UnknownGroupException;
@@ -62,10 +62,10 @@ public final class LaneRuntime implements AutoCloseable {
         this.options = options;
         this.metrics = metrics;
         this.ticker = ticker;
-        this.client = new LaneForwardClient(ForwardClientSettings.builder(options.trustedCertificates(), options.token())
+        this.client = new LaneForwardClient(ForwardClientOptions.builder(options.trustedCertificates(), options.token())
                 .callDeadline(options.forwardTimeout()).build(), metrics.registry(), ticker);
         try {
-            this.server = LaneForwardServer.start(ForwardServerSettings.builder(options.certificateChain(), options.privateKey(),
+            this.server = LaneForwardServer.start(ForwardServerOptions.builder(options.certificateChain(), options.privateKey(),
                             options.token()).host(options.listenHost()).port(options.listenPort()).threads(options.serverThreads())
                     .build(), this::consumeForwarded, metrics.registry(), ticker, owner);
         } catch (IOException | RuntimeException e) {

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Forwards a consumed message to another instance's {@link LaneForwardServer} and waits for its
- * listener's answer. TLS: the target's certificate must chain to {@link ForwardClientSettings#trustedCa()}
+ * listener's answer. TLS: the target's certificate must chain to {@link ForwardClientOptions#trustedCa()}
  * and name the address dialled (hostname or IP verification stays on); every call carries the token.
  *
  * <pre>{@code
@@ -36,24 +36,24 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Thread-safe; one channel per target, reused by concurrent calls, closed after
- * {@link ForwardClientSettings#idleTimeout()} unused and all of them by {@link #close()}.
+ * {@link ForwardClientOptions#idleTimeout()} unused and all of them by {@link #close()}.
  */
 public final class LaneForwardClient implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LaneForwardClient.class);
 
-    private final ForwardClientSettings settings;
+    private final ForwardClientOptions settings;
     private final LaneForwardMetrics metrics;
     private final ClientInterceptor token;
     private final ChannelCache channels;
     private final Ticker ticker;
 
     /** @throws UncheckedIOException when the trusted CA file cannot be read */
-    public LaneForwardClient(ForwardClientSettings settings, MeterRegistry registry) {
+    public LaneForwardClient(ForwardClientOptions settings, MeterRegistry registry) {
         this(settings, registry, Ticker.system());
     }
 
     /** As above, measuring call latency and idle channels on {@code ticker}. */
-    public LaneForwardClient(ForwardClientSettings settings, MeterRegistry registry, Ticker ticker) {
+    public LaneForwardClient(ForwardClientOptions settings, MeterRegistry registry, Ticker ticker) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.metrics = new LaneForwardMetrics(Objects.requireNonNull(registry, "registry"));
@@ -67,18 +67,18 @@ public final class LaneForwardClient implements AutoCloseable {
                 .build(), settings.idleTimeout().toNanos(), ticker);
     }
 
-    private static ChannelCredentials tls(ForwardClientSettings settings) {
+    private static ChannelCredentials tls(ForwardClientOptions settings) {
         try {
             return TlsChannelCredentials.newBuilder().trustManager(settings.trustedCa().toFile()).build();
         } catch (IOException | RuntimeException e) {
             throw new UncheckedIOException(new IOException("cannot read the lane forwarding CA certificate "
-                    + settings.trustedCa() + " (ForwardClientSettings.trustedCa): " + e.getMessage(), e));
+                    + settings.trustedCa() + " (ForwardClientOptions.trustedCa): " + e.getMessage(), e));
         }
     }
 
     /**
      * Runs {@code message} through {@code target}'s listener of {@code consumerGroup} (on the message's logic
-     * topic) and returns its result. Blocks up to {@link ForwardClientSettings#callDeadline()}.
+     * topic) and returns its result. Blocks up to {@link ForwardClientOptions#callDeadline()}.
      *
      * @throws LaneForwardException when no answer came from the target's listener; the message must then
      *         be treated as not consumed

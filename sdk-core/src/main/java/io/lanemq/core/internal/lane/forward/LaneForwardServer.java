@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * the configured certificate and key, and every call must carry the deployment's token; a connection
  * that is not TLS, a garbage byte stream or a wrong token is refused, logged and counted
  * ({@link LaneForwardMetrics#REJECTED}), and the server keeps serving. The handler runs on
- * {@link ForwardServerSettings#threads()} threads of its own.
+ * {@link ForwardServerOptions#threads()} threads of its own.
  *
  * <pre>{@code
  * try (LaneForwardServer server = LaneForwardServer.start(settings, (group, topic, message) -> listener.consume(message), registry)) {
@@ -37,17 +37,17 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Thread-safe. {@link #close()} stops taking calls, lets the messages in hand finish for up to
- * {@link ForwardServerSettings#shutdownGrace()}, then stops.
+ * {@link ForwardServerOptions#shutdownGrace()}, then stops.
  */
 public final class LaneForwardServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LaneForwardServer.class);
 
-    private final ForwardServerSettings settings;
+    private final ForwardServerOptions settings;
     private final Server server;
     private final ThreadPoolExecutor listeners;
     private final InetSocketAddress address;
 
-    private LaneForwardServer(ForwardServerSettings settings, Server server, ThreadPoolExecutor listeners) {
+    private LaneForwardServer(ForwardServerOptions settings, Server server, ThreadPoolExecutor listeners) {
         this.settings = settings;
         this.server = server;
         this.listeners = listeners;
@@ -59,7 +59,7 @@ public final class LaneForwardServer implements AutoCloseable {
      *
      * @throws IOException when the certificate or key cannot be read or the address cannot be bound
      */
-    public static LaneForwardServer start(ForwardServerSettings settings, LaneForwardHandler handler, MeterRegistry registry)
+    public static LaneForwardServer start(ForwardServerOptions settings, LaneForwardHandler handler, MeterRegistry registry)
             throws IOException {
         return start(settings, handler, registry, Ticker.system(), "");
     }
@@ -68,7 +68,7 @@ public final class LaneForwardServer implements AutoCloseable {
      * As above, throttling the refusals' log lines on {@code ticker}, with listener threads named after {@code owner}
      * (the application whose client serves; empty for none).
      */
-    public static LaneForwardServer start(ForwardServerSettings settings, LaneForwardHandler handler, MeterRegistry registry,
+    public static LaneForwardServer start(ForwardServerOptions settings, LaneForwardHandler handler, MeterRegistry registry,
                                           Ticker ticker, String owner) throws IOException {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(handler, "handler");
@@ -101,7 +101,7 @@ public final class LaneForwardServer implements AutoCloseable {
         }
     }
 
-    private static ServerCredentials credentials(ForwardServerSettings settings) throws IOException {
+    private static ServerCredentials credentials(ForwardServerOptions settings) throws IOException {
         try {
             return TlsServerCredentials.create(settings.certificateChain().toFile(), settings.privateKey().toFile());
         } catch (IOException | RuntimeException e) {
@@ -110,7 +110,7 @@ public final class LaneForwardServer implements AutoCloseable {
         }
     }
 
-    private static ThreadPoolExecutor listenerExecutor(ForwardServerSettings settings, String owner) {
+    private static ThreadPoolExecutor listenerExecutor(ForwardServerOptions settings, String owner) {
         BlockingQueue<Runnable> waiting = settings.queueCapacity() == 0
                 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(settings.queueCapacity());
         ThreadFactory threads = NamedThreads.numbered(NamedThreads.name("lanemq-lane-forward-listener", owner));
@@ -125,7 +125,7 @@ public final class LaneForwardServer implements AutoCloseable {
     }
 
     /**
-     * Stops accepting calls, waits up to {@link ForwardServerSettings#shutdownGrace()} for the listeners
+     * Stops accepting calls, waits up to {@link ForwardServerOptions#shutdownGrace()} for the listeners
      * to finish what they hold and for their replies to go out, then closes every connection. Idempotent.
      */
     @Override

@@ -23,12 +23,12 @@
  *
  * <h2>Threads and limits</h2>
  * The server never runs a listener on a Netty event loop: calls are handed to
- * {@link io.lanemq.core.internal.lane.forward.ForwardServerSettings#threads()} threads of its own with a queue of
- * {@link io.lanemq.core.internal.lane.forward.ForwardServerSettings#queueCapacity()}; beyond that a call is refused
+ * {@link io.lanemq.core.internal.lane.forward.ForwardServerOptions#threads()} threads of its own with a queue of
+ * {@link io.lanemq.core.internal.lane.forward.ForwardServerOptions#queueCapacity()}; beyond that a call is refused
  * at once with {@code RESOURCE_EXHAUSTED} instead of queueing without bound. A message that waited past
  * its caller's deadline is dropped unprocessed (the caller already counts it as not consumed). The client
  * keeps one channel per target, closes channels unused for
- * {@link io.lanemq.core.internal.lane.forward.ForwardClientSettings#idleTimeout()}, and re-dials a target that was
+ * {@link io.lanemq.core.internal.lane.forward.ForwardClientOptions#idleTimeout()}, and re-dials a target that was
  * down as soon as it is asked for again.
  *
  * <h2>Security</h2>

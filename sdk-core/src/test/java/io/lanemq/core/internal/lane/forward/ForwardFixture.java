@@ -25,17 +25,17 @@ final class ForwardFixture implements AutoCloseable {
     private final List<AutoCloseable> started = new ArrayList<>();
     private static final AtomicLong sequence = new AtomicLong();
 
-    static ForwardServerSettings.Builder serverSettings() {
-        return ForwardServerSettings.builder(CERTIFICATE.certificatePem(), CERTIFICATE.privateKeyPem(), TOKEN)
+    static ForwardServerOptions.Builder serverSettings() {
+        return ForwardServerOptions.builder(CERTIFICATE.certificatePem(), CERTIFICATE.privateKeyPem(), TOKEN)
                 .host("127.0.0.1")
                 .shutdownGrace(Duration.ofSeconds(5));
     }
 
-    static ForwardClientSettings.Builder clientSettings() {
-        return ForwardClientSettings.builder(CERTIFICATE.certificatePem(), TOKEN).callDeadline(Duration.ofSeconds(20));
+    static ForwardClientOptions.Builder clientSettings() {
+        return ForwardClientOptions.builder(CERTIFICATE.certificatePem(), TOKEN).callDeadline(Duration.ofSeconds(20));
     }
 
-    LaneForwardServer server(ForwardServerSettings settings, LaneForwardHandler handler) throws IOException {
+    LaneForwardServer server(ForwardServerOptions settings, LaneForwardHandler handler) throws IOException {
         return remember(LaneForwardServer.start(settings, handler, serverMeters));
     }
 
@@ -43,7 +43,7 @@ final class ForwardFixture implements AutoCloseable {
         return server(serverSettings().build(), handler);
     }
 
-    LaneForwardClient client(ForwardClientSettings settings) {
+    LaneForwardClient client(ForwardClientOptions settings) {
         return remember(new LaneForwardClient(settings, clientMeters));
     }
 

@@ -64,7 +64,7 @@ class LaneForwardServerTest {
     @Test
     void aWrongTokenOrNoTokenIsUnauthenticatedAndTheListenerNeverRuns() throws Exception {
         LaneForwardServer server = fixture.server(counting);
-        LaneForwardClient wrongToken = fixture.client(ForwardClientSettings.builder(
+        LaneForwardClient wrongToken = fixture.client(ForwardClientOptions.builder(
                 ForwardFixture.CERTIFICATE.certificatePem(), ForwardFixture.TOKEN + "x").build());
 
         assertThatThrownBy(() -> wrongToken.forward(server.address(), "billing", ForwardFixture.fullMessage()))
@@ -238,7 +238,7 @@ class LaneForwardServerTest {
         assumeThat(jdkCa).as("the JDK's cacerts holds a CA").isPresent();
         Path otherCa = dir.resolve("other-ca.pem");
         Files.writeString(otherCa, pem(jdkCa.get()), StandardCharsets.US_ASCII);
-        LaneForwardClient client = fixture.client(ForwardClientSettings.builder(otherCa, ForwardFixture.TOKEN).build());
+        LaneForwardClient client = fixture.client(ForwardClientOptions.builder(otherCa, ForwardFixture.TOKEN).build());
 
         assertThatThrownBy(() -> client.forward(server.address(), "billing", ForwardFixture.fullMessage()))
                 .isInstanceOfSatisfying(LaneForwardException.class,
@@ -251,7 +251,7 @@ class LaneForwardServerTest {
     @Test
     void unreadableCertificateFilesFailTheStartNamingThem(@TempDir Path dir) {
         Path missing = dir.resolve("missing.pem");
-        ForwardServerSettings settings = ForwardServerSettings.builder(missing, ForwardFixture.CERTIFICATE.privateKeyPem(),
+        ForwardServerOptions settings = ForwardServerOptions.builder(missing, ForwardFixture.CERTIFICATE.privateKeyPem(),
                 ForwardFixture.TOKEN).host("127.0.0.1").build();
 
         assertThatThrownBy(() -> fixture.server(settings, counting))

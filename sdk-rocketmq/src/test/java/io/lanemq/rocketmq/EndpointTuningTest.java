@@ -9,7 +9,7 @@ import java.util.Map;
 import org.apache.rocketmq.client.ClientConfig;
 import org.junit.jupiter.api.Test;
 
-class EndpointSettingsTest {
+class EndpointTuningTest {
 
     private static ClusterEndpoint endpoint(Map<String, String> properties) {
         return new ClusterEndpoint("idc-a-main", "idc-a", "127.0.0.1:9876", properties);
@@ -17,7 +17,7 @@ class EndpointSettingsTest {
 
     @Test
     void defaultsLeaveRocketMqDefaultsAlone() throws Exception {
-        EndpointSettings settings = EndpointSettings.of(endpoint(Map.of()));
+        EndpointTuning settings = EndpointTuning.of(endpoint(Map.of()));
         assertThat(settings.retriesWithinCluster()).isEqualTo(1);
         assertThat(settings.heartbeatBrokerIntervalMs()).isEmpty();
         assertThat(settings.pullBatchSize()).isEmpty();
@@ -30,7 +30,7 @@ class EndpointSettingsTest {
 
     @Test
     void parsesAndAppliesEveryProperty() throws Exception {
-        EndpointSettings settings = EndpointSettings.of(endpoint(Map.of(
+        EndpointTuning settings = EndpointTuning.of(endpoint(Map.of(
                 "rocketmq.heartbeatBrokerIntervalMs", "1000",
                 "rocketmq.pollNameServerIntervalMs", " 500 ",
                 "rocketmq.persistConsumerOffsetIntervalMs", "700",
@@ -51,7 +51,7 @@ class EndpointSettingsTest {
 
     @Test
     void rejectsANonNumberNamingThePropertyAndCluster() {
-        assertThatThrownBy(() -> EndpointSettings.of(endpoint(Map.of("rocketmq.heartbeatBrokerIntervalMs", "1s"))))
+        assertThatThrownBy(() -> EndpointTuning.of(endpoint(Map.of("rocketmq.heartbeatBrokerIntervalMs", "1s"))))
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageContaining("'rocketmq.heartbeatBrokerIntervalMs'")
                 .hasMessageContaining("'idc-a-main'")
@@ -60,20 +60,20 @@ class EndpointSettingsTest {
 
     @Test
     void rejectsValuesOutOfRange() {
-        assertThatThrownBy(() -> EndpointSettings.of(endpoint(Map.of("rocketmq.pullBatchSize", "2000"))))
+        assertThatThrownBy(() -> EndpointTuning.of(endpoint(Map.of("rocketmq.pullBatchSize", "2000"))))
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageContaining("'rocketmq.pullBatchSize'")
                 .hasMessageContaining("from 1 to 1024");
-        assertThatThrownBy(() -> EndpointSettings.of(endpoint(Map.of("rocketmq.retriesWithinCluster", "-1"))))
+        assertThatThrownBy(() -> EndpointTuning.of(endpoint(Map.of("rocketmq.retriesWithinCluster", "-1"))))
                 .hasMessageContaining("'rocketmq.retriesWithinCluster'");
-        assertThatThrownBy(() -> EndpointSettings.of(endpoint(Map.of("rocketmq.pollNameServerIntervalMs", "0"))))
+        assertThatThrownBy(() -> EndpointTuning.of(endpoint(Map.of("rocketmq.pollNameServerIntervalMs", "0"))))
                 .hasMessageContaining("'rocketmq.pollNameServerIntervalMs'")
                 .hasMessageContaining(">= 1");
     }
 
     @Test
     void rejectsAMisspeltRocketMqProperty() {
-        assertThatThrownBy(() -> EndpointSettings.of(endpoint(Map.of("rocketmq.heartbeatIntervalMs", "1000"))))
+        assertThatThrownBy(() -> EndpointTuning.of(endpoint(Map.of("rocketmq.heartbeatIntervalMs", "1000"))))
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageContaining("unknown endpoint property 'rocketmq.heartbeatIntervalMs'")
                 .hasMessageContaining("rocketmq.heartbeatBrokerIntervalMs");

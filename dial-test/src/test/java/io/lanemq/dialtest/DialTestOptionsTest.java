@@ -8,15 +8,15 @@ import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-class DialTestConfigTest {
+class DialTestOptionsTest {
 
-    private static DialTestConfig.Builder valid() {
-        return DialTestConfig.builder().nameServer("idc-a", "127.0.0.1:9876");
+    private static DialTestOptions.Builder valid() {
+        return DialTestOptions.builder().nameServer("idc-a", "127.0.0.1:9876");
     }
 
     @Test
     void hasUsableDefaults() {
-        DialTestConfig config = valid().build();
+        DialTestOptions config = valid().build();
         assertThat(config.kinds()).containsExactlyInAnyOrderElementsOf(ProbeKind.brokerKinds());
         assertThat(config.samplingRatio()).isEqualTo(1.0);
         assertThat(config.ackListenAddress().getAddress().isLoopbackAddress()).isTrue();
@@ -26,9 +26,9 @@ class DialTestConfigTest {
 
     @Test
     void namingADelayServerAddsItsKindUnlessTheKindsWereChosen() {
-        DialTestConfig withServer = valid().delayServer("LANEMQ_DELAY", "dial-delayed").build();
+        DialTestOptions withServer = valid().delayServer("LANEMQ_DELAY", "dial-delayed").build();
         assertThat(withServer.kinds()).contains(ProbeKind.DELAY_SERVER).containsAll(ProbeKind.brokerKinds());
-        assertThat(withServer.delayServer()).contains(new DialTestConfig.DelayServerTarget("LANEMQ_DELAY", "dial-delayed"));
+        assertThat(withServer.delayServer()).contains(new DialTestOptions.DelayServerTarget("LANEMQ_DELAY", "dial-delayed"));
         assertThat(withServer.toBuilder().build().kinds()).isEqualTo(withServer.kinds());
         assertThat(valid().kinds(Set.of(ProbeKind.NORMAL)).delayServer("LANEMQ_DELAY", "dial-delayed").build().kinds())
             .containsExactly(ProbeKind.NORMAL);
@@ -57,7 +57,7 @@ class DialTestConfigTest {
         assertThatThrownBy(() -> valid().kinds(Set.of())).hasMessageStartingWith("kinds");
         assertThatThrownBy(() -> valid().nameServer("idc-b", "no-port")).hasMessageStartingWith("nameServers");
         assertThatThrownBy(() -> valid().nameServer("idc-a", "127.0.0.1:1")).hasMessageContaining("given twice");
-        assertThatThrownBy(() -> DialTestConfig.builder().build()).hasMessageStartingWith("nameServers");
+        assertThatThrownBy(() -> DialTestOptions.builder().build()).hasMessageStartingWith("nameServers");
         assertThatThrownBy(() -> valid().grace(Duration.ofMinutes(5)).retention(Duration.ofMinutes(1)).build())
             .hasMessageStartingWith("retention");
     }
@@ -70,8 +70,8 @@ class DialTestConfigTest {
 
     @Test
     void toBuilderKeepsEverySettingIncludingTheSecret() {
-        DialTestConfig config = valid().ratePerSecond(3).bodySize(100).samplingRatio(0.5).build();
-        DialTestConfig copy = config.toBuilder().build();
+        DialTestOptions config = valid().ratePerSecond(3).bodySize(100).samplingRatio(0.5).build();
+        DialTestOptions copy = config.toBuilder().build();
         assertThat(copy.toString()).isEqualTo(config.toString());
         assertThat(copy.ackSecret()).isEqualTo(config.ackSecret());
     }

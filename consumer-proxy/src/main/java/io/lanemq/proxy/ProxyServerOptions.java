@@ -13,14 +13,14 @@ import java.util.Optional;
  * Immutable; the builder checks each setting as it is given and the whole on {@link Builder#build()}.
  *
  * <pre>{@code
- * ProxyConfig config = ProxyConfig.builder("file:/etc/lanemq/platform.yaml")
+ * ProxyServerOptions config = ProxyServerOptions.builder("file:/etc/lanemq/platform.yaml")
  *         .grpcAddress(new InetSocketAddress("10.0.0.5", 7443))
  *         .tls(Path.of("/etc/lanemq/proxy.p12"), "changeit".toCharArray())
  *         .token("billing-app", "s3cret")
  *         .build();
  * }</pre>
  */
-public final class ProxyConfig {
+public final class ProxyServerOptions {
     private final String configLocation;
     private final String proxyId;
     private final InetSocketAddress grpcAddress;
@@ -37,7 +37,7 @@ public final class ProxyConfig {
     private final GroupLimits defaultLimits;
     private final Map<String, GroupLimits> groupLimits;
 
-    private ProxyConfig(Builder b) {
+    private ProxyServerOptions(Builder b) {
         this.configLocation = b.configLocation;
         this.proxyId = b.proxyId;
         this.grpcAddress = b.grpcAddress;
@@ -229,14 +229,14 @@ public final class ProxyConfig {
             return this;
         }
 
-        public ProxyConfig build() {
+        public ProxyServerOptions build() {
             if (keyStore == null && !plaintext) {
                 throw new IllegalArgumentException("the proxy needs a TLS key store (tls(...)); allowPlaintext() only for loopback development");
             }
             if (tokens.isEmpty()) {
                 throw new IllegalArgumentException("no application tokens: every call would be refused; add token(application, token)");
             }
-            return new ProxyConfig(this);
+            return new ProxyServerOptions(this);
         }
 
         private static String requireText(String value, String name) {

@@ -21,7 +21,7 @@ import java.util.Objects;
  * @param internalTopic  from the platform configuration (null until the server read it)
  * @param serverGroup    from the platform configuration (null until the server read it)
  */
-public record DelayServerSettings(String configLocation, Path storeDir, String bindAddress, int metricsPort,
+public record DelayServerOptions(String configLocation, Path storeDir, String bindAddress, int metricsPort,
         Duration reenqueueAfter, Duration commitInterval, Duration shutdownGrace, Duration checkpointInterval,
         String internalTopic, String serverGroup) {
 
@@ -30,8 +30,8 @@ public record DelayServerSettings(String configLocation, Path storeDir, String b
     }
 
     /** The same settings with the platform configuration's internal topic and group. */
-    DelayServerSettings withInternalTopic(String topic, String group) {
-        return new DelayServerSettings(configLocation, storeDir, bindAddress, metricsPort, reenqueueAfter,
+    DelayServerOptions withInternalTopic(String topic, String group) {
+        return new DelayServerOptions(configLocation, storeDir, bindAddress, metricsPort, reenqueueAfter,
                 commitInterval, shutdownGrace, checkpointInterval, topic, group);
     }
 
@@ -105,12 +105,12 @@ public record DelayServerSettings(String configLocation, Path storeDir, String b
             return this;
         }
 
-        public DelayServerSettings build() {
+        public DelayServerOptions build() {
             if (commitInterval.compareTo(reenqueueAfter) >= 0) {
                 throw new IllegalArgumentException("commitInterval " + commitInterval + " must be shorter than reenqueueAfter "
                         + reenqueueAfter);
             }
-            return new DelayServerSettings(configLocation, storeDir, bindAddress, metricsPort, reenqueueAfter,
+            return new DelayServerOptions(configLocation, storeDir, bindAddress, metricsPort, reenqueueAfter,
                     commitInterval, shutdownGrace, checkpointInterval, null, null);
         }
 

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * message naming it.
  *
  * <pre>{@code
- * DialTestConfig config = DialTestConfig.builder()
+ * DialTestOptions config = DialTestOptions.builder()
  *     .nameServer("idc-a", "10.0.0.1:9876")
  *     .nameServer("idc-b", "10.1.0.1:9876")
  *     .ratePerSecond(50)                       // per broker and per kind
@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  *     .build();
  * }</pre>
  */
-public final class DialTestConfig {
+public final class DialTestOptions {
 
     /** RocketMQ's topic and group alphabet. */
     private static final Pattern RESOURCE_NAME = Pattern.compile("[A-Za-z0-9_%|-]{1,127}");
@@ -60,7 +60,7 @@ public final class DialTestConfig {
     private final String consumerGroup;
     private final DelayServerTarget delayServer;
 
-    private DialTestConfig(Builder b) {
+    private DialTestOptions(Builder b) {
         this.nameServers = Collections.unmodifiableMap(new LinkedHashMap<>(b.nameServers));
         this.kinds = Collections.unmodifiableSet(EnumSet.copyOf(b.kinds));
         this.ratePerSecond = b.ratePerSecond;
@@ -221,7 +221,7 @@ public final class DialTestConfig {
 
     @Override
     public String toString() {
-        return "DialTestConfig[nameServers=" + nameServers + ", kinds=" + kinds + ", ratePerSecond=" + ratePerSecond
+        return "DialTestOptions[nameServers=" + nameServers + ", kinds=" + kinds + ", ratePerSecond=" + ratePerSecond
             + ", bodySize=" + bodySize + ", samplingRatio=" + samplingRatio + ", period=" + period + ", grace=" + grace
             + ", delay=" + delay + ", checkBackAllowance=" + checkBackAllowance + ", retention=" + retention
             + ", sendTimeout=" + sendTimeout + ", staleAfter=" + staleAfter + ", ackListenAddress=" + ackListenAddress
@@ -235,7 +235,7 @@ public final class DialTestConfig {
         return secret;
     }
 
-    /** Builder of {@link DialTestConfig}; not thread-safe. */
+    /** Builder of {@link DialTestOptions}; not thread-safe. */
     public static final class Builder {
         private final Map<String, String> nameServers = new LinkedHashMap<>();
         private EnumSet<ProbeKind> kinds = EnumSet.copyOf(ProbeKind.brokerKinds());
@@ -396,7 +396,7 @@ public final class DialTestConfig {
         }
 
         /** Checks the settings together and returns the configuration. */
-        public DialTestConfig build() {
+        public DialTestOptions build() {
             if (nameServers.isEmpty()) {
                 throw new IllegalArgumentException("nameServers must name at least one name server");
             }
@@ -411,10 +411,10 @@ public final class DialTestConfig {
                 throw new IllegalArgumentException("retention (" + retention + ") must not be shorter than grace ("
                     + grace + "): a duplicate could then pass for an unknown probe");
             }
-            return new DialTestConfig(this);
+            return new DialTestOptions(this);
         }
 
-        /** {@code value}, if within [min, max]; else an error naming the setting. Shared with {@link StressConfig}. */
+        /** {@code value}, if within [min, max]; else an error naming the setting. Shared with {@link StressOptions}. */
         static Duration between(String name, Duration value, Duration min, Duration max) {
             Objects.requireNonNull(value, name);
             if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {

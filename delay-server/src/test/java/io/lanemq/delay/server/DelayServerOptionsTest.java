@@ -7,14 +7,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-class DelayServerSettingsTest {
+class DelayServerOptionsTest {
 
-    private final DelayServerSettings.Builder builder = DelayServerSettings.builder("file:/etc/lanemq/platform.yaml",
+    private final DelayServerOptions.Builder builder = DelayServerOptions.builder("file:/etc/lanemq/platform.yaml",
             Path.of("/var/lib/lanemq/delay"));
 
     @Test
     void defaults() {
-        DelayServerSettings s = builder.build();
+        DelayServerOptions s = builder.build();
         assertThat(s.reenqueueAfter()).isEqualTo(Duration.ofMinutes(10));
         assertThat(s.commitInterval()).isEqualTo(Duration.ofSeconds(1));
         assertThat(s.metricsPort()).isEqualTo(9406);
@@ -25,7 +25,7 @@ class DelayServerSettingsTest {
 
     @Test
     void eachBadSettingIsNamed() {
-        assertThatThrownBy(() -> DelayServerSettings.builder(" ", Path.of("x")))
+        assertThatThrownBy(() -> DelayServerOptions.builder(" ", Path.of("x")))
                 .hasMessageContaining("configLocation");
         assertThatThrownBy(() -> builder.metricsPort(70_000)).hasMessageContaining("metricsPort");
         assertThatThrownBy(() -> builder.reenqueueAfter(Duration.ofMillis(10))).hasMessageContaining("reenqueueAfter");

@@ -10,16 +10,16 @@ import java.util.Objects;
  * frame. The same run for every consumer keeps the shares even between consumers that accept
  * batched frames and those that do not.
  */
-record DispatchSettings(Duration ackTimeout, int maxDeliveryAttempts, Duration initialBackoff, Duration maxBackoff, int run) {
+record DispatchPolicy(Duration ackTimeout, int maxDeliveryAttempts, Duration initialBackoff, Duration maxBackoff, int run) {
     /** What the SDK acks in one batch with its default 4 listener threads. */
     static final int DEFAULT_RUN = 8;
 
     /** Strict round-robin, one delivery per turn. */
-    DispatchSettings(Duration ackTimeout, int maxDeliveryAttempts, Duration initialBackoff, Duration maxBackoff) {
+    DispatchPolicy(Duration ackTimeout, int maxDeliveryAttempts, Duration initialBackoff, Duration maxBackoff) {
         this(ackTimeout, maxDeliveryAttempts, initialBackoff, maxBackoff, 1);
     }
 
-    DispatchSettings {
+    DispatchPolicy {
         if (run < 1) {
             throw new IllegalArgumentException("run must be at least 1, was " + run);
         }

@@ -13,7 +13,7 @@ import org.apache.rocketmq.client.ClientConfig;
  * misspelt key fails at creation instead of being silently ignored; other keys belong to other
  * bindings and are left alone.
  */
-record EndpointSettings(OptionalInt heartbeatBrokerIntervalMs, OptionalInt pollNameServerIntervalMs,
+record EndpointTuning(OptionalInt heartbeatBrokerIntervalMs, OptionalInt pollNameServerIntervalMs,
                         OptionalInt persistConsumerOffsetIntervalMs, int retriesWithinCluster,
                         OptionalInt pullBatchSize, int shutdownAwaitMs) {
 
@@ -33,7 +33,7 @@ record EndpointSettings(OptionalInt heartbeatBrokerIntervalMs, OptionalInt pollN
     private static final Set<String> KNOWN = Set.of(HEARTBEAT_BROKER_INTERVAL_MS, POLL_NAME_SERVER_INTERVAL_MS,
             PERSIST_CONSUMER_OFFSET_INTERVAL_MS, RETRIES_WITHIN_CLUSTER, PULL_BATCH_SIZE, SHUTDOWN_AWAIT_MS);
 
-    static EndpointSettings of(ClusterEndpoint endpoint) throws InvalidConfigurationException {
+    static EndpointTuning of(ClusterEndpoint endpoint) throws InvalidConfigurationException {
         Map<String, String> properties = endpoint.properties();
         for (String key : properties.keySet()) {
             if (key.startsWith(PREFIX) && !KNOWN.contains(key)) {
@@ -42,7 +42,7 @@ record EndpointSettings(OptionalInt heartbeatBrokerIntervalMs, OptionalInt pollN
             }
         }
         Parser parser = new Parser(endpoint);
-        return new EndpointSettings(
+        return new EndpointTuning(
                 parser.optional(HEARTBEAT_BROKER_INTERVAL_MS, 1, Integer.MAX_VALUE),
                 parser.optional(POLL_NAME_SERVER_INTERVAL_MS, 1, Integer.MAX_VALUE),
                 parser.optional(PERSIST_CONSUMER_OFFSET_INTERVAL_MS, 1, Integer.MAX_VALUE),

@@ -8,11 +8,11 @@ import java.time.Duration;
  * second per broker and per kind. Immutable; the builder checks each setting when it is given, naming it.
  *
  * <pre>{@code
- * StressConfig stress = StressConfig.builder().startRate(100).step(100).maxRate(2000)
+ * StressOptions stress = StressOptions.builder().startRate(100).step(100).maxRate(2000)
  *     .stepDuration(Duration.ofSeconds(30)).p99Limit(Duration.ofMillis(500)).build();
  * }</pre>
  */
-public final class StressConfig {
+public final class StressOptions {
 
     private final double startRate;
     private final double step;
@@ -20,7 +20,7 @@ public final class StressConfig {
     private final Duration stepDuration;
     private final Duration p99Limit;
 
-    private StressConfig(Builder b) {
+    private StressOptions(Builder b) {
         this.startRate = b.startRate;
         this.step = b.step;
         this.maxRate = b.maxRate;
@@ -64,11 +64,11 @@ public final class StressConfig {
 
     @Override
     public String toString() {
-        return "StressConfig[startRate=" + startRate + ", step=" + step + ", maxRate=" + maxRate + ", stepDuration="
+        return "StressOptions[startRate=" + startRate + ", step=" + step + ", maxRate=" + maxRate + ", stepDuration="
             + stepDuration + ", p99Limit=" + p99Limit + "]";
     }
 
-    /** Builder of {@link StressConfig}; not thread-safe. */
+    /** Builder of {@link StressOptions}; not thread-safe. */
     public static final class Builder {
         private double startRate = 10;
         private double step = 10;
@@ -95,27 +95,27 @@ public final class StressConfig {
         }
 
         public Builder stepDuration(Duration duration) {
-            this.stepDuration = DialTestConfig.Builder.between("stressStepDuration", duration, Duration.ofSeconds(1), Duration.ofHours(1));
+            this.stepDuration = DialTestOptions.Builder.between("stressStepDuration", duration, Duration.ofSeconds(1), Duration.ofHours(1));
             return this;
         }
 
         public Builder p99Limit(Duration limit) {
-            this.p99Limit = DialTestConfig.Builder.between("stressP99Limit", limit, Duration.ofMillis(1), Duration.ofMinutes(10));
+            this.p99Limit = DialTestOptions.Builder.between("stressP99Limit", limit, Duration.ofMillis(1), Duration.ofMinutes(10));
             return this;
         }
 
         /** Checks the settings together and returns the configuration. */
-        public StressConfig build() {
+        public StressOptions build() {
             if (maxRate < startRate) {
                 throw new IllegalArgumentException("stressMax (" + maxRate + ") must not be below stressStart ("
                     + startRate + ")");
             }
-            return new StressConfig(this);
+            return new StressOptions(this);
         }
 
         private static double rate(String name, double rate) {
-            if (!(rate > 0 && rate <= DialTestConfig.MAX_RATE)) {
-                throw new IllegalArgumentException(name + " must be in (0, " + (long) DialTestConfig.MAX_RATE
+            if (!(rate > 0 && rate <= DialTestOptions.MAX_RATE)) {
+                throw new IllegalArgumentException(name + " must be in (0, " + (long) DialTestOptions.MAX_RATE
                     + "] probes/s per broker and kind: " + rate);
             }
             return rate;

@@ -8,7 +8,7 @@ import java.time.Duration;
  * present, and how many forwarded messages it processes at once. Validated on construction.
  *
  * <pre>{@code
- * ForwardServerSettings settings = ForwardServerSettings.builder(Path.of("/etc/lanemq/lane.crt"),
+ * ForwardServerOptions settings = ForwardServerOptions.builder(Path.of("/etc/lanemq/lane.crt"),
  *                 Path.of("/etc/lanemq/lane.key"), token)
  *         .host("10.0.0.7").port(7450).threads(8)
  *         .build();
@@ -27,11 +27,11 @@ import java.time.Duration;
  *                         when gRPC reports the reset stream instead). At least the platform's
  *                         {@code producer.maxBodyBytes} plus room for properties.
  */
-public record ForwardServerSettings(String host, int port, Path certificateChain, Path privateKey, String token,
+public record ForwardServerOptions(String host, int port, Path certificateChain, Path privateKey, String token,
                                     int threads, int queueCapacity, Duration shutdownGrace, int maxMessageBytes) {
-    private static final String NAME = "ForwardServerSettings.";
+    private static final String NAME = "ForwardServerOptions.";
 
-    public ForwardServerSettings {
+    public ForwardServerOptions {
         if (SettingsChecks.required(host, NAME + "host").isBlank()) {
             throw new IllegalArgumentException(NAME + "host must not be blank");
         }
@@ -55,7 +55,7 @@ public record ForwardServerSettings(String host, int port, Path certificateChain
     /** The token stays out of logs. */
     @Override
     public String toString() {
-        return "ForwardServerSettings[host=" + host + ", port=" + port + ", certificateChain=" + certificateChain
+        return "ForwardServerOptions[host=" + host + ", port=" + port + ", certificateChain=" + certificateChain
                 + ", privateKey=" + privateKey + ", token=***, threads=" + threads + ", queueCapacity=" + queueCapacity
                 + ", shutdownGrace=" + shutdownGrace + ", maxMessageBytes=" + maxMessageBytes + "]";
     }
@@ -108,8 +108,8 @@ public record ForwardServerSettings(String host, int port, Path certificateChain
             return this;
         }
 
-        public ForwardServerSettings build() {
-            return new ForwardServerSettings(host, port, certificateChain, privateKey, token, threads, queueCapacity,
+        public ForwardServerOptions build() {
+            return new ForwardServerOptions(host, port, certificateChain, privateKey, token, threads, queueCapacity,
                     shutdownGrace, maxMessageBytes);
         }
     }

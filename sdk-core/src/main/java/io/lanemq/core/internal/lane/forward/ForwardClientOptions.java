@@ -9,7 +9,7 @@ import java.time.Duration;
  * Validated on construction.
  *
  * <pre>{@code
- * ForwardClientSettings settings = ForwardClientSettings.builder(Path.of("/etc/lanemq/lane-ca.pem"), token)
+ * ForwardClientOptions settings = ForwardClientOptions.builder(Path.of("/etc/lanemq/lane-ca.pem"), token)
  *         .callDeadline(Duration.ofSeconds(30))
  *         .build();
  * }</pre>
@@ -19,10 +19,10 @@ import java.time.Duration;
  * @param callDeadline how long one forward may take, listener included
  * @param idleTimeout a channel to a target unused for this long is closed
  */
-public record ForwardClientSettings(Path trustedCa, String token, Duration callDeadline, Duration idleTimeout) {
-    private static final String NAME = "ForwardClientSettings.";
+public record ForwardClientOptions(Path trustedCa, String token, Duration callDeadline, Duration idleTimeout) {
+    private static final String NAME = "ForwardClientOptions.";
 
-    public ForwardClientSettings {
+    public ForwardClientOptions {
         SettingsChecks.required(trustedCa, NAME + "trustedCa");
         SettingsChecks.token(token, NAME + "token");
         SettingsChecks.positive(callDeadline, NAME + "callDeadline");
@@ -37,7 +37,7 @@ public record ForwardClientSettings(Path trustedCa, String token, Duration callD
     /** The token stays out of logs. */
     @Override
     public String toString() {
-        return "ForwardClientSettings[trustedCa=" + trustedCa + ", token=***, callDeadline=" + callDeadline
+        return "ForwardClientOptions[trustedCa=" + trustedCa + ", token=***, callDeadline=" + callDeadline
                 + ", idleTimeout=" + idleTimeout + "]";
     }
 
@@ -62,8 +62,8 @@ public record ForwardClientSettings(Path trustedCa, String token, Duration callD
             return this;
         }
 
-        public ForwardClientSettings build() {
-            return new ForwardClientSettings(trustedCa, token, callDeadline, idleTimeout);
+        public ForwardClientOptions build() {
+            return new ForwardClientOptions(trustedCa, token, callDeadline, idleTimeout);
         }
     }
 }

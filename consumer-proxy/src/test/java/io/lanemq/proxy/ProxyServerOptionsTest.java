@@ -6,31 +6,31 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-class ProxyConfigTest {
+class ProxyServerOptionsTest {
 
     @Test
     void refusesToServeWithoutTlsOrTokensUnlessPlaintextIsExplicit() {
-        assertThatThrownBy(() -> ProxyConfig.builder("file:/p.yaml").token("app", "12345678").build())
+        assertThatThrownBy(() -> ProxyServerOptions.builder("file:/p.yaml").token("app", "12345678").build())
                 .hasMessageContaining("needs a TLS key store");
-        assertThatThrownBy(() -> ProxyConfig.builder("file:/p.yaml").allowPlaintext().build())
+        assertThatThrownBy(() -> ProxyServerOptions.builder("file:/p.yaml").allowPlaintext().build())
                 .hasMessageContaining("no application tokens");
-        assertThat(ProxyConfig.builder("file:/p.yaml").allowPlaintext().token("app", "12345678").build().keyStore()).isEmpty();
+        assertThat(ProxyServerOptions.builder("file:/p.yaml").allowPlaintext().token("app", "12345678").build().keyStore()).isEmpty();
     }
 
     @Test
     void eachSettingIsCheckedWhenGivenAndTheMessageNamesIt() {
-        ProxyConfig.Builder builder = ProxyConfig.builder("file:/p.yaml");
+        ProxyServerOptions.Builder builder = ProxyServerOptions.builder("file:/p.yaml");
         assertThatThrownBy(() -> builder.token("app", "short")).hasMessageContaining("token of application 'app'");
         assertThatThrownBy(() -> builder.ackTimeout(Duration.ZERO)).hasMessageContaining("ackTimeout must be positive");
         assertThatThrownBy(() -> builder.backoff(Duration.ofSeconds(2), Duration.ofSeconds(1))).hasMessageContaining("backoff");
         assertThatThrownBy(() -> new GroupLimits(0, 0)).hasMessageContaining("maxInFlight");
         assertThatThrownBy(() -> new GroupLimits(1, -1)).hasMessageContaining("maxPerSecond");
-        assertThatThrownBy(() -> ProxyConfig.builder(" ")).hasMessageContaining("configLocation");
+        assertThatThrownBy(() -> ProxyServerOptions.builder(" ")).hasMessageContaining("configLocation");
     }
 
     @Test
     void groupLimitsOverrideTheDefaults() {
-        ProxyConfig config = ProxyConfig.builder("file:/p.yaml").allowPlaintext().token("app", "12345678")
+        ProxyServerOptions config = ProxyServerOptions.builder("file:/p.yaml").allowPlaintext().token("app", "12345678")
                 .defaultLimits(new GroupLimits(100, 0)).groupLimits("billing", new GroupLimits(5, 50)).build();
         assertThat(config.limits("billing")).isEqualTo(new GroupLimits(5, 50));
         assertThat(config.limits("other")).isEqualTo(new GroupLimits(100, 0));
