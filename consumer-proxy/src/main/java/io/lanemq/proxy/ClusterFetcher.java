@@ -3,12 +3,14 @@ package io.lanemq.proxy;
 import com.google.common.util.concurrent.RateLimiter;
 import com.google.protobuf.UnsafeByteOperations;
 import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.api.MessagingException;
 import io.lanemq.api.spi.BoundMessage;
 import io.lanemq.config.ClusterConfig;
 import io.lanemq.config.ConsumerConfig;
 import io.lanemq.config.StartPosition;
 import io.lanemq.proxy.protocol.Delivery;
-import io.lanemq.rocketmq.RawClientSupport;
+import io.lanemq.rocketmq.FetchedMessage;
+import io.lanemq.rocketmq.QueueRef;
 import io.lanemq.rocketmq.reader.QueueReader;
 import io.lanemq.rocketmq.reader.ReadPolicy;
 import java.time.Duration;
@@ -16,9 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.rocketmq.client.exception.MQClientException;
-import org.apache.rocketmq.common.message.MessageExt;
-import org.apache.rocketmq.common.message.MessageQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +42,7 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
     private final ProxyMetrics metrics;
     private final QueueReader<QueueOffsetTracker> reader;
     /** The physical topic's queues RocketMQ's rebalancing gave this instance (the retry topic's are not counted in lag). */
-    private volatile Set<MessageQueue> heldQueues = Set.of();
+    private volatile Set<QueueRef> heldQueues = Set.of();
     private volatile double lag = Double.NaN;
 
     ClusterFetcher(GroupKey group, ClusterConfig cluster, String physicalTopic, String retryTopic, ConsumerConfig settings,
@@ -69,7 +68,7 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
                 .build();
     }
 
-    void start() throws MQClientException {
+    void start() throws MessagingException {
         reader.start();
     }
 
@@ -94,14 +93,14 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
 
     /** Asks the brokers for each held queue's end; a remote call per queue, so not on the poll thread. */
     void refreshLag() {
-        Set<MessageQueue> queues = heldQueues;
+        Set<QueueRef> queues = heldQueues;
         if (queues.isEmpty()) {
             lag = 0;
             return;
         }
         try {
             lag = reader.backlog(queues);
-        } catch (MQClientException | RuntimeException e) {
+        } catch (MessagingException | RuntimeException e) {
             lag = Double.NaN;
             log.debug("{} on {}: the lag of {} is unknown for now", group, cluster, physicalTopic, e);
         }
@@ -128,7 +127,7 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
     }
 
     @Override
-    public void onBatch(List<MessageExt> batch) {
+    public void onBatch(List<FetchedMessage> batch) {
         if (rate != null) {
             rate.acquire(batch.size());
         }
@@ -137,8 +136,8 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
 
     /** Queues taken away are forgotten by the reader; their waiting messages are dropped here. */
     @Override
-    public void queuesChanged(String topic, Set<MessageQueue> all, Set<MessageQueue> mine,
-            Map<MessageQueue, QueueOffsetTracker> revoked) {
+    public void queuesChanged(String topic, Set<QueueRef> all, Set<QueueRef> mine,
+            Map<QueueRef, QueueOffsetTracker> revoked) {
         if (topic.equals(physicalTopic)) {
             heldQueues = Set.copyOf(mine);
         }
@@ -153,13 +152,12 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
         metrics.commitFailures(group).increment();
     }
 
-    private List<HeldMessage> toHeld(List<MessageExt> fetched) {
+    private List<HeldMessage> toHeld(List<FetchedMessage> fetched) {
         List<HeldMessage> held = new ArrayList<>(fetched.size());
-        for (MessageExt message : fetched) {
-            MessageQueue queue = new MessageQueue(message.getTopic(), message.getBrokerName(), message.getQueueId());
-            QueueOffsetTracker tracker = reader.ledger(queue);
-            tracker.fetched(message.getQueueOffset());
-            BoundMessage bound = RawClientSupport.toBoundMessage(message);
+        for (FetchedMessage message : fetched) {
+            QueueOffsetTracker tracker = reader.ledger(message.queue());
+            tracker.fetched(message.offset());
+            BoundMessage bound = message.toBoundMessage();
             Delivery.Builder template = Delivery.newBuilder()
                     .setMessageId(bound.messageId())
                     .setLogicTopic(group.logicTopic())
@@ -174,8 +172,8 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
                     .setQueueId(bound.queueId())
                     .setQueueOffset(bound.queueOffset());
             String orderKey = bound.shardingKey().map(key -> cluster + '\n' + key).orElse(null);
-            held.add(new HeldMessage(template.build(), tracker, message.getQueueOffset(), orderKey, message,
-                    message.getReconsumeTimes()));
+            held.add(new HeldMessage(template.build(), tracker, message.offset(), orderKey, message,
+                    message.reconsumeTimes()));
         }
         return held;
     }

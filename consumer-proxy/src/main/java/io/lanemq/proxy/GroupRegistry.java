@@ -3,6 +3,7 @@ package io.lanemq.proxy;
 import io.grpc.Status;
 import io.grpc.StatusException;
 import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.api.MessagingException;
 import io.lanemq.config.ConsumerConfig;
 import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
@@ -15,7 +16,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.rocketmq.client.exception.MQClientException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,7 +78,7 @@ final class GroupRegistry {
                     deliveryIds::incrementAndGet, metrics);
             running.put(key, started);
             return started;
-        } catch (InvalidConfigurationException | MQClientException e) {
+        } catch (MessagingException e) {
             throw Status.UNAVAILABLE.withDescription("cannot consume " + key + ": " + e.getMessage()).withCause(e).asException();
         }
     }

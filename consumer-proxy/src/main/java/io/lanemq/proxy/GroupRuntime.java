@@ -3,11 +3,13 @@ package io.lanemq.proxy;
 import io.lanemq.support.NamedThreads;
 import com.google.common.util.concurrent.RateLimiter;
 import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.api.MessagingException;
 import io.lanemq.config.ClusterConfig;
 import io.lanemq.config.ConsumerConfig;
 import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.TopicRoute;
+import io.lanemq.rocketmq.GroupTopics;
 import io.micrometer.core.instrument.Meter;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,8 +18,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import org.apache.rocketmq.client.exception.MQClientException;
-import org.apache.rocketmq.common.MixAll;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +58,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
         RateLimiter rate = limits.maxPerSecond() > 0 ? RateLimiter.create(limits.maxPerSecond()) : null;
         for (TopicRoute route : topic.routes()) {
             ClusterConfig cluster = platform.cluster(route.cluster());
-            fetchers.add(new ClusterFetcher(key, cluster, route.physicalTopic(), MixAll.getRetryTopic(key.consumerGroup()),
+            fetchers.add(new ClusterFetcher(key, cluster, route.physicalTopic(), GroupTopics.retryTopic(key.consumerGroup()),
                     settings, dispatcher, limits, rate,
                     config.commitInterval().toNanos(), metrics));
         }
@@ -76,14 +76,14 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     /** Starts consuming every route of the group's logic topic. */
     static GroupRuntime start(GroupKey key, LogicTopicConfig topic, ConsumerConfig settings, PlatformConfig platform,
                               ProxyServerOptions config, ScheduledExecutorService ticker, LongSupplier deliveryIds,
-                              ProxyMetrics metrics) throws InvalidConfigurationException, MQClientException {
+                              ProxyMetrics metrics) throws MessagingException {
         GroupRuntime runtime = new GroupRuntime(key, topic, settings, platform, config, ticker, deliveryIds, metrics);
         try {
             runtime.topics.createTopics();
             for (ClusterFetcher fetcher : runtime.fetchers) {
                 fetcher.start();
             }
-        } catch (MQClientException | RuntimeException e) {
+        } catch (MessagingException | RuntimeException e) {
             runtime.close();
             throw e;
         }

@@ -1,8 +1,8 @@
 package io.lanemq.proxy;
 
 import io.lanemq.proxy.protocol.Delivery;
+import io.lanemq.rocketmq.FetchedMessage;
 import java.util.Objects;
-import org.apache.rocketmq.common.message.MessageExt;
 
 /**
  * A message the proxy fetched and has not finished with: what to push (the delivery without its id
@@ -14,16 +14,16 @@ final class HeldMessage {
     private final QueueOffsetTracker tracker;
     private final long offset;
     private final String orderKey;
-    private final MessageExt source;
+    private final FetchedMessage source;
     private int attempts;
 
     /**
      * @param orderKey {@code null} for an unordered message; otherwise cluster and sharding key, so one
      *                 key's messages are delivered one at a time
-     * @param source   the message as RocketMQ delivered it, for the dead-letter topic
+     * @param source   the message as it was read, for the dead-letter and retry topics
      * @param previousAttempts deliveries before this proxy fetched it (0 for a message new to the group)
      */
-    HeldMessage(Delivery template, QueueOffsetTracker tracker, long offset, String orderKey, MessageExt source,
+    HeldMessage(Delivery template, QueueOffsetTracker tracker, long offset, String orderKey, FetchedMessage source,
                 int previousAttempts) {
         this.template = Objects.requireNonNull(template, "template");
         this.tracker = Objects.requireNonNull(tracker, "tracker");
@@ -50,7 +50,7 @@ final class HeldMessage {
         return orderKey;
     }
 
-    MessageExt source() {
+    FetchedMessage source() {
         return source;
     }
 

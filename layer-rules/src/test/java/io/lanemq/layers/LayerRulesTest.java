@@ -3,17 +3,13 @@ package io.lanemq.layers;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
-import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.tngtech.archunit.base.DescribedPredicate;
-import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.lanemq.api.MessagingClient;
 import io.lanemq.api.spi.ClientProvider;
-import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -22,21 +18,6 @@ import org.junit.jupiter.api.Test;
  * A rule broken names the class and the dependency at fault.
  */
 class LayerRulesTest {
-    /**
-     * Service classes that still read or write RocketMQ's own types, named one by one so that no other class can
-     * start to: each is to move behind the binding (the consumer proxy's topic publisher, the delay server's
-     * checkpoint and internal-message codec).
-     */
-    private static final Set<String> STILL_ON_ROCKETMQ_NAMES = Set.of(
-            "io.lanemq.proxy.ClusterFetcher", "io.lanemq.proxy.GroupTopicsPublisher", "io.lanemq.proxy.HeldMessage",
-            "io.lanemq.proxy.GroupRuntime",
-            "io.lanemq.delay.server.ClusterDelayService", "io.lanemq.delay.server.LedgerCheckpoint",
-            "io.lanemq.delay.server.InternalMessages", "io.lanemq.delay.server.CheckpointedQueues",
-            "io.lanemq.delay.server.QueueLedger", "io.lanemq.delay.server.CheckpointRestore",
-            "io.lanemq.delay.server.SettlementBook");
-    private static final DescribedPredicate<JavaClass> STILL_ON_ROCKETMQ = DescribedPredicate.describe(
-            "listed as still on RocketMQ", c -> STILL_ON_ROCKETMQ_NAMES.contains(outermost(c).getName()));
-
     private static JavaClasses production;
 
     @BeforeAll
@@ -49,14 +30,6 @@ class LayerRulesTest {
                 "io.lanemq.rocketmq", "io.lanemq.proxy", "io.lanemq.delay", "io.lanemq.dialtest", "io.lanemq.testkit"}) {
             assertThat(production.stream().anyMatch(c -> c.getPackageName().startsWith(layer))).as(layer).isTrue();
         }
-    }
-
-    private static JavaClass outermost(JavaClass c) {
-        JavaClass outer = c;
-        while (outer.getEnclosingClass().isPresent()) {
-            outer = outer.getEnclosingClass().get();
-        }
-        return outer;
     }
 
     @Test
@@ -86,7 +59,6 @@ class LayerRulesTest {
     void onlyTheBindingAndToolsBelowTheSdkImportRocketMq() {
         noClasses().that().resideOutsideOfPackages("io.lanemq.rocketmq..", "io.lanemq.testkit..", "io.lanemq.dialtest..",
                         "io.lanemq.benchmarks..")
-                .and(not(STILL_ON_ROCKETMQ))
                 .should().dependOnClassesThat().resideInAPackage("org.apache.rocketmq..")
                 .check(production);
     }

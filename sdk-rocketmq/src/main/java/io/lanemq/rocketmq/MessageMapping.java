@@ -4,9 +4,7 @@ import io.lanemq.api.InvalidMessageException;
 import io.lanemq.api.spi.BoundMessage;
 import io.lanemq.api.spi.BoundSendResult;
 import io.lanemq.api.spi.PhysicalMessage;
-import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.rocketmq.client.producer.SendResult;
@@ -82,29 +80,32 @@ final class MessageMapping {
     }
 
     static BoundMessage toBoundMessage(MessageExt message) {
-        Map<String, String> all = message.getProperties() == null ? Map.of() : message.getProperties();
+        return toBoundMessage(FetchedMessage.of(message));
+    }
+
+    static BoundMessage toBoundMessage(FetchedMessage message) {
+        Map<String, String> all = message.properties();
         Map<String, String> user = new HashMap<>();
         for (Map.Entry<String, String> property : all.entrySet()) {
             if (!ReservedProperties.isReserved(property.getKey())) {
                 user.put(property.getKey(), property.getValue());
             }
         }
-        return new BoundMessage(messageId(message, message.getMsgId()), originalTopic(message),
-                message.getBody() == null ? new byte[0] : message.getBody(), keys(message),
-                Optional.ofNullable(message.getTags()).filter(tag -> !tag.isEmpty()), user,
-                Optional.ofNullable(all.get(MessageConst.PROPERTY_SHARDING_KEY)), message.getBrokerName(),
-                message.getQueueId(), message.getQueueOffset(), message.getReconsumeTimes() + 1,
-                message.getBornTimestamp());
+        String uniqueId = all.get(MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX);
+        return new BoundMessage(uniqueId != null ? uniqueId : message.msgId(), originalTopic(message), message.body(),
+                message.keys(), message.tag(), user, Optional.ofNullable(all.get(MessageConst.PROPERTY_SHARDING_KEY)),
+                message.queue().broker(), message.queue().queueId(), message.offset(), message.reconsumeTimes() + 1,
+                message.bornTimestamp());
     }
 
     /**
      * The push consumer already restores the original topic of a retry delivery; this covers
-     * paths that do not (a check-back, a future client), so the application never sees
+     * paths that do not (a check-back, the services' readers), so the application never sees
      * {@code %RETRY%group}.
      */
-    private static String originalTopic(MessageExt message) {
-        String topic = message.getTopic();
-        String retryTopic = message.getProperty(MessageConst.PROPERTY_RETRY_TOPIC);
+    private static String originalTopic(FetchedMessage message) {
+        String topic = message.queue().topic();
+        String retryTopic = message.property(MessageConst.PROPERTY_RETRY_TOPIC);
         if (topic != null && topic.startsWith(MixAll.RETRY_GROUP_TOPIC_PREFIX) && retryTopic != null) {
             return retryTopic;
         }
@@ -114,14 +115,6 @@ final class MessageMapping {
     private static String messageId(Message message, String fallback) {
         String id = MessageClientIDSetter.getUniqID(message);
         return id != null ? id : fallback;
-    }
-
-    private static List<String> keys(MessageExt message) {
-        String keys = message.getKeys();
-        if (keys == null || keys.isBlank()) {
-            return List.of();
-        }
-        return Arrays.stream(keys.split(MessageConst.KEY_SEPARATOR)).filter(key -> !key.isEmpty()).toList();
     }
 
     private static boolean hasSeparator(String text) {

@@ -1,10 +1,9 @@
 package io.lanemq.rocketmq;
 
 import io.lanemq.api.InvalidConfigurationException;
-import io.lanemq.api.spi.BoundMessage;
+import io.lanemq.api.MessagingException;
 import io.lanemq.api.spi.ClusterEndpoint;
 import org.apache.rocketmq.client.ClientConfig;
-import org.apache.rocketmq.common.message.MessageExt;
 
 /**
  * For services that run raw RocketMQ clients below the SDK's routing (the consumer proxy and the
@@ -36,7 +35,11 @@ public final class RawClientSupport {
         settings.applyTo(client);
     }
 
-    public static BoundMessage toBoundMessage(MessageExt message) {
-        return MessageMapping.toBoundMessage(message);
+    /**
+     * A raw client's failed call (not a send) as the SDK's exception, through the binding's one mapping of RocketMQ's
+     * errors; {@code what} says what failed, with its context.
+     */
+    public static MessagingException failed(Throwable error, String what, String cluster) {
+        return RocketMqErrors.callFailed(error, what, cluster);
     }
 }

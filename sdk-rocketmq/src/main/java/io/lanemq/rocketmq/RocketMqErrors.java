@@ -48,6 +48,14 @@ final class RocketMqErrors {
         return new MessagingException("cannot start RocketMQ " + what + ": " + describe(error), null, cluster, error);
     }
 
+    /** Maps a failed call of a raw client (a reader's seek, an admin's topic creation) that is not a send. */
+    static MessagingException callFailed(Throwable error, String what, String cluster) {
+        if (error instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        }
+        return new MessagingException(what + ": " + describe(error), null, cluster, error);
+    }
+
     /** The reason RocketMQ gave for refusing the content, or null when the failure is not about content. */
     private static String contentRefusal(Throwable error) {
         for (Throwable cause = error; cause != null; cause = cause.getCause()) {

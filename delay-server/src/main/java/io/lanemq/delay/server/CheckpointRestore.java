@@ -4,12 +4,12 @@ import io.lanemq.delay.DelayEngine;
 import io.lanemq.delay.DelayId;
 import io.lanemq.delay.DelayStoreException;
 import io.lanemq.delay.RecordState;
+import io.lanemq.rocketmq.QueueRef;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.apache.rocketmq.common.message.MessageQueue;
 
 /**
  * Rebuilds queue ledgers from a {@link LedgerCheckpoint} and checks them against the engine, so a
@@ -36,7 +36,7 @@ final class CheckpointRestore {
      * checkpoint's next offset) or discarded ({@code ledger} null; read again from {@code seekTo},
      * the broker's committed offset).
      */
-    record Outcome(MessageQueue queue, QueueLedger ledger, long restored, long releasedAtOnce, long unknown,
+    record Outcome(QueueRef queue, QueueLedger ledger, long restored, long releasedAtOnce, long unknown,
             long seekTo) {
     }
 

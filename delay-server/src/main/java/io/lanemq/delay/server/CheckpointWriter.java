@@ -1,12 +1,12 @@
 package io.lanemq.delay.server;
 
 import io.lanemq.delay.DelayId;
+import io.lanemq.rocketmq.QueueRef;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import org.apache.rocketmq.common.message.MessageQueue;
 
 /**
  * Writes a cluster's ledgers and the settlement book's ids awaiting their copy as a
@@ -54,7 +54,7 @@ final class CheckpointWriter {
                 w.endQueue();
                 queues++;
             }
-            for (Map.Entry<DelayId, MessageQueue> e : book.awaitingSnapshot().entrySet()) {
+            for (Map.Entry<DelayId, QueueRef> e : book.awaitingSnapshot().entrySet()) {
                 w.awaiting(e.getValue(), e.getKey());
                 awaiting++;
             }

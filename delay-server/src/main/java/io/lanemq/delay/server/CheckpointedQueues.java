@@ -1,7 +1,9 @@
 package io.lanemq.delay.server;
 
+import io.lanemq.api.MessagingException;
 import io.lanemq.delay.DelayEngine;
 import io.lanemq.delay.DelayStoreException;
+import io.lanemq.rocketmq.QueueRef;
 import io.lanemq.rocketmq.reader.QueueReader;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -14,8 +16,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.apache.rocketmq.client.exception.MQClientException;
-import org.apache.rocketmq.common.message.MessageQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * periodically, and the queues it covers from their assignment until each is settled: restored from it (its ledger
  * rebuilt by {@link CheckpointRestore}, read on from its next offset) or found not to fit and read again from the
  * broker's committed offset. The reading thread calls {@link #restorePending()} and skips the messages of a queue
- * while {@link #restoring(MessageQueue)}; the rebalance listener calls {@link #assigned(Set)}.
+ * while {@link #restoring(QueueRef)}; the rebalance listener calls {@link #assigned(Set)}.
  */
 final class CheckpointedQueues {
 
@@ -40,9 +40,9 @@ final class CheckpointedQueues {
     /** The service's hand-over of a queue taken away while it was being restored. */
     private final Consumer<List<QueueLedger>> handOver;
     /** Assigned queues the checkpoint covers, not yet restored: their messages are skipped until then. */
-    private final Set<MessageQueue> restoring = ConcurrentHashMap.newKeySet();
+    private final Set<QueueRef> restoring = ConcurrentHashMap.newKeySet();
     /** Queues of {@link #restoring} whose seek failed while still assigned: retried. Reading thread only. */
-    private final Map<MessageQueue, Long> pendingSeeks = new HashMap<>();
+    private final Map<QueueRef, Long> pendingSeeks = new HashMap<>();
     /** The checkpoint found at start, while some of its queues are not restored yet; else null. */
     private volatile LedgerCheckpoint.Loaded checkpoint;
 
@@ -59,10 +59,10 @@ final class CheckpointedQueues {
     }
 
     /** From the rebalance listener: assigned queues the checkpoint covers wait to be restored before they are read. */
-    void assigned(Set<MessageQueue> mine) {
+    void assigned(Set<QueueRef> mine) {
         LedgerCheckpoint.Loaded loaded = checkpoint;
         if (loaded != null) {
-            for (MessageQueue queue : mine) {
+            for (QueueRef queue : mine) {
                 if (reader.findLedger(queue) == null && loaded.covers(queue)) {
                     restoring.add(queue); // the reading thread restores it and seeks it before reading it
                 }
@@ -72,7 +72,7 @@ final class CheckpointedQueues {
     }
 
     /** True while the queue's messages must be skipped: the restore has not decided where its reading resumes. */
-    boolean restoring(MessageQueue queue) {
+    boolean restoring(QueueRef queue) {
         return !restoring.isEmpty() && restoring.contains(queue);
     }
 
@@ -108,16 +108,16 @@ final class CheckpointedQueues {
         LedgerCheckpoint.Loaded loaded = checkpoint;
         long began = System.nanoTime();
         List<CheckpointRestore.Candidate> candidates = new ArrayList<>();
-        Map<MessageQueue, Long> fallback = new HashMap<>();
+        Map<QueueRef, Long> fallback = new HashMap<>();
         new HashMap<>(pendingSeeks).forEach(this::seekBeforeReading);
-        for (MessageQueue queue : List.copyOf(restoring)) {
+        for (QueueRef queue : List.copyOf(restoring)) {
             if (pendingSeeks.containsKey(queue)) {
                 continue;
             }
             Long committed;
             try {
                 committed = reader.committed(queue);
-            } catch (MQClientException | RuntimeException e) {
+            } catch (MessagingException | RuntimeException e) {
                 log.warn("Cluster {}: could not read the committed offset of {} to check its checkpoint; trying again: {}",
                         cluster, queue, e.toString());
                 continue;
@@ -152,7 +152,7 @@ final class CheckpointedQueues {
     }
 
     private void restore(LedgerCheckpoint.Loaded loaded, List<CheckpointRestore.Candidate> candidates,
-            Map<MessageQueue, Long> fallback, long began) {
+            Map<QueueRef, Long> fallback, long began) {
         CheckpointRestore.Result result;
         try {
             result = CheckpointRestore.restore(loaded, candidates, book, engine);
@@ -199,7 +199,7 @@ final class CheckpointedQueues {
      * over; if the offset is out of the queue's range, it is read from its beginning; if the seek
      * fails otherwise, it is tried again, and the queue stays unread (never committed past) meanwhile.
      */
-    private void seekBeforeReading(MessageQueue queue, long offset) {
+    private void seekBeforeReading(QueueRef queue, long offset) {
         Exception failure;
         try {
             if (offset >= 0) {
@@ -209,13 +209,13 @@ final class CheckpointedQueues {
             }
             readable(queue);
             return;
-        } catch (MQClientException | RuntimeException e) {
+        } catch (MessagingException | RuntimeException e) {
             failure = e;
         }
         boolean assigned;
         try {
             assigned = reader.isAssigned(queue);
-        } catch (MQClientException | RuntimeException e) {
+        } catch (MessagingException | RuntimeException e) {
             assigned = true; // unknown: keep it unread and try again
         }
         if (!assigned) {
@@ -235,7 +235,7 @@ final class CheckpointedQueues {
                 log.warn("Cluster {}: could not seek {} to {} ({}); reading it from its beginning instead", cluster,
                         queue, offset, failure.getMessage());
                 return;
-            } catch (MQClientException | RuntimeException e) {
+            } catch (MessagingException | RuntimeException e) {
                 failure = e;
             }
         }
@@ -244,7 +244,7 @@ final class CheckpointedQueues {
                 offset, failure.toString());
     }
 
-    private void readable(MessageQueue queue) {
+    private void readable(QueueRef queue) {
         pendingSeeks.remove(queue);
         restoring.remove(queue);
     }

@@ -1,6 +1,6 @@
 package io.lanemq.delay.server;
 
-import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.api.MessagingException;
 import io.lanemq.api.Producer;
 import io.lanemq.config.ClusterConfig;
 import io.lanemq.core.delay.DelayProtocol;
@@ -14,7 +14,9 @@ import io.lanemq.delay.DelayedRecord;
 import io.lanemq.delay.DroppedRange;
 import io.lanemq.delay.ScheduleOutcome;
 import io.lanemq.delay.StoreHealth;
-import io.lanemq.rocketmq.RawClientSupport;
+import io.lanemq.rocketmq.FetchedMessage;
+import io.lanemq.rocketmq.QueueRef;
+import io.lanemq.rocketmq.RawProducer;
 import io.lanemq.rocketmq.reader.QueueReader;
 import io.lanemq.rocketmq.reader.ReadPolicy;
 import java.nio.charset.StandardCharsets;
@@ -33,14 +35,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import org.apache.rocketmq.client.exception.MQClientException;
-import org.apache.rocketmq.client.producer.DefaultMQProducer;
-import org.apache.rocketmq.client.producer.SendCallback;
-import org.apache.rocketmq.client.producer.SendResult;
-import org.apache.rocketmq.client.producer.SendStatus;
-import org.apache.rocketmq.client.utils.MessageUtil;
-import org.apache.rocketmq.common.message.MessageExt;
-import org.apache.rocketmq.common.message.MessageQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,7 +87,7 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
     private Path storeDir;
     private DelayEngine engine;
     private volatile QueueReader<QueueLedger> reader;
-    private DefaultMQProducer upstream;
+    private RawProducer upstream;
     private ScheduledExecutorService maintenance;
     private volatile boolean running;
     /** Counted down by {@link #close()}: ends a wait for the store at once. */
@@ -109,7 +103,7 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
     }
 
     /** Opens (and recovers) the store, then starts reading; returns once reading has started. */
-    void start() throws DelayStoreException, MQClientException, InvalidConfigurationException {
+    void start() throws DelayStoreException, MessagingException {
         storeDir = settings.storeDir().resolve(cluster.name());
         engine = DelayEngine.builder()
                 .directory(storeDir)
@@ -127,9 +121,8 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
         }
         metrics.bind(engine, this::heldOffsets, this::ledgerBytes);
 
-        upstream = new DefaultMQProducer(settings.serverGroup() + "-producer");
-        RawClientSupport.connect(upstream, cluster.endpoint(), instance + "-" + cluster.name() + "-producer");
-        upstream.start();
+        upstream = RawProducer.start(settings.serverGroup() + "-producer", cluster.endpoint(),
+                instance + "-" + cluster.name() + "-producer");
 
         // Before the reader: its first rebalance may already hand work to the maintenance thread.
         maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -175,12 +168,12 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
     }
 
     @Override
-    public void onBatch(List<MessageExt> batch) {
-        for (MessageExt m : batch) {
+    public void onBatch(List<FetchedMessage> batch) {
+        for (FetchedMessage m : batch) {
             if (!running) {
                 return; // not acted on, not committed: read again after restart
             }
-            MessageQueue queue = new MessageQueue(m.getTopic(), m.getBrokerName(), m.getQueueId());
+            QueueRef queue = m.queue();
             if (checkpoints.restoring(queue)) {
                 continue; // pulled before the restore decided where to read from; the seek after it reads again
             }
@@ -188,9 +181,9 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
         }
     }
 
-    private void handle(MessageExt m, MessageQueue queue) {
+    private void handle(FetchedMessage m, QueueRef queue) {
         QueueLedger ledger = reader.ledger(queue);
-        String kind = m.getProperty(DelayProtocol.PROPERTY_KIND);
+        String kind = m.property(DelayProtocol.PROPERTY_KIND);
         try {
             if (DelayProtocol.KIND_SCHEDULE.equals(kind)) {
                 schedule(m, ledger);
@@ -202,19 +195,19 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
         } catch (IllegalArgumentException | DelayRejectedException e) {
             // Not something a retry can fix; committing past it is the only way forward.
             metrics.malformed.increment();
-            ledger.read(m.getQueueOffset());
+            ledger.read(m.offset());
             log.error("Skipping an internal-topic message of cluster {} [queue={}, offset={}, msgId={}]: {}",
-                    cluster.name(), m.getQueueId(), m.getQueueOffset(), m.getMsgId(), e.getMessage());
+                    cluster.name(), m.queue().queueId(), m.offset(), m.msgId(), e.getMessage());
         }
     }
 
-    private void schedule(MessageExt m, QueueLedger ledger) throws DelayRejectedException {
+    private void schedule(FetchedMessage m, QueueLedger ledger) throws DelayRejectedException {
         DelayedRecord record = InternalMessages.toRecord(m, cluster.name());
         InternalMessages.toDelivery(record); // refuse now what could never be delivered
         ScheduleOutcome outcome;
         handover.readLock().lock();
         try {
-            if (book.hold(ledger, m.getQueueOffset(), record.id(), System.currentTimeMillis())) {
+            if (book.hold(ledger, m.offset(), record.id(), System.currentTimeMillis())) {
                 return; // a copy this server re-enqueued: the record is already stored and pending here
             }
             outcome = untilStored(() -> engine.schedule(record));
@@ -232,24 +225,26 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
         }
     }
 
-    private void cancel(MessageExt m, QueueLedger ledger) throws DelayRejectedException {
+    private void cancel(FetchedMessage m, QueueLedger ledger) throws DelayRejectedException {
         DelayId id = DelayId.parse(InternalMessages.require(m, DelayProtocol.PROPERTY_ID));
         CancelResult result = untilStored(() -> engine.cancel(id));
-        ledger.read(m.getQueueOffset());
+        ledger.read(m.offset());
         metrics.cancelled(result.name());
+        String replyTo = m.replyToClient().orElse(null);
         log.debug("Cancel of {} on cluster {}: {} [queue={}, offset={}, replyTo={}]", id, cluster.name(), result,
-                m.getQueueId(), m.getQueueOffset(), MessageUtil.getReplyToClient(m));
-        if (MessageUtil.getReplyToClient(m) == null) {
+                m.queue().queueId(), m.offset(), replyTo);
+        if (replyTo == null) {
             return; // not sent as a request (or by an old client): nobody waits for an answer
         }
-        try {
-            upstream.send(MessageUtil.createReplyMessage(m, result.name().getBytes(StandardCharsets.UTF_8)),
-                    new LoggingCallback("cancel reply [id=" + id + ", result=" + result + "]"));
-        } catch (Exception e) {
-            // The cancel itself is applied and durable; only the answer is lost, and the sender times out.
-            log.warn("Could not reply to a cancel of cluster {} [id={}, result={}]: {}", cluster.name(), id, result,
-                    e.toString());
-        }
+        String what = "cancel reply [id=" + id + ", result=" + result + "]";
+        // A failure loses only the answer (the sender times out): the cancel itself is applied and durable.
+        upstream.reply(m, result.name().getBytes(StandardCharsets.UTF_8)).whenComplete((stored, failure) -> {
+            if (failure == null) {
+                log.debug("Cluster {}: {} sent", cluster.name(), what);
+            } else {
+                log.warn("Cluster {}: {} failed: {}", cluster.name(), what, failure.toString());
+            }
+        });
     }
 
     @FunctionalInterface
@@ -341,31 +336,20 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
     }
 
     private void reenqueue(QueueLedger ledger, QueueLedger.Held h, DelayedRecord record) {
-        try {
-            upstream.send(InternalMessages.toReenqueue(record, settings.internalTopic()), ledger.queue,
-                    new SendCallback() {
-                        @Override
-                        public void onSuccess(SendResult result) {
-                            if (result.getSendStatus() != SendStatus.SEND_OK) {
-                                // Stored, but not yet flushed or replicated as configured: keep the old offset too.
-                                ledger.unclaim(h.offset());
-                                return;
-                            }
-                            book.leave(ledger, h.offset(), h.id());
-                            metrics.reenqueued.increment();
-                        }
-
-                        @Override
-                        public void onException(Throwable e) {
-                            ledger.unclaim(h.offset());
-                            log.warn("Re-enqueue of {} to {} failed; trying again later: {}", h.id(), ledger.queue,
-                                    e.toString());
-                        }
-                    });
-        } catch (Exception e) {
-            ledger.unclaim(h.offset());
-            log.warn("Re-enqueue of {} to {} failed; trying again later: {}", h.id(), ledger.queue, e.toString());
-        }
+        upstream.sendToQueue(InternalMessages.toReenqueue(record, settings.internalTopic()), ledger.queue)
+                .whenComplete((stored, failure) -> {
+                    if (failure != null) {
+                        ledger.unclaim(h.offset());
+                        log.warn("Re-enqueue of {} to {} failed; trying again later: {}", h.id(), ledger.queue,
+                                failure.toString());
+                    } else if (!stored) {
+                        // Stored, but not yet flushed or replicated as configured: keep the old offset too.
+                        ledger.unclaim(h.offset());
+                    } else {
+                        book.leave(ledger, h.offset(), h.id());
+                        metrics.reenqueued.increment();
+                    }
+                });
     }
 
     /** Offsets read but not yet safe to commit, over every queue of this cluster. */
@@ -448,7 +432,7 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
             checkpoints.close();
         }
         if (upstream != null) {
-            upstream.shutdown();
+            upstream.close();
         }
     }
 
@@ -471,10 +455,10 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
                     from = page.get(page.size() - 1).offset() + 1;
                 }
                 log.info("Cluster {}: queue {} is read by another server now; handed over {} pending records",
-                        cluster.name(), ledger.queue.getQueueId(), dropped);
+                        cluster.name(), ledger.queue.queueId(), dropped);
             } catch (DelayStoreException | IllegalStateException e) {
                 log.warn("Cluster {}: could not hand over the records of queue {}; they may be delivered twice: {}",
-                        cluster.name(), ledger.queue.getQueueId(), e.getMessage());
+                        cluster.name(), ledger.queue.queueId(), e.getMessage());
             } finally {
                 book.drop(ledger);
                 handover.writeLock().unlock();
@@ -484,8 +468,8 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
 
     /** A queue taken away is no longer committed by this server: its new owner reads from what was committed. */
     @Override
-    public void queuesChanged(String topic, Set<MessageQueue> all, Set<MessageQueue> mine,
-            Map<MessageQueue, QueueLedger> revoked) {
+    public void queuesChanged(String topic, Set<QueueRef> all, Set<QueueRef> mine,
+            Map<QueueRef, QueueLedger> revoked) {
         checkpoints.assigned(mine);
         if (!revoked.isEmpty()) {
             List<QueueLedger> lost = List.copyOf(revoked.values());
@@ -497,23 +481,5 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
         }
         log.info("Cluster {}: this server now reads {} of {} queues of {}", cluster.name(), mine.size(),
                 all.size(), topic);
-    }
-
-    private final class LoggingCallback implements SendCallback {
-        private final String what;
-
-        LoggingCallback(String what) {
-            this.what = what;
-        }
-
-        @Override
-        public void onSuccess(SendResult result) {
-            log.debug("Cluster {}: {} sent: {}", cluster.name(), what, result);
-        }
-
-        @Override
-        public void onException(Throwable e) {
-            log.warn("Cluster {}: {} failed: {}", cluster.name(), what, e.toString());
-        }
     }
 }

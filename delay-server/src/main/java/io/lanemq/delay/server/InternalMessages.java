@@ -4,14 +4,12 @@ import io.lanemq.api.Message;
 import io.lanemq.core.delay.DelayProtocol;
 import io.lanemq.delay.DelayId;
 import io.lanemq.delay.DelayedRecord;
+import io.lanemq.api.spi.PhysicalMessage;
+import io.lanemq.rocketmq.FetchedMessage;
 import io.lanemq.rocketmq.ReservedProperties;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import org.apache.rocketmq.common.message.MessageAccessor;
-import org.apache.rocketmq.common.message.MessageConst;
-import org.apache.rocketmq.common.message.MessageExt;
+import java.util.Optional;
 
 /**
  * Converts between the internal topic's wire format (see the delay contract), the engine's
@@ -25,20 +23,17 @@ final class InternalMessages {
     }
 
     /** A SCHEDULE message as a record to store; the target cluster is where it was consumed. */
-    static DelayedRecord toRecord(MessageExt m, String cluster) {
+    static DelayedRecord toRecord(FetchedMessage m, String cluster) {
         DelayId id = DelayId.parse(require(m, DelayProtocol.PROPERTY_ID));
         Map<String, String> properties = new LinkedHashMap<>();
-        m.getProperties().forEach((name, value) -> {
+        m.properties().forEach((name, value) -> {
             if (!ReservedProperties.isReserved(name) && !name.equals(DelayProtocol.PROPERTY_KIND)
                     && !name.equals(DelayProtocol.PROPERTY_ID) && !name.equals(DelayProtocol.PROPERTY_LOGIC_TOPIC)) {
                 properties.put(name, value);
             }
         });
-        String keys = m.getKeys();
-        List<String> keyList = keys == null || keys.isBlank() ? List.of()
-                : Arrays.stream(keys.split(MessageConst.KEY_SEPARATOR)).filter(k -> !k.isEmpty()).toList();
-        return DelayedRecord.builder().id(id).target(require(m, DelayProtocol.PROPERTY_LOGIC_TOPIC), cluster).keys(keyList)
-                .properties(properties).body(m.getBody() == null ? new byte[0] : m.getBody()).build();
+        return DelayedRecord.builder().id(id).target(require(m, DelayProtocol.PROPERTY_LOGIC_TOPIC), cluster).keys(m.keys())
+                .properties(properties).body(m.body()).build();
     }
 
     /** The message the record stood for, to its logic topic through the SDK. */
@@ -59,26 +54,24 @@ final class InternalMessages {
         return b.build();
     }
 
-    /** The record as a SCHEDULE message again, for its queue of the internal topic (same id, same queue). */
-    static org.apache.rocketmq.common.message.Message toReenqueue(DelayedRecord record, String internalTopic) {
-        org.apache.rocketmq.common.message.Message m =
-                new org.apache.rocketmq.common.message.Message(internalTopic, record.body());
-        if (!record.keys().isEmpty()) {
-            m.setKeys(record.keys());
-        }
-        record.properties().forEach(m::putUserProperty);
-        m.putUserProperty(DelayProtocol.PROPERTY_KIND, DelayProtocol.KIND_SCHEDULE);
-        m.putUserProperty(DelayProtocol.PROPERTY_ID, record.id().toString());
-        m.putUserProperty(DelayProtocol.PROPERTY_LOGIC_TOPIC, record.topic());
-        MessageAccessor.putProperty(m, MessageConst.PROPERTY_SHARDING_KEY, record.id().toString());
-        return m;
+    /**
+     * The record as a SCHEDULE message again, for its queue of the internal topic (same id, same queue); its id is
+     * the sharding key.
+     */
+    static PhysicalMessage toReenqueue(DelayedRecord record, String internalTopic) {
+        Map<String, String> properties = new LinkedHashMap<>(record.properties());
+        properties.put(DelayProtocol.PROPERTY_KIND, DelayProtocol.KIND_SCHEDULE);
+        properties.put(DelayProtocol.PROPERTY_ID, record.id().toString());
+        properties.put(DelayProtocol.PROPERTY_LOGIC_TOPIC, record.topic());
+        return new PhysicalMessage(internalTopic, record.body(), record.keys(), Optional.empty(), properties,
+                Optional.of(record.id().toString()));
     }
 
-    static String require(MessageExt m, String property) {
-        String value = m.getProperty(property);
+    static String require(FetchedMessage m, String property) {
+        String value = m.property(property);
         if (value == null || value.isEmpty()) {
-            throw new IllegalArgumentException("internal message without " + property + " [msgId=" + m.getMsgId()
-                    + ", queue=" + m.getQueueId() + ", offset=" + m.getQueueOffset() + "]");
+            throw new IllegalArgumentException("internal message without " + property + " [msgId=" + m.msgId()
+                    + ", queue=" + m.queue().queueId() + ", offset=" + m.offset() + "]");
         }
         return value;
     }

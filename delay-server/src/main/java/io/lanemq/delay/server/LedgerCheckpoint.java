@@ -1,6 +1,7 @@
 package io.lanemq.delay.server;
 
 import io.lanemq.delay.DelayId;
+import io.lanemq.rocketmq.QueueRef;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
 import java.io.Closeable;
@@ -24,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32C;
 import java.util.zip.CheckedOutputStream;
-import org.apache.rocketmq.common.message.MessageQueue;
 
 /**
  * A cluster's offset bookkeeping on disk, so that a restarted server need not re-read one copy of
@@ -80,12 +80,12 @@ final class LedgerCheckpoint {
     }
 
     /** One queue as checkpointed, without its held offsets (see {@link Loaded#readHeld}). */
-    record Section(MessageQueue queue, long committed, long nextRead, long[] readOffsets, long[] readMillis,
+    record Section(QueueRef queue, long committed, long nextRead, long[] readOffsets, long[] readMillis,
             long heldCount, long heldAt) {
     }
 
     /** An acknowledged re-enqueue whose copy was not read back yet. */
-    record Awaiting(MessageQueue queue, DelayId id) {
+    record Awaiting(QueueRef queue, DelayId id) {
     }
 
     /** Receives held offsets in increasing order. */
@@ -132,7 +132,7 @@ final class LedgerCheckpoint {
         }
 
         /** Starts a queue; its held offsets follow through {@link #held}, in increasing order, then {@link #endQueue}. */
-        void beginQueue(MessageQueue queue, long committed, long nextRead, long[] readOffsets, long[] readMillis)
+        void beginQueue(QueueRef queue, long committed, long nextRead, long[] readOffsets, long[] readMillis)
                 throws IOException {
             if (queueNext >= 0) {
                 throw new IllegalStateException("queue not ended before " + queue);
@@ -179,7 +179,7 @@ final class LedgerCheckpoint {
             queueNext = -1;
         }
 
-        void awaiting(MessageQueue queue, DelayId id) throws IOException {
+        void awaiting(QueueRef queue, DelayId id) throws IOException {
             out.writeByte(AWAITING);
             writeQueue(queue);
             out.writeLong(id.dueAtMillis());
@@ -234,10 +234,10 @@ final class LedgerCheckpoint {
             blockSize = 0;
         }
 
-        private void writeQueue(MessageQueue queue) throws IOException {
-            out.writeUTF(queue.getTopic());
-            out.writeUTF(queue.getBrokerName());
-            out.writeInt(queue.getQueueId());
+        private void writeQueue(QueueRef queue) throws IOException {
+            out.writeUTF(queue.topic());
+            out.writeUTF(queue.broker());
+            out.writeInt(queue.queueId());
         }
     }
 
@@ -277,7 +277,7 @@ final class LedgerCheckpoint {
             throw invalid(file, "larger than 2 GiB (" + size + " bytes)");
         }
         ByteBuffer in = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
-        Map<MessageQueue, Section> sections = new LinkedHashMap<>();
+        Map<QueueRef, Section> sections = new LinkedHashMap<>();
         List<Awaiting> awaiting = new ArrayList<>();
         long writtenAt;
         try {
@@ -324,7 +324,7 @@ final class LedgerCheckpoint {
     }
 
     private static Section readSection(ByteBuffer in, Path file) throws IOException {
-        MessageQueue queue = readQueue(in);
+        QueueRef queue = readQueue(in);
         long committed = in.getLong();
         long nextRead = in.getLong();
         if (committed < 0 || nextRead < committed) {
@@ -363,8 +363,8 @@ final class LedgerCheckpoint {
         return new Section(queue, committed, nextRead, readOffsets, readMillis, held, heldAt);
     }
 
-    private static MessageQueue readQueue(ByteBuffer in) throws IOException {
-        return new MessageQueue(readUtf(in), readUtf(in), in.getInt());
+    private static QueueRef readQueue(ByteBuffer in) throws IOException {
+        return new QueueRef(readUtf(in), readUtf(in), in.getInt());
     }
 
     /** What {@link DataOutputStream#writeUTF} wrote: a two-byte length, then modified UTF-8. */
@@ -387,10 +387,10 @@ final class LedgerCheckpoint {
         /** The whole file, mapped read-only: a mapping outlives the deleted file and the closed channel. */
         private final ByteBuffer contents;
         private final long writtenAtMillis;
-        private final Map<MessageQueue, Section> sections;
+        private final Map<QueueRef, Section> sections;
         private final List<Awaiting> awaiting;
 
-        private Loaded(FileChannel channel, ByteBuffer contents, long writtenAtMillis, Map<MessageQueue, Section> sections,
+        private Loaded(FileChannel channel, ByteBuffer contents, long writtenAtMillis, Map<QueueRef, Section> sections,
                 List<Awaiting> awaiting) {
             this.channel = channel;
             this.contents = contents;
@@ -404,21 +404,21 @@ final class LedgerCheckpoint {
         }
 
         /** The queues not taken yet. */
-        synchronized Map<MessageQueue, Section> sections() {
+        synchronized Map<QueueRef, Section> sections() {
             return Collections.unmodifiableMap(new LinkedHashMap<>(sections));
         }
 
-        synchronized boolean covers(MessageQueue queue) {
+        synchronized boolean covers(QueueRef queue) {
             return sections.containsKey(queue);
         }
 
         /** Takes a queue's section: each is used at most once. */
-        synchronized Section take(MessageQueue queue) {
+        synchronized Section take(QueueRef queue) {
             return sections.remove(queue);
         }
 
         /** Ids of {@code queue} awaiting their re-enqueued copy. */
-        List<DelayId> awaiting(MessageQueue queue) {
+        List<DelayId> awaiting(QueueRef queue) {
             List<DelayId> ids = new ArrayList<>();
             for (Awaiting a : awaiting) {
                 if (a.queue().equals(queue)) {

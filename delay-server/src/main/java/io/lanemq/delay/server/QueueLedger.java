@@ -1,6 +1,7 @@
 package io.lanemq.delay.server;
 
 import io.lanemq.delay.DelayId;
+import io.lanemq.rocketmq.QueueRef;
 import io.lanemq.rocketmq.reader.OffsetLedger;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -8,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeMap;
-import org.apache.rocketmq.common.message.MessageQueue;
 
 /**
  * The offsets of one internal-topic queue that are consumed but not yet safe to commit: a record
@@ -77,7 +77,7 @@ final class QueueLedger implements OffsetLedger {
         }
     }
 
-    final MessageQueue queue;
+    final QueueRef queue;
     /** Chunks by {@code offset >>> CHUNK_SHIFT}. */
     private final TreeMap<Long, Chunk> chunks = new TreeMap<>();
     private final ReadTimes readTimes;
@@ -93,11 +93,11 @@ final class QueueLedger implements OffsetLedger {
     /** The ledger's slot in its {@link SettlementBook}; -1 when not (or no longer) registered. */
     int bookSlot = -1;
 
-    QueueLedger(MessageQueue queue) {
+    QueueLedger(QueueRef queue) {
         this(queue, DEFAULT_READ_GRANULARITY_MILLIS);
     }
 
-    QueueLedger(MessageQueue queue, long readGranularityMillis) {
+    QueueLedger(QueueRef queue, long readGranularityMillis) {
         this.queue = queue;
         this.readTimes = new ReadTimes(readGranularityMillis);
     }

@@ -1,11 +1,11 @@
 package io.lanemq.delay.server;
 
 import io.lanemq.delay.DelayId;
+import io.lanemq.rocketmq.QueueRef;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
-import org.apache.rocketmq.common.message.MessageQueue;
 
 /**
  * Which held offsets wait for which record: when the engine settles an id, every offset read
@@ -202,8 +202,8 @@ final class SettlementBook {
     }
 
     /** The ids awaiting their re-enqueued copy, with their queue: for a checkpoint. */
-    synchronized Map<DelayId, MessageQueue> awaitingSnapshot() {
-        Map<DelayId, MessageQueue> out = new HashMap<>();
+    synchronized Map<DelayId, QueueRef> awaitingSnapshot() {
+        Map<DelayId, QueueRef> out = new HashMap<>();
         awaitingCopy.forEach((id, ledger) -> out.put(id, ledger.queue));
         return out;
     }

@@ -6,11 +6,11 @@ import io.lanemq.delay.CancelResult;
 import io.lanemq.delay.DelayEngine;
 import io.lanemq.delay.DelayId;
 import io.lanemq.delay.DelayedRecord;
+import io.lanemq.rocketmq.QueueRef;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Ledgers written as a checkpoint and rebuilt against a real engine behave like the originals. */
 class CheckpointRestoreTest {
 
-    private static final MessageQueue QUEUE = new MessageQueue("LANEMQ_DELAY", "broker-a", 3);
+    private static final QueueRef QUEUE = new QueueRef("LANEMQ_DELAY", "broker-a", 3);
     private static final long HOUR = 3_600_000;
 
     @TempDir

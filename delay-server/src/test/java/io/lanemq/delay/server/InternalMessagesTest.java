@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lanemq.api.Message;
 import io.lanemq.api.MessageContext;
+import io.lanemq.api.spi.PhysicalMessage;
 import io.lanemq.core.delay.DelayProtocol;
 import io.lanemq.delay.DelayId;
 import io.lanemq.delay.DelayedRecord;
+import io.lanemq.rocketmq.FetchedMessage;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.rocketmq.common.message.MessageAccessor;
@@ -38,7 +40,7 @@ class InternalMessagesTest {
 
     @Test
     void aScheduleBecomesTheOriginalMessageAgain() {
-        DelayedRecord record = InternalMessages.toRecord(schedule(), "cluster-a");
+        DelayedRecord record = InternalMessages.toRecord(FetchedMessage.of(schedule()), "cluster-a");
         assertThat(record.id()).isEqualTo(id);
         assertThat(record.topic()).isEqualTo("order-paid");
         assertThat(record.cluster()).isEqualTo("cluster-a");
@@ -58,27 +60,28 @@ class InternalMessagesTest {
 
     @Test
     void aReenqueuedCopyIsTheSameScheduleForTheSameQueue() {
-        DelayedRecord record = InternalMessages.toRecord(schedule(), "cluster-a");
-        org.apache.rocketmq.common.message.Message copy = InternalMessages.toReenqueue(record, "LANEMQ_DELAY");
+        DelayedRecord record = InternalMessages.toRecord(FetchedMessage.of(schedule()), "cluster-a");
+        PhysicalMessage copy = InternalMessages.toReenqueue(record, "LANEMQ_DELAY");
 
         MessageExt read = new MessageExt();
-        read.setTopic(copy.getTopic());
-        read.setBody(copy.getBody());
-        read.setKeys(copy.getKeys());
-        copy.getProperties().forEach((k, v) -> MessageAccessor.putProperty(read, k, v));
-        assertThat(copy.getProperty(MessageConst.PROPERTY_SHARDING_KEY)).isEqualTo(id.toString());
-        assertThat(copy.getProperty(DelayProtocol.PROPERTY_KIND)).isEqualTo(DelayProtocol.KIND_SCHEDULE);
-        assertThat(InternalMessages.toRecord(read, "cluster-a")).isEqualTo(record);
+        read.setTopic(copy.topic());
+        read.setBody(copy.body());
+        read.setKeys(copy.keys());
+        copy.properties().forEach((k, v) -> MessageAccessor.putProperty(read, k, v));
+        MessageAccessor.putProperty(read, MessageConst.PROPERTY_SHARDING_KEY, copy.shardingKey().orElseThrow());
+        assertThat(copy.shardingKey()).as("the id keeps the copy in its queue's order").contains(id.toString());
+        assertThat(copy.properties()).containsEntry(DelayProtocol.PROPERTY_KIND, DelayProtocol.KIND_SCHEDULE);
+        assertThat(InternalMessages.toRecord(FetchedMessage.of(read), "cluster-a")).isEqualTo(record);
     }
 
     @Test
     void aScheduleWithoutIdOrTopicIsRefusedByName() {
         MessageExt noId = schedule();
         MessageAccessor.clearProperty(noId, DelayProtocol.PROPERTY_ID);
-        assertThatThrownBy(() -> InternalMessages.toRecord(noId, "cluster-a"))
+        assertThatThrownBy(() -> InternalMessages.toRecord(FetchedMessage.of(noId), "cluster-a"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(DelayProtocol.PROPERTY_ID);
         MessageExt badId = schedule();
         badId.putUserProperty(DelayProtocol.PROPERTY_ID, "not-an-id");
-        assertThatThrownBy(() -> InternalMessages.toRecord(badId, "cluster-a")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> InternalMessages.toRecord(FetchedMessage.of(badId), "cluster-a")).isInstanceOf(IllegalArgumentException.class);
     }
 }

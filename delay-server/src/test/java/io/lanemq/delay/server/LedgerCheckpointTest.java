@@ -4,19 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lanemq.delay.DelayId;
+import io.lanemq.rocketmq.QueueRef;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LedgerCheckpointTest {
 
-    private static final MessageQueue Q0 = new MessageQueue("LANEMQ_DELAY", "broker-a", 0);
-    private static final MessageQueue Q1 = new MessageQueue("LANEMQ_DELAY", "broker-b", 7);
+    private static final QueueRef Q0 = new QueueRef("LANEMQ_DELAY", "broker-a", 0);
+    private static final QueueRef Q1 = new QueueRef("LANEMQ_DELAY", "broker-b", 7);
 
     @TempDir
     Path dir;

@@ -3,14 +3,14 @@ package io.lanemq.delay.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lanemq.delay.DelayId;
-import org.apache.rocketmq.common.message.MessageQueue;
+import io.lanemq.rocketmq.QueueRef;
 import org.junit.jupiter.api.Test;
 
 class QueueLedgerTest {
 
     private final SettlementBook book = new SettlementBook();
     /** Read times to the millisecond, so the tests can tell 100 ms from 900 ms apart. */
-    private final QueueLedger ledger = book.register(new QueueLedger(new MessageQueue("LANEMQ_DELAY", "broker-a", 0), 1));
+    private final QueueLedger ledger = book.register(new QueueLedger(new QueueRef("LANEMQ_DELAY", "broker-a", 0), 1));
 
     @Test
     void commitsBelowTheLowestRecordNotYetSettled() {

@@ -3,6 +3,7 @@ package io.lanemq.delay.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lanemq.delay.DelayId;
+import io.lanemq.rocketmq.QueueRef;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -11,7 +12,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.Test;
 
 class SettlementBookTest {
@@ -19,7 +19,7 @@ class SettlementBookTest {
     private final SettlementBook book = new SettlementBook();
 
     private QueueLedger ledger(int queueId) {
-        return book.register(new QueueLedger(new MessageQueue("LANEMQ_DELAY", "broker-a", queueId)));
+        return book.register(new QueueLedger(new QueueRef("LANEMQ_DELAY", "broker-a", queueId)));
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.lanemq.rocketmq.reader;
 
+import io.lanemq.rocketmq.QueueRef;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -9,7 +10,6 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import org.apache.rocketmq.common.message.MessageQueue;
 
 /**
  * The ledgers of the queues a reader holds, and the two steps it takes on them: commit what they
@@ -21,31 +21,31 @@ final class QueueLedgers<L extends OffsetLedger> {
     /** Where commits go: the lite pull consumer's offset store, or a fake in tests. */
     @FunctionalInterface
     interface OffsetSink {
-        void commit(Map<MessageQueue, Long> offsets);
+        void commit(Map<QueueRef, Long> offsets);
     }
 
-    private final Map<MessageQueue, L> ledgers = new ConcurrentHashMap<>();
-    private final Function<MessageQueue, L> factory;
+    private final Map<QueueRef, L> ledgers = new ConcurrentHashMap<>();
+    private final Function<QueueRef, L> factory;
     /** The last offset committed per queue, so an unchanged one is not sent again. Guarded by {@code this}. */
-    private final Map<MessageQueue, Long> committed = new HashMap<>();
+    private final Map<QueueRef, Long> committed = new HashMap<>();
 
-    QueueLedgers(Function<MessageQueue, L> factory) {
+    QueueLedgers(Function<QueueRef, L> factory) {
         this.factory = factory;
     }
 
-    L ledger(MessageQueue queue) {
+    L ledger(QueueRef queue) {
         return ledgers.computeIfAbsent(queue, factory);
     }
 
-    L find(MessageQueue queue) {
+    L find(QueueRef queue) {
         return ledgers.get(queue);
     }
 
-    void adopt(MessageQueue queue, L ledger) {
+    void adopt(QueueRef queue, L ledger) {
         ledgers.put(queue, ledger);
     }
 
-    boolean forget(MessageQueue queue, L ledger) {
+    boolean forget(QueueRef queue, L ledger) {
         return ledgers.remove(queue, ledger);
     }
 
@@ -54,10 +54,10 @@ final class QueueLedgers<L extends OffsetLedger> {
     }
 
     /** Revokes and forgets the ledgers of {@code topic}'s queues not in {@code mine}; returns them. */
-    Map<MessageQueue, L> revokeAllBut(String topic, Set<MessageQueue> mine) {
-        Map<MessageQueue, L> revoked = new LinkedHashMap<>();
+    Map<QueueRef, L> revokeAllBut(String topic, Set<QueueRef> mine) {
+        Map<QueueRef, L> revoked = new LinkedHashMap<>();
         ledgers.entrySet().removeIf(entry -> {
-            if (!entry.getKey().getTopic().equals(topic) || mine.contains(entry.getKey())) {
+            if (!entry.getKey().topic().equals(topic) || mine.contains(entry.getKey())) {
                 return false;
             }
             entry.getValue().revoke();
@@ -73,8 +73,8 @@ final class QueueLedgers<L extends OffsetLedger> {
      *
      * @return the offsets committed (empty: nothing to commit)
      */
-    synchronized Map<MessageQueue, Long> commit(OffsetSink sink) {
-        Map<MessageQueue, Long> offsets = new HashMap<>();
+    synchronized Map<QueueRef, Long> commit(OffsetSink sink) {
+        Map<QueueRef, Long> offsets = new HashMap<>();
         ledgers.forEach((queue, ledger) -> {
             OptionalLong offset = ledger.committableOffset();
             if (offset.isPresent() && !Long.valueOf(offset.getAsLong()).equals(committed.get(queue))) {

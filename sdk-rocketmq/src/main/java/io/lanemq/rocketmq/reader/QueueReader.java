@@ -1,15 +1,21 @@
 package io.lanemq.rocketmq.reader;
 
 import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.api.MessagingException;
 import io.lanemq.api.spi.ClusterEndpoint;
 import io.lanemq.rocketmq.DistinctClientAllocation;
+import io.lanemq.rocketmq.FetchedMessage;
+import io.lanemq.rocketmq.QueueRef;
 import io.lanemq.rocketmq.RawClientSupport;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.function.Function;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.client.consumer.MessageQueueListener;
@@ -45,6 +51,7 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
     private static final Logger log = LoggerFactory.getLogger(QueueReader.class);
 
     private final String name;
+    private final String cluster;
     private final List<String> topics;
     private final ReadPolicy<L> policy;
     private final long pollTimeoutMillis;
@@ -58,6 +65,7 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
 
     private QueueReader(Builder<L> b) throws InvalidConfigurationException {
         this.name = b.name;
+        this.cluster = b.endpoint.clusterName();
         this.topics = List.copyOf(b.topics);
         this.policy = b.policy;
         this.pollTimeoutMillis = b.pollTimeout.toMillis();
@@ -85,34 +93,38 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
     }
 
     /** Subscribes the topics, joins the group and starts polling. */
-    public void start() throws MQClientException {
+    public void start() throws MessagingException {
         // The consumer keeps one queue listener (the last one given); it hears every topic's changes.
         QueueChanges changes = new QueueChanges();
-        for (String topic : topics) {
-            consumer.subscribe(topic, "*", changes);
+        try {
+            for (String topic : topics) {
+                consumer.subscribe(topic, "*", changes);
+            }
+            consumer.start();
+        } catch (MQClientException e) {
+            throw RawClientSupport.failed(e, name + ": cannot start reading " + topics, cluster);
         }
-        consumer.start();
         started = true;
         pollThread.start();
     }
 
     /** The ledger of {@code queue}, created by the ledger factory on first use. For the policy. */
-    public L ledger(MessageQueue queue) {
+    public L ledger(QueueRef queue) {
         return ledgers.ledger(queue);
     }
 
     /** The ledger of {@code queue} if this reader has one, else null. */
-    public L findLedger(MessageQueue queue) {
+    public L findLedger(QueueRef queue) {
         return ledgers.find(queue);
     }
 
     /** Takes a ledger the policy rebuilt (e.g. from a checkpoint) as the queue's ledger. */
-    public void adoptLedger(MessageQueue queue, L ledger) {
+    public void adoptLedger(QueueRef queue, L ledger) {
         ledgers.adopt(queue, ledger);
     }
 
     /** Forgets the queue's ledger if it is still {@code ledger}, without revoking it; true if it was. */
-    public boolean forgetLedger(MessageQueue queue, L ledger) {
+    public boolean forgetLedger(QueueRef queue, L ledger) {
         return ledgers.forget(queue, ledger);
     }
 
@@ -129,7 +141,11 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
      */
     public boolean commitNow() {
         try {
-            ledgers.commit(offsets -> consumer.commit(offsets, true));
+            ledgers.commit(offsets -> {
+                Map<MessageQueue, Long> rocketMq = new HashMap<>();
+                offsets.forEach((queue, offset) -> rocketMq.put(queue.toMessageQueue(), offset));
+                consumer.commit(rocketMq, true);
+            });
             return true;
         } catch (RuntimeException e) {
             log.warn("{}: committing offsets failed; the next commit retries", name, e);
@@ -139,8 +155,12 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
     }
 
     /** The group's committed offset of {@code queue} as the brokers have it (-1 if none). A remote call. */
-    public Long committed(MessageQueue queue) throws MQClientException {
-        return consumer.committed(queue);
+    public Long committed(QueueRef queue) throws MessagingException {
+        try {
+            return consumer.committed(queue.toMessageQueue());
+        } catch (MQClientException e) {
+            throw RawClientSupport.failed(e, name + ": cannot read the committed offset of " + queue, cluster);
+        }
     }
 
     /**
@@ -148,7 +168,7 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
      * group never committed on is left out (its start is the start position's, not a backlog).
      * A remote call per queue: not for the poll thread.
      */
-    public long backlog(Collection<MessageQueue> queues) throws MQClientException {
+    public long backlog(Collection<QueueRef> queues) throws MessagingException {
         // Only a started, not yet shut down consumer may be asked: the client manager would otherwise create
         // a client instance the consumer does not own (before start: without the consumer's RPC hook).
         if (!started || closed) {
@@ -156,27 +176,44 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
         }
         MQAdminImpl brokers = MQClientManager.getInstance().getOrCreateMQClientInstance(consumer).getMQAdminImpl();
         long total = 0;
-        for (MessageQueue queue : queues) {
-            long committedOffset = consumer.committed(queue);
-            if (committedOffset >= 0) {
-                total += Math.max(0, brokers.maxOffset(queue) - committedOffset);
+        try {
+            for (QueueRef queue : queues) {
+                MessageQueue rocketMq = queue.toMessageQueue();
+                long committedOffset = consumer.committed(rocketMq);
+                if (committedOffset >= 0) {
+                    total += Math.max(0, brokers.maxOffset(rocketMq) - committedOffset);
+                }
             }
+        } catch (MQClientException e) {
+            throw RawClientSupport.failed(e, name + ": cannot read the backlog", cluster);
         }
         return total;
     }
 
     /** Reads {@code queue} on from {@code offset}; what was pulled of it before is dropped. */
-    public void seek(MessageQueue queue, long offset) throws MQClientException {
-        consumer.seek(queue, offset);
+    public void seek(QueueRef queue, long offset) throws MessagingException {
+        try {
+            consumer.seek(queue.toMessageQueue(), offset);
+        } catch (MQClientException e) {
+            throw RawClientSupport.failed(e, name + ": cannot seek " + queue + " to " + offset, cluster);
+        }
     }
 
-    public void seekToBegin(MessageQueue queue) throws MQClientException {
-        consumer.seekToBegin(queue);
+    public void seekToBegin(QueueRef queue) throws MessagingException {
+        try {
+            consumer.seekToBegin(queue.toMessageQueue());
+        } catch (MQClientException e) {
+            throw RawClientSupport.failed(e, name + ": cannot seek " + queue + " to its beginning", cluster);
+        }
     }
 
     /** Whether the last rebalance gave {@code queue} to this reader. */
-    public boolean isAssigned(MessageQueue queue) throws MQClientException {
-        return consumer.assignment().contains(queue);
+    public boolean isAssigned(QueueRef queue) throws MessagingException {
+        try {
+            return consumer.assignment().contains(queue.toMessageQueue());
+        } catch (MQClientException e) {
+            throw RawClientSupport.failed(e, name + ": cannot read the assignment", cluster);
+        }
     }
 
     /** True while the poll thread runs. */
@@ -207,7 +244,9 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
                 if (policy.beforePoll()) {
                     List<MessageExt> batch = consumer.poll(pollTimeoutMillis);
                     if (!batch.isEmpty()) {
-                        policy.onBatch(batch);
+                        List<FetchedMessage> fetched = new ArrayList<>(batch.size());
+                        batch.forEach(message -> fetched.add(FetchedMessage.of(message)));
+                        policy.onBatch(fetched);
                     }
                 }
                 if (System.nanoTime() - lastCommit >= commitIntervalNanos) {
@@ -228,9 +267,14 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
     private final class QueueChanges implements MessageQueueListener {
         @Override
         public void messageQueueChanged(String topic, Set<MessageQueue> all, Set<MessageQueue> mine) {
-            Map<MessageQueue, L> revoked = ledgers.revokeAllBut(topic, mine);
-            policy.queuesChanged(topic, all, mine, revoked);
+            Set<QueueRef> held = refs(mine);
+            Map<QueueRef, L> revoked = ledgers.revokeAllBut(topic, held);
+            policy.queuesChanged(topic, refs(all), held, revoked);
         }
+    }
+
+    private static Set<QueueRef> refs(Set<MessageQueue> queues) {
+        return queues.stream().map(QueueRef::of).collect(Collectors.toUnmodifiableSet());
     }
 
     /** Settings of a reader; {@link #build()} validates them and creates the (not yet started) consumer. */
@@ -245,7 +289,7 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
         private int pullBatchSize = 32;
         private Duration pollTimeout = Duration.ofMillis(100);
         private Duration commitInterval = Duration.ofSeconds(1);
-        private Function<MessageQueue, L> ledgerFactory;
+        private Function<QueueRef, L> ledgerFactory;
         private ReadPolicy<L> policy;
 
         private Builder(String consumerGroup, ClusterEndpoint endpoint) {
@@ -308,7 +352,7 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
         }
 
         /** Creates the ledger of a queue on its first use. Required. */
-        public Builder<L> ledgers(Function<MessageQueue, L> ledgerFactory) {
+        public Builder<L> ledgers(Function<QueueRef, L> ledgerFactory) {
             this.ledgerFactory = Objects.requireNonNull(ledgerFactory, "ledgerFactory");
             return this;
         }

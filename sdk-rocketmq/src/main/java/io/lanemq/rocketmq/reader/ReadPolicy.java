@@ -1,10 +1,10 @@
 package io.lanemq.rocketmq.reader;
 
+import io.lanemq.rocketmq.FetchedMessage;
+import io.lanemq.rocketmq.QueueRef;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.rocketmq.common.message.MessageExt;
-import org.apache.rocketmq.common.message.MessageQueue;
 
 /**
  * What a service does with what its {@link QueueReader} reads: the reader fetches, commits and
@@ -27,15 +27,15 @@ public interface ReadPolicy<L extends OffsetLedger> {
      * offsets in the queues' ledgers ({@link QueueReader#ledger}) before it returns: the reader may
      * commit right after. A batch not recorded is read again after a restart or by the next owner.
      */
-    void onBatch(List<MessageExt> batch) throws InterruptedException;
+    void onBatch(List<FetchedMessage> batch) throws InterruptedException;
 
     /**
      * On RocketMQ's rebalance thread, after {@code revoked} (queues of {@code topic} taken away, their
      * ledgers already revoked and forgotten by the reader) and with {@code mine} the queues this reader
      * now holds.
      */
-    default void queuesChanged(String topic, Set<MessageQueue> all, Set<MessageQueue> mine,
-            Map<MessageQueue, L> revoked) {
+    default void queuesChanged(String topic, Set<QueueRef> all, Set<QueueRef> mine,
+            Map<QueueRef, L> revoked) {
     }
 
     /** A commit failed (the reader logged it and retries at the next commit): for a metric. */

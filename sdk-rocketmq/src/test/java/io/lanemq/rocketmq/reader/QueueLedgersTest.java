@@ -3,19 +3,19 @@ package io.lanemq.rocketmq.reader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lanemq.rocketmq.QueueRef;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
-import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.Test;
 
 class QueueLedgersTest {
 
-    private static final MessageQueue A0 = new MessageQueue("a", "broker-1", 0);
-    private static final MessageQueue A1 = new MessageQueue("a", "broker-1", 1);
-    private static final MessageQueue RETRY0 = new MessageQueue("%RETRY%g", "broker-1", 0);
+    private static final QueueRef A0 = new QueueRef("a", "broker-1", 0);
+    private static final QueueRef A1 = new QueueRef("a", "broker-1", 1);
+    private static final QueueRef RETRY0 = new QueueRef("%RETRY%g", "broker-1", 0);
 
     /** A ledger whose committable offset the test sets. */
     private static final class FixedLedger implements OffsetLedger {
@@ -35,11 +35,11 @@ class QueueLedgersTest {
 
     /** The offset store: records each commit, or fails while told to. */
     private static final class FakeSink implements QueueLedgers.OffsetSink {
-        final List<Map<MessageQueue, Long>> commits = new ArrayList<>();
+        final List<Map<QueueRef, Long>> commits = new ArrayList<>();
         boolean failing;
 
         @Override
-        public void commit(Map<MessageQueue, Long> offsets) {
+        public void commit(Map<QueueRef, Long> offsets) {
             if (failing) {
                 throw new IllegalStateException("broker unreachable");
             }
@@ -82,7 +82,7 @@ class QueueLedgersTest {
         FixedLedger otherTopic = ledgers.ledger(RETRY0);
         lost.offset = OptionalLong.of(7);
 
-        Map<MessageQueue, FixedLedger> revoked = ledgers.revokeAllBut("a", Set.of(A0));
+        Map<QueueRef, FixedLedger> revoked = ledgers.revokeAllBut("a", Set.of(A0));
 
         assertThat(revoked).isEqualTo(Map.of(A1, lost));
         assertThat(lost.revoked).isTrue();
