@@ -19,6 +19,7 @@ import io.lanemq.rocketmq.QueueRef;
 import io.lanemq.rocketmq.RawProducer;
 import io.lanemq.rocketmq.reader.QueueReader;
 import io.lanemq.rocketmq.reader.ReadPolicy;
+import io.lanemq.support.NamedThreads;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -125,11 +126,8 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
                 instance + "-" + cluster.name() + "-producer");
 
         // Before the reader: its first rebalance may already hand work to the maintenance thread.
-        maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "lanemq-delay-" + cluster.name() + "-maintenance");
-            t.setDaemon(true);
-            return t;
-        });
+        maintenance = Executors.newSingleThreadScheduledExecutor(
+                NamedThreads.single("lanemq-delay-" + cluster.name() + "-maintenance"));
 
         reader = QueueReader.<QueueLedger>builder(settings.serverGroup(), cluster.endpoint())
                 .name("Delay server of cluster " + cluster.name())

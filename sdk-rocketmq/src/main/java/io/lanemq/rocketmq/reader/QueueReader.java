@@ -7,6 +7,7 @@ import io.lanemq.rocketmq.DistinctClientAllocation;
 import io.lanemq.rocketmq.FetchedMessage;
 import io.lanemq.rocketmq.QueueRef;
 import io.lanemq.rocketmq.RawClientSupport;
+import io.lanemq.support.NamedThreads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -84,8 +85,7 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
         consumer.setPollTimeoutMillis(pollTimeoutMillis);
         consumer.setConsumeFromWhere(b.fromFirstOffset
                 ? ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET : ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
-        this.pollThread = new Thread(this::pollLoop, b.threadName);
-        pollThread.setDaemon(true);
+        this.pollThread = NamedThreads.daemon(b.threadName, this::pollLoop);
     }
 
     public static <L extends OffsetLedger> Builder<L> builder(String consumerGroup, ClusterEndpoint endpoint) {
