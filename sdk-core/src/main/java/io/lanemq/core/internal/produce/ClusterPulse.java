@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * When each cluster last answered a send quickly: the evidence that decides whether an attempt that has gone
- * unanswered is a sign of its cluster failing, or of the whole host (or network) being slow.
+ * When each cluster last answered a send, and last answered one quickly: the evidence that decides whether an
+ * attempt that has gone unanswered is a sign of its cluster failing, or of the whole host (or network) being slow.
  *
  * <p>Abandoning an attempt stores a second copy if it still succeeds. That is the right price while another
  * cluster is answering in milliseconds (the attempt's cluster is the odd one out: a silent partition, a stalled
@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class ClusterPulse {
     private final Map<String, Long> lastQuickAnswer = new ConcurrentHashMap<>();
+    private final Map<String, Long> lastAnswer = new ConcurrentHashMap<>();
     private final Ticker ticker;
 
     ClusterPulse(Ticker ticker) {
@@ -23,9 +24,17 @@ final class ClusterPulse {
 
     /** Records an answer of {@code cluster} that took {@code latencyNanos}, if it is at most {@code quickNanos}. */
     void answered(String cluster, long latencyNanos, long quickNanos) {
+        long now = ticker.read();
+        lastAnswer.put(cluster, now);
         if (latencyNanos <= quickNanos) {
-            lastQuickAnswer.put(cluster, ticker.read());
+            lastQuickAnswer.put(cluster, now);
         }
+    }
+
+    /** True when {@code cluster} answered any send at or after {@code sinceNanos}. */
+    boolean answeredSince(String cluster, long sinceNanos) {
+        Long last = lastAnswer.get(cluster);
+        return last != null && last - sinceNanos >= 0;
     }
 
     /** True when a cluster other than {@code cluster} answered quickly at or after {@code sinceNanos}. */

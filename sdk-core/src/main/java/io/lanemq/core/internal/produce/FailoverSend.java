@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>An attempt answered with a failure that may be retried moves on to the next cluster at once.</li>
- *   <li>An attempt still unanswered after {@code failoverAfter}, while another cluster is left and has answered
+ *   <li>An attempt still unanswered after {@code failoverAfter} (a quarter of it when its cluster has answered
+ *       nothing at all meanwhile: a stalled connection), while another cluster is left and has answered
  *       quickly since the attempt started, counts as a failure of its cluster (so the failover stops picking it
  *       now, not at the timeout) and the send moves on; the first success wins. Without such an answer (the
  *       whole host may be stalled) the attempt gets until half the send timeout (see {@link ClusterPulse}). A late success of the abandoned attempt stores a second copy, which the
@@ -178,7 +179,7 @@ final class FailoverSend {
         long now = attempts.now();
         long at = deadlineNanos;
         if (attempts.canRetry()) {
-            at = Math.min(at, now + attempts.failoverAfter().toNanos());
+            at = Math.min(at, now + attempts.stallNanos()); // the first look for a stalled cluster (see overdue)
         }
         return schedule(at - now);
     }

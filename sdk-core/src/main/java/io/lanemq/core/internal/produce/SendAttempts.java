@@ -130,15 +130,16 @@ final class SendAttempts {
     }
 
     /**
-     * {@code attempt} went unanswered for {@link #failoverAfter()}: its cluster is judged to have failed now,
-     * not when the broker client times out, so the failover stops picking it at once. Its answer may still come.
+     * {@code attempt} went unanswered for too long (see {@link #overdue}): its cluster is judged to have failed
+     * now, not when the broker client times out, so the failover stops picking it at once. Its answer may still come.
      */
     SendFailedException unanswered(Attempt attempt) {
         if (attempt.judge()) {
             attempt.lease().failed();
         }
         return new SendFailedException("no answer from cluster " + attempt.cluster() + " within "
-                + failoverAfter.toMillis() + " ms (failoverAfterMs)", message.logicTopic(), attempt.cluster(), null);
+                + (ticker.read() - attempt.startNanos()) / 1_000_000 + " ms while another cluster answered (failoverAfterMs "
+                + failoverAfter.toMillis() + ")", message.logicTopic(), attempt.cluster(), null);
     }
 
     /** An answer this fast proves its cluster, and the host, well: a quarter of {@link #failoverAfter()}. */
@@ -147,14 +148,32 @@ final class SendAttempts {
     }
 
     /**
-     * Whether {@code attempt}, unanswered for {@link #failoverAfter()}, should be given up on now: another cluster
-     * answered quickly since it started, so its own cluster is the odd one out. Without that evidence (the whole
-     * host may be stalled) it is given up on only at half the send timeout, so a lone sender still fails over.
+     * Whether {@code attempt}, still unanswered, should be given up on now.
+     * <ul>
+     *   <li>Another cluster answered quickly since it started, and its own cluster answered nothing at all since
+     *       then: its connection is stalled, and it is given up on at {@link #stallNanos()}. A lost packet makes
+     *       TCP wait for a retransmission (200 ms at least on Linux, doubling on each loss), and every request on
+     *       the connection waits with it: under 10% packet loss on one IDC, the 4 senders of
+     *       IdcPartitionFaultIT all piled onto that IDC within milliseconds and waited out failoverAfterMs
+     *       together, so whole seconds passed with 33 and 85 sends against 1,300 (and one with none in CI).</li>
+     *   <li>Another cluster answered quickly, its own is answering others: it is given up on at
+     *       {@link #failoverAfter()}.</li>
+     *   <li>Without that evidence (the whole host may be stalled) it is given up on only at half the send timeout,
+     *       so a lone sender still fails over.</li>
+     * </ul>
      */
     boolean overdue(Attempt attempt, long nowNanos) {
         long waited = nowNanos - attempt.startNanos();
-        return pulse.otherAnsweredSince(attempt.cluster(), attempt.startNanos())
-                ? waited >= failoverAfter.toNanos() : waited >= lastChanceNanos();
+        if (!pulse.otherAnsweredSince(attempt.cluster(), attempt.startNanos())) {
+            return waited >= lastChanceNanos();
+        }
+        return waited >= failoverAfter.toNanos()
+                || waited >= stallNanos() && !pulse.answeredSince(attempt.cluster(), attempt.startNanos());
+    }
+
+    /** How long an attempt waits on a cluster that answers nothing while another answers: a quarter of {@link #failoverAfter()}. */
+    long stallNanos() {
+        return quickNanos();
     }
 
     /** How long an attempt may go unanswered without evidence against its cluster before it is given up on. */

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lanemq.support.Ticker;
 import org.junit.jupiter.api.Test;
 
-/** Only a quick answer of another cluster, since the attempt started, is evidence against the attempt's cluster. */
+/**
+ * Only a quick answer of another cluster, since the attempt started, is evidence against the attempt's cluster; any
+ * answer of the cluster itself shows its connection is not stalled.
+ */
 class ClusterPulseTest {
     private static final long QUICK = 50_000_000;
 
@@ -28,5 +31,16 @@ class ClusterPulseTest {
         pulse.answered("cluster-a", 1, QUICK);
         long attemptStart = System.nanoTime() + 1; // strictly after, even on a clock that repeats a reading
         assertThat(pulse.otherAnsweredSince("cluster-b", attemptStart)).as("answered before the attempt started").isFalse();
+    }
+
+    @Test
+    void anyAnswerOfTheClusterItselfShowsItsConnectionAlive() {
+        long attemptStart = System.nanoTime();
+        assertThat(pulse.answeredSince("cluster-a", attemptStart)).as("nothing answered yet").isFalse();
+
+        pulse.answered("cluster-a", 10 * QUICK, QUICK);
+
+        assertThat(pulse.answeredSince("cluster-a", attemptStart)).as("a slow answer is an answer").isTrue();
+        assertThat(pulse.answeredSince("cluster-b", attemptStart)).as("another cluster's").isFalse();
     }
 }

@@ -42,36 +42,30 @@ class RoutingProducerFailoverTest {
     @Test
     void syncSendersLeaveASilentClusterAfterFailoverAfterAndNoCallerWaitsLonger() throws Exception {
         cluster("cluster-b").silence();
-        RoutingProducer producer = producer();
-        List<Long> millis = new CopyOnWriteArrayList<>();
-        ConcurrentLinkedQueue<SendResult> results = new ConcurrentLinkedQueue<>();
-        List<Thread> senders = new ArrayList<>();
-        for (int t = 0; t < 4; t++) {
-            Thread thread = new Thread(() -> {
-                for (int i = 0; i < 100; i++) {
-                    long start = System.nanoTime();
-                    try {
-                        results.add(producer.send(message()));
-                    } catch (MessagingException e) {
-                        throw new AssertionError(e);
-                    } finally {
-                        millis.add((System.nanoTime() - start) / 1_000_000);
-                    }
-                }
-            });
-            senders.add(thread);
-            thread.start();
-        }
-        for (Thread thread : senders) {
-            thread.join(30_000);
-        }
+        Senders senders = Senders.run(producer(), 4, 100);
 
-        assertThat(results).hasSize(400).allMatch(r -> r.cluster().equals("cluster-a"));
-        assertThat(millis.stream().mapToLong(Long::longValue).max().orElseThrow())
-                .as("longest send (ms)").isLessThan(FAILOVER_AFTER.toMillis() + SLACK_MILLIS);
+        assertThat(senders.results).hasSize(400).allMatch(r -> r.cluster().equals("cluster-a"));
+        assertThat(senders.longestMillis()).as("longest send (ms)").isLessThan(FAILOVER_AFTER.toMillis() + SLACK_MILLIS);
         // Each unanswered attempt halves the silent cluster's weight: it is down after a handful, and 400 sends
         // at 50:50 would otherwise ask it about 200 times.
         assertThat(cluster("cluster-b").attempts()).as("attempts on the silent cluster").isBetween(1, 12);
+    }
+
+    @Test
+    void aClusterThatAnswersNobodyWhileTheOtherAnswersCostsASenderAQuarterOfFailoverAfter() throws Exception {
+        // A failoverAfter long enough that a quarter of it plus the slack stays below it: a sender that waited
+        // out the whole failoverAfter on the silent cluster fails the assertion.
+        Duration failoverAfter = Duration.ofMillis(4 * SLACK_MILLIS);
+        cluster("cluster-b").silence();
+        RoutingProducer producer = fixture.producer(ProducerFixture.config(new ProducerConfig(Duration.ofSeconds(8), 1024, 1,
+                failoverAfter), List.of(new TopicRoute("cluster-a", "orders", 50), new TopicRoute("cluster-b", "orders_b", 50))));
+
+        Senders senders = Senders.run(producer, 8, 25);
+
+        assertThat(senders.results).hasSize(200).allMatch(r -> r.cluster().equals("cluster-a"));
+        assertThat(cluster("cluster-b").attempts()).as("attempts on the silent cluster").isPositive();
+        assertThat(senders.longestMillis()).as("longest send (ms), failoverAfter %d ms", failoverAfter.toMillis())
+                .isLessThan(failoverAfter.toMillis() / 4 + SLACK_MILLIS);
     }
 
     @Test
@@ -155,5 +149,37 @@ class RoutingProducerFailoverTest {
 
     private MemoryCluster cluster(String name) {
         return fixture.binding.cluster(name);
+    }
+
+    /** Sync senders on their own threads, each sending {@code perThread} messages; every send's time is kept. */
+    private record Senders(ConcurrentLinkedQueue<SendResult> results, List<Long> millis) {
+        static Senders run(RoutingProducer producer, int threads, int perThread) throws InterruptedException {
+            Senders senders = new Senders(new ConcurrentLinkedQueue<>(), new CopyOnWriteArrayList<>());
+            List<Thread> running = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                Thread thread = new Thread(() -> {
+                    for (int i = 0; i < perThread; i++) {
+                        long start = System.nanoTime();
+                        try {
+                            senders.results.add(producer.send(message()));
+                        } catch (MessagingException e) {
+                            throw new AssertionError(e);
+                        } finally {
+                            senders.millis.add((System.nanoTime() - start) / 1_000_000);
+                        }
+                    }
+                });
+                running.add(thread);
+                thread.start();
+            }
+            for (Thread thread : running) {
+                thread.join(30_000);
+            }
+            return senders;
+        }
+
+        long longestMillis() {
+            return millis.stream().mapToLong(Long::longValue).max().orElseThrow();
+        }
     }
 }

@@ -30,6 +30,8 @@ import org.junit.jupiter.api.Test;
 class SendAttemptsClockTest {
     private static final Duration SEND_TIMEOUT = Duration.ofSeconds(3);
     private static final Duration FAILOVER_AFTER = Duration.ofSeconds(1);
+    /** A quarter of failoverAfter: an answer this fast proves its cluster well. */
+    private static final Duration QUICK = FAILOVER_AFTER.dividedBy(4);
 
     private final FakeClock clock = new FakeClock();
     private final ClusterPulse pulse = new ClusterPulse(clock);
@@ -37,22 +39,37 @@ class SendAttemptsClockTest {
             List.of(new TopicRoute("cluster-a", "orders", 100), new TopicRoute("cluster-b", "orders_b", 0)), Map.of());
 
     @Test
-    void anAttemptIsGivenUpOnAtFailoverAfterOnceAnotherClusterAnsweredQuicklySinceItStarted() throws Exception {
+    void anAttemptOnAClusterThatAnswersNothingWhileAnotherAnswersIsGivenUpOnAtAQuarterOfFailoverAfter() throws Exception {
         SendAttempts attempts = attempts();
-        Attempt silent = attempts.next();
+        Attempt stalled = attempts.next();
         clock.advance(Duration.ofMillis(100));
-        pulse.answered("cluster-b", Duration.ofMillis(5).toNanos(), Duration.ofMillis(250).toNanos());
+        pulse.answered("cluster-b", Duration.ofMillis(5).toNanos(), QUICK.toNanos());
+
+        clock.advance(Duration.ofMillis(149));
+        assertThat(attempts.overdue(stalled, clock.read())).as("a millisecond before a quarter of failoverAfter").isFalse();
+        clock.advance(Duration.ofMillis(1));
+        assertThat(attempts.overdue(stalled, clock.read()))
+                .as("cluster-b answered quickly while cluster-a said nothing to anyone: its connection is stalled").isTrue();
+    }
+
+    @Test
+    void anAttemptWhoseClusterKeepsAnsweringOthersIsGivenUpOnAtFailoverAfter() throws Exception {
+        SendAttempts attempts = attempts();
+        Attempt slow = attempts.next();
+        clock.advance(Duration.ofMillis(100));
+        pulse.answered("cluster-b", Duration.ofMillis(5).toNanos(), QUICK.toNanos());
+        pulse.answered("cluster-a", Duration.ofMillis(400).toNanos(), QUICK.toNanos()); // another send, answered slowly
 
         clock.advance(FAILOVER_AFTER.minusMillis(101));
-        assertThat(attempts.overdue(silent, clock.read())).as("a millisecond before failoverAfter").isFalse();
+        assertThat(attempts.overdue(slow, clock.read())).as("a millisecond before failoverAfter").isFalse();
         clock.advance(Duration.ofMillis(1));
-        assertThat(attempts.overdue(silent, clock.read()))
-                .as("cluster-b answered quickly while cluster-a said nothing: cluster-a is the odd one out").isTrue();
+        assertThat(attempts.overdue(slow, clock.read()))
+                .as("cluster-b answered quickly while this attempt waited a whole failoverAfter").isTrue();
     }
 
     @Test
     void withoutEvidenceAgainstItsClusterAnAttemptIsWaitedForUntilHalfTheSendTimeout() throws Exception {
-        pulse.answered("cluster-b", Duration.ofMillis(5).toNanos(), Duration.ofMillis(250).toNanos());
+        pulse.answered("cluster-b", Duration.ofMillis(5).toNanos(), QUICK.toNanos());
         clock.advance(Duration.ofMillis(1));
         SendAttempts attempts = attempts();
         Attempt slow = attempts.next();
