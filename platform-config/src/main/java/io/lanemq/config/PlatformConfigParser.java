@@ -141,14 +141,18 @@ public final class PlatformConfigParser {
                     raw.producer.sendTimeoutMs == null ? producer.sendTimeout() : Duration.ofMillis(raw.producer.sendTimeoutMs),
                     raw.producer.maxBodyBytes == null ? producer.maxBodyBytes() : raw.producer.maxBodyBytes,
                     raw.producer.retries == null ? producer.retries() : raw.producer.retries,
-                    raw.producer.failoverAfterMs == null ? producer.failoverAfter() : Duration.ofMillis(raw.producer.failoverAfterMs));
+                    raw.producer.failoverAfterMs == null ? producer.failoverAfter() : Duration.ofMillis(raw.producer.failoverAfterMs),
+                    merge(producer.batch(), raw.producer.batch),
+                    raw.producer.maxHeldBytes == null ? producer.maxHeldBytes() : raw.producer.maxHeldBytes);
         }
         ConsumerConfig consumerDefaults = merge(ConsumerConfig.DEFAULTS, raw.consumer);
         builder.producer(producer).consumerDefaults(consumerDefaults).delay(toDelay(raw.delay)).proxy(toProxy(raw.proxy))
                 .stressTest(raw.stressTest == null || raw.stressTest.shadowSuffix == null ? StressTestConfig.DEFAULTS
                         : new StressTestConfig(raw.stressTest.shadowSuffix));
         if (raw.topics != null) {
-            raw.topics.forEach((name, t) -> builder.topic(toTopic(name, t == null ? new RawTopic() : t, consumerDefaults)));
+            BatchConfig batchDefaults = producer.batch();
+            raw.topics.forEach((name, t) -> builder.topic(toTopic(name, t == null ? new RawTopic() : t, consumerDefaults,
+                    batchDefaults)));
         }
         return builder;
     }
@@ -174,7 +178,8 @@ public final class PlatformConfigParser {
                 ? Optional.empty() : Optional.of(Path.of(raw.caCertificate)));
     }
 
-    private static LogicTopicConfig toTopic(String name, RawTopic raw, ConsumerConfig consumerDefaults) {
+    private static LogicTopicConfig toTopic(String name, RawTopic raw, ConsumerConfig consumerDefaults,
+                                            BatchConfig batchDefaults) {
         List<TopicRoute> routes = new ArrayList<>();
         for (RawRoute route : raw.routes == null ? List.<RawRoute>of() : raw.routes) {
             RawRoute r = route == null ? new RawRoute() : route;
@@ -185,7 +190,19 @@ public final class PlatformConfigParser {
             raw.consumerGroups.forEach((group, settings) -> groups.put(group, merge(consumerDefaults, settings)));
         }
         return new LogicTopicConfig(name, routes, groups, raw.rateLimitPerSecond == null ? 0 : raw.rateLimitPerSecond,
-                Boolean.TRUE.equals(raw.stressTest));
+                Boolean.TRUE.equals(raw.stressTest), Optional.ofNullable(raw.batch).map(b -> merge(batchDefaults, b)));
+    }
+
+    /** A topic's or the producer's batch settings: what is given, over {@code base}. */
+    private static BatchConfig merge(BatchConfig base, RawPlatformConfig.RawBatch override) {
+        if (override == null) {
+            return base;
+        }
+        return new BatchConfig(
+                override.maxMessages == null ? base.maxMessages() : override.maxMessages,
+                override.maxBytes == null ? base.maxBytes() : override.maxBytes,
+                override.maxInFlight == null ? base.maxInFlight() : override.maxInFlight,
+                override.lingerMs == null ? base.linger() : Duration.ofMillis(override.lingerMs));
     }
 
     private static ConsumerConfig merge(ConsumerConfig base, RawConsumer override) {

@@ -26,6 +26,9 @@ final class PlatformConfigValidator {
     static final int MAX_BATCH_SIZE = 1024;
     /** More retries than clusters are never used; a large number is almost certainly a typo. */
     static final int MAX_RETRIES = 8;
+    /** RocketMQ stores a batch message by message; beyond this a request is mostly a long wait for its last one. */
+    static final int MAX_BATCH_MESSAGES = 1024;
+    static final Duration MAX_LINGER = Duration.ofMillis(100);
     /** What one proxy can hold for a group without its heap becoming the limit (300 B messages: ~300 MB). */
     static final int MAX_IN_FLIGHT = 1_000_000;
 
@@ -86,6 +89,38 @@ final class PlatformConfigValidator {
         }
         if (producer.retries() < 0 || producer.retries() > MAX_RETRIES) {
             problems.add(new ConfigProblem(at + "/retries", "must be between 0 and " + MAX_RETRIES + ", was " + producer.retries()));
+        }
+        if (producer.maxHeldBytes() < producer.maxBodyBytes()) {
+            problems.add(new ConfigProblem(at + "/maxHeldBytes", "must be at least maxBodyBytes (" + producer.maxBodyBytes()
+                    + "), or the largest message could never be sent; was " + producer.maxHeldBytes()));
+        }
+        checkBatch(at + "/batch", producer.batch(), null);
+    }
+
+    /** Checks a batch section; a topic's ({@code inherited} non-null) only in what it changes, so nothing is named twice. */
+    private void checkBatch(String at, BatchConfig batch, BatchConfig inherited) {
+        if (inherited != null) {
+            checkBatch(at, new BatchConfig(
+                    batch.maxMessages() == inherited.maxMessages() ? BatchConfig.DEFAULTS.maxMessages() : batch.maxMessages(),
+                    batch.maxBytes() == inherited.maxBytes() ? BatchConfig.DEFAULTS.maxBytes() : batch.maxBytes(),
+                    batch.maxInFlight() == inherited.maxInFlight() ? BatchConfig.DEFAULTS.maxInFlight() : batch.maxInFlight(),
+                    batch.linger().equals(inherited.linger()) ? BatchConfig.DEFAULTS.linger() : batch.linger()), null);
+            return;
+        }
+        if (batch.maxMessages() < 1 || batch.maxMessages() > MAX_BATCH_MESSAGES) {
+            problems.add(new ConfigProblem(at + "/maxMessages", "must be between 1 (no gathering) and " + MAX_BATCH_MESSAGES
+                    + ", was " + batch.maxMessages()));
+        }
+        if (batch.maxBytes() < 1 || batch.maxBytes() > BatchConfig.MAX_BYTES_LIMIT) {
+            problems.add(new ConfigProblem(at + "/maxBytes", "must be between 1 and " + BatchConfig.MAX_BYTES_LIMIT
+                    + " (the broker's largest request, less its headers), was " + batch.maxBytes()));
+        }
+        if (batch.maxInFlight() < 1) {
+            problems.add(new ConfigProblem(at + "/maxInFlight", "must be >= 1, was " + batch.maxInFlight()));
+        }
+        if (batch.linger().isNegative() || batch.linger().compareTo(MAX_LINGER) > 0) {
+            problems.add(new ConfigProblem(at + "/lingerMs", "must be between 0 and " + MAX_LINGER.toMillis()
+                    + " (a gathering that waits longer is a delay, not a batch), was " + batch.linger().toMillis()));
         }
     }
 
@@ -181,6 +216,7 @@ final class PlatformConfigValidator {
                 continue;
             }
             checkRoutes(at, topic.routes());
+            topic.batch().ifPresent(batch -> checkBatch(at + "/batch", batch, draft.producer().batch()));
             if (topic.rateLimitPerSecond() < 0) {
                 problems.add(new ConfigProblem(at + "/rateLimitPerSecond", "must be >= 0 (0: unlimited), was " + topic.rateLimitPerSecond()));
             }

@@ -32,6 +32,8 @@ public final class PlatformConfigWriter {
         producer.put("maxBodyBytes", config.producer().maxBodyBytes());
         producer.put("retries", config.producer().retries());
         producer.put("failoverAfterMs", config.producer().failoverAfter().toMillis());
+        producer.put("batch", batch(config.producer().batch()));
+        producer.put("maxHeldBytes", config.producer().maxHeldBytes());
         document.put("producer", producer);
         document.put("consumer", consumer(config.consumerDefaults()));
         Map<String, Object> delay = new LinkedHashMap<>();
@@ -104,6 +106,16 @@ public final class PlatformConfigWriter {
         if (topic.rateLimitPerSecond() > 0) {
             out.put("rateLimitPerSecond", topic.rateLimitPerSecond());
         }
+        topic.batch().ifPresent(b -> out.put("batch", batch(b)));
+        return out;
+    }
+
+    private static Map<String, Object> batch(BatchConfig batch) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("maxMessages", batch.maxMessages());
+        out.put("maxBytes", batch.maxBytes());
+        out.put("maxInFlight", batch.maxInFlight());
+        out.put("lingerMs", batch.linger().toMillis());
         return out;
     }
 }

@@ -29,6 +29,15 @@ final class RawPlatformConfig {
         public Integer maxBodyBytes;
         public Integer retries;
         public Long failoverAfterMs;
+        public RawBatch batch;
+        public Long maxHeldBytes;
+    }
+
+    static final class RawBatch {
+        public Integer maxMessages;
+        public Integer maxBytes;
+        public Integer maxInFlight;
+        public Long lingerMs;
     }
 
     static final class RawDelay {
@@ -62,6 +71,7 @@ final class RawPlatformConfig {
         public Map<String, RawConsumer> consumerGroups = new LinkedHashMap<>();
         public Integer rateLimitPerSecond;
         public Boolean stressTest;
+        public RawBatch batch;
     }
 
     static final class RawRoute {

@@ -100,6 +100,38 @@ class PlatformConfigParserTest {
     }
 
     @Test
+    void producerGatheringIsReadAndATopicOverridesWhatItNames() throws Exception {
+        PlatformConfig config = parser.parse(VALID.replace("sendTimeoutMs: 1500", """
+                sendTimeoutMs: 1500
+                  maxHeldBytes: 8388608
+                  batch: { maxMessages: 32, maxInFlight: 1 }""").replace("    consumerGroups:",
+                "    batch: { maxMessages: 1 }\n    consumerGroups:"), "test.yaml");
+
+        assertThat(config.producer().batch()).isEqualTo(new BatchConfig(32, BatchConfig.DEFAULTS.maxBytes(), 1, Duration.ZERO));
+        assertThat(config.producer().maxHeldBytes()).isEqualTo(8 * 1024 * 1024);
+        assertThat(config.topic("order-paid").orElseThrow().batchOr(config.producer()))
+                .as("the topic's maxMessages over the producer's other settings")
+                .isEqualTo(new BatchConfig(1, BatchConfig.DEFAULTS.maxBytes(), 1, Duration.ZERO));
+        assertThat(parser.parse(VALID, "test.yaml").producer().batch()).isEqualTo(BatchConfig.DEFAULTS);
+    }
+
+    @Test
+    void badGatheringSettingsAreNamedWithKeyAndLine() {
+        String text = VALID.replace("sendTimeoutMs: 1500", """
+                sendTimeoutMs: 1500
+                  maxHeldBytes: 1000
+                  batch: { maxMessages: 0, maxBytes: 8388608, maxInFlight: 0, lingerMs: 5000 }""")
+                .replace("    consumerGroups:", "    batch: { maxMessages: 5000 }\n    consumerGroups:");
+
+        assertThatThrownBy(() -> parser.parse(text, "test.yaml"))
+                .isInstanceOfSatisfying(InvalidPlatformConfigException.class, e -> assertThat(e.problems())
+                        .extracting(ConfigProblem::key).containsExactlyInAnyOrder("producer.maxHeldBytes",
+                                "producer.batch.maxMessages", "producer.batch.maxBytes", "producer.batch.maxInFlight",
+                                "producer.batch.lingerMs", "topics.order-paid.batch.maxMessages"))
+                .hasMessageContaining("producer.batch.maxBytes (line 11): must be between 1 and " + BatchConfig.MAX_BYTES_LIMIT);
+    }
+
+    @Test
     void badModeBatchSizeAndRetriesAreNamed() {
         String text = VALID.replace("sendTimeoutMs: 1500", "sendTimeoutMs: 1500\n  retries: 99")
                 .replace("billing: {}", "billing: { batchSize: 0 }");

@@ -10,6 +10,9 @@ import io.lanemq.api.spi.BoundProducerSpec;
 import io.lanemq.api.spi.BoundSendResult;
 import io.lanemq.api.spi.PhysicalMessage;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,6 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.exception.RequestTimeoutException;
+import org.apache.rocketmq.client.impl.producer.TopicPublishInfo;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.RequestCallback;
 import org.apache.rocketmq.client.producer.SendCallback;
@@ -31,6 +35,7 @@ import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.client.producer.TransactionMQProducer;
 import org.apache.rocketmq.client.producer.TransactionSendResult;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageClientIDSetter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -142,6 +147,73 @@ final class RocketMqProducer implements BoundProducer {
             future.completeExceptionally(RocketMqErrors.sendFailed(e, cluster, topic));
         }
         return future;
+    }
+
+    /**
+     * One RocketMQ batch request ({@code MessageBatch}: stored message by message, in order, in one queue). Messages
+     * with a sharding key go to the key's queue, found the way {@link ShardingKeySelector} finds it for a single
+     * send: from the client's route of the topic. While the client has no route for the topic yet (its first send),
+     * the messages go one after another instead, each to the key's queue, which also fetches the route.
+     */
+    @Override
+    public CompletableFuture<List<BoundSendResult>> sendBatchAsync(List<PhysicalMessage> messages) {
+        String topic = messages.get(0).topic();
+        Optional<String> shardingKey = messages.get(0).shardingKey();
+        CompletableFuture<List<BoundSendResult>> future = new CompletableFuture<>();
+        try {
+            requireOpen(messages.get(0));
+            List<Message> batch = new ArrayList<>(messages.size());
+            for (PhysicalMessage message : messages) {
+                batch.add(MessageMapping.toRocketMq(message));
+            }
+            SendCallback callback = new SendCallback() {
+                @Override
+                public void onSuccess(SendResult result) {
+                    future.complete(batchAccepted(result, batch, topic));
+                }
+
+                @Override
+                public void onException(Throwable error) {
+                    future.completeExceptionally(RocketMqErrors.sendFailed(error, cluster, topic));
+                }
+            };
+            if (shardingKey.isEmpty()) {
+                producer.send(batch, callback);
+                return future;
+            }
+            TopicPublishInfo route = producer.getDefaultMQProducerImpl().getTopicPublishInfoTable().get(topic);
+            if (route == null || !route.ok()) {
+                return oneByOne(messages, 0, new ArrayList<>(messages.size()));
+            }
+            producer.send(batch, ShardingKeySelector.INSTANCE.select(route.getMessageQueueList(), null, shardingKey.get()),
+                    callback);
+        } catch (Exception e) {
+            future.completeExceptionally(RocketMqErrors.sendFailed(e, cluster, topic));
+        }
+        return future;
+    }
+
+    /** Sends {@code messages} from {@code index} on, each once the one before it is stored, so their order holds. */
+    private CompletableFuture<List<BoundSendResult>> oneByOne(List<PhysicalMessage> messages, int index,
+                                                              List<BoundSendResult> stored) {
+        if (index == messages.size()) {
+            return CompletableFuture.completedFuture(stored);
+        }
+        return sendAsync(messages.get(index)).thenCompose(result -> {
+            stored.add(result);
+            return oneByOne(messages, index + 1, stored);
+        });
+    }
+
+    /** Each message's own result: RocketMQ set each one's id when it built the batch; offsets follow the first. */
+    private List<BoundSendResult> batchAccepted(SendResult result, List<Message> batch, String topic) {
+        BoundSendResult first = accepted(result, topic);
+        List<BoundSendResult> results = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            results.add(new BoundSendResult(MessageClientIDSetter.getUniqID(batch.get(i)), topic, first.brokerName(),
+                    first.queueId(), first.queueOffset() < 0 ? -1 : first.queueOffset() + i));
+        }
+        return results;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.lanemq.api.spi;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.SendFailedException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -16,6 +17,14 @@ public interface BoundProducer extends AutoCloseable {
 
     /** Completes exceptionally with a {@link MessagingException}. */
     CompletableFuture<BoundSendResult> sendAsync(PhysicalMessage message);
+
+    /**
+     * Sends {@code messages} as one request, stored in this order in one queue: the queue of their sharding key
+     * (the caller gives either messages without one, or messages that all have the same one), or else a queue
+     * the binding picks. They share one physical topic. The future holds one result per message, in the order
+     * given, or fails with a {@link MessagingException} for all of them: a batch is answered as a whole.
+     */
+    CompletableFuture<List<BoundSendResult>> sendBatchAsync(List<PhysicalMessage> messages);
 
     /** Sends prepared, runs {@code transaction}, ends the transaction by its answer. */
     BoundSendResult sendInTransaction(PhysicalMessage message, BoundLocalTransaction transaction) throws MessagingException;

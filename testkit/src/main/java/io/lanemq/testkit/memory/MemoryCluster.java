@@ -42,6 +42,7 @@ public final class MemoryCluster {
     private final String name;
     private final String brokerName;
     private final AtomicLong ids = new AtomicLong();
+    private final AtomicLong requests = new AtomicLong();
     private final AtomicLong roundRobin = new AtomicLong();
     private final AtomicLong memberSequence = new AtomicLong();
     private final List<SendRecord> sends = new CopyOnWriteArrayList<>();
@@ -148,9 +149,14 @@ public final class MemoryCluster {
         return List.copyOf(sends);
     }
 
-    /** How many sends were asked of this cluster so far, whatever their outcome. */
+    /** How many messages were sent to this cluster so far, whatever their outcome (a batch counts each). */
     public int attempts() {
         return sends.size();
+    }
+
+    /** How many requests reached this cluster so far: a batch request counts once. */
+    public long requests() {
+        return requests.get();
     }
 
     /** The messages {@code topic} stores, over all its queues (queue by queue, in offset order). */
@@ -240,21 +246,39 @@ public final class MemoryCluster {
 
     /** How the cluster answers the send now starting: a failure to throw, or the delay before it stores it. */
     synchronized Answer answer(SendRecord.Kind kind, PhysicalMessage message) {
+        return answer(kind, List.of(message));
+    }
+
+    /** How the cluster answers one request carrying {@code messages}: every fault applies to it as a whole. */
+    synchronized Answer answer(SendRecord.Kind kind, List<PhysicalMessage> messages) {
+        long request = requests.incrementAndGet();
+        String topic = messages.get(0).topic();
         if (silent) {
-            sends.add(new SendRecord(name, kind, message, SendRecord.Outcome.UNANSWERED));
+            messages.forEach(m -> sends.add(new SendRecord(name, kind, m, SendRecord.Outcome.UNANSWERED, request)));
             return Answer.SILENT;
         }
         MessagingException failure = null;
         if (refusal != null) {
-            failure = new InvalidMessageException(refusal + " (topic " + message.topic() + ")", null);
+            failure = new InvalidMessageException(refusal + " (topic " + topic + ")", null);
         } else if (failuresLeft > 0) {
             if (failuresLeft != Integer.MAX_VALUE) {
                 failuresLeft--;
             }
-            failure = new SendFailedException("injected send failure (topic " + message.topic() + ")", null, name, null);
+            failure = new SendFailedException("injected send failure (topic " + topic + ")", null, name, null);
         }
-        sends.add(new SendRecord(name, kind, message, failure == null ? SendRecord.Outcome.STORED : SendRecord.Outcome.FAILED));
+        SendRecord.Outcome outcome = failure == null ? SendRecord.Outcome.STORED : SendRecord.Outcome.FAILED;
+        messages.forEach(m -> sends.add(new SendRecord(name, kind, m, outcome, request)));
         return new Answer(failure, sendDelay);
+    }
+
+    /** Appends a batch to one queue of its topic, in order: the sharding key's queue, or the next one round-robin. */
+    synchronized List<BoundSendResult> storeBatch(List<PhysicalMessage> messages) {
+        int queue = queueOf(messages.get(0));
+        List<BoundSendResult> results = new ArrayList<>(messages.size());
+        for (PhysicalMessage message : messages) {
+            results.add(append(message, newId(), queue));
+        }
+        return results;
     }
 
     /** Appends {@code message} to its topic: to the sharding key's queue, or the next one round-robin. */

@@ -10,6 +10,7 @@ import io.lanemq.api.spi.BoundProducerSpec;
 import io.lanemq.api.spi.BoundSendResult;
 import io.lanemq.api.spi.PhysicalMessage;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -52,6 +53,14 @@ final class MemoryProducer implements BoundProducer {
     }
 
     @Override
+    public CompletableFuture<List<BoundSendResult>> sendBatchAsync(List<PhysicalMessage> messages) {
+        if (!open) {
+            return CompletableFuture.failedFuture(closed(messages.get(0)));
+        }
+        return answered(cluster.answer(SendRecord.Kind.BATCH, messages), () -> cluster.storeBatch(messages));
+    }
+
+    @Override
     public BoundSendResult sendInTransaction(PhysicalMessage message, BoundLocalTransaction transaction)
             throws MessagingException {
         if (spec.transactionCheckHandler().isEmpty()) {
@@ -91,7 +100,10 @@ final class MemoryProducer implements BoundProducer {
 
     /** The cluster's answer to a send now starting, as a future: never completed while it is silent. */
     private <T> CompletableFuture<T> answered(SendRecord.Kind kind, PhysicalMessage message, Supplier<T> store) {
-        MemoryCluster.Answer answer = cluster.answer(kind, message);
+        return answered(cluster.answer(kind, message), store);
+    }
+
+    private <T> CompletableFuture<T> answered(MemoryCluster.Answer answer, Supplier<T> store) {
         if (answer.silent()) {
             return new CompletableFuture<>();
         }

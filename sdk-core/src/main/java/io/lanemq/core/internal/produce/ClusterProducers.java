@@ -60,19 +60,28 @@ public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
     }
 
     BoundProducer get(String cluster) throws MessagingException {
+        return bound(cluster).producer;
+    }
+
+    /** The cluster's producer behind its batch gathering: where plain sends go. */
+    SendGathering gathering(String cluster) throws MessagingException {
+        return bound(cluster).gathering;
+    }
+
+    private Bound bound(String cluster) throws MessagingException {
         Bound existing = byCluster.get(cluster);
         if (existing != null) {
-            return existing.producer;
+            return existing;
         }
         synchronized (byCluster) {
             Bound raced = byCluster.get(cluster);
             if (raced != null) {
-                return raced.producer;
+                return raced;
             }
             PlatformConfig snapshot = config.current();
             Bound created = create(snapshot.cluster(cluster), snapshot.producer());
             byCluster.put(cluster, created);
-            return created.producer;
+            return created;
         }
     }
 
@@ -85,7 +94,7 @@ public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
                 if (cluster == null) {
                     byCluster.remove(entry.getKey());
                     retire(current, previous.producer().sendTimeout());
-                } else if (!current.endpoint.equals(cluster.endpoint()) || !current.settings.equals(next.producer())) {
+                } else if (!current.endpoint.equals(cluster.endpoint()) || bindsDifferently(current.settings, next.producer())) {
                     try {
                         byCluster.put(entry.getKey(), create(cluster, next.producer()));
                         retire(current, previous.producer().sendTimeout());
@@ -98,11 +107,19 @@ public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
         }
     }
 
+    /**
+     * Whether the bound producer must be made anew for {@code next}: only what it was created from counts. The
+     * gathering and held-bytes limit are read at each send, so changing them replaces no connection.
+     */
+    private static boolean bindsDifferently(ProducerConfig current, ProducerConfig next) {
+        return !current.sendTimeout().equals(next.sendTimeout()) || current.maxBodyBytes() != next.maxBodyBytes();
+    }
+
     private Bound create(ClusterConfig cluster, ProducerConfig settings) throws MessagingException {
         Optional<TransactionCheckHandler> handler = checker.map(c -> prepared -> check(c, cluster.name(), prepared));
         BoundProducer producer = binding.createProducer(new BoundProducerSpec(cluster.endpoint(), producerGroup,
                 settings.sendTimeout(), settings.maxBodyBytes(), handler));
-        return new Bound(cluster.endpoint(), settings, producer);
+        return new Bound(cluster.endpoint(), settings, producer, new SendGathering(producer));
     }
 
     private static void retire(Bound old, Duration sendTimeout) {
@@ -132,6 +149,6 @@ public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
     }
 
     /** A running bound producer and what it was created from, to tell whether a change concerns it. */
-    private record Bound(ClusterEndpoint endpoint, ProducerConfig settings, BoundProducer producer) {
+    private record Bound(ClusterEndpoint endpoint, ProducerConfig settings, BoundProducer producer, SendGathering gathering) {
     }
 }

@@ -4,6 +4,8 @@ import io.lanemq.api.MessagingException;
 import io.lanemq.api.SendFailedException;
 import io.lanemq.api.SendResult;
 import io.lanemq.api.spi.BoundSendResult;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -44,6 +46,8 @@ final class FailoverSend {
     private Attempt current;
     private int outstanding;
     private ScheduledFuture<?> timer;
+    /** The attempts' answers still awaited; withdrawn once the send is decided (see {@link #start}). */
+    private final List<CompletableFuture<BoundSendResult>> awaited = new ArrayList<>(2);
 
     FailoverSend(SendAttempts attempts, ClusterProducers clusters, ScheduledExecutorService timers) {
         this.attempts = attempts;
@@ -54,8 +58,20 @@ final class FailoverSend {
 
     /** Starts the first attempt; the future completes by the send timeout at the latest. */
     CompletableFuture<SendResult> start() {
+        // Once decided, an attempt still gathered and not yet on the wire is withdrawn: the caller was answered,
+        // so sending it would only store a copy nobody was told of. One already on the wire completes as it may.
+        result.whenComplete((sent, failure) -> withdrawAwaited());
         next();
         return result;
+    }
+
+    private void withdrawAwaited() {
+        List<CompletableFuture<BoundSendResult>> pending;
+        synchronized (this) {
+            pending = List.copyOf(awaited);
+            awaited.clear();
+        }
+        pending.forEach(sending -> sending.cancel(false));
     }
 
     private void next() {
@@ -94,12 +110,28 @@ final class FailoverSend {
         }
         CompletableFuture<BoundSendResult> sending;
         try {
-            sending = clusters.get(attempt.cluster()).sendAsync(attempt.physical());
+            sending = clusters.gathering(attempt.cluster()).send(attempt.physical(), attempts.batch());
         } catch (MessagingException | RuntimeException e) {
             sending = CompletableFuture.failedFuture(e);
         }
         Attempt started = attempt;
-        sending.whenComplete((sent, error) -> completed(started, sent, error));
+        CompletableFuture<BoundSendResult> answer = sending;
+        boolean decidedMeanwhile;
+        synchronized (this) {
+            decidedMeanwhile = decided;
+            if (!decidedMeanwhile) {
+                awaited.add(answer);
+            }
+        }
+        answer.whenComplete((sent, error) -> {
+            synchronized (this) {
+                awaited.remove(answer);
+            }
+            completed(started, sent, error);
+        });
+        if (decidedMeanwhile) {
+            answer.cancel(false);
+        }
     }
 
     private void completed(Attempt attempt, BoundSendResult sent, Throwable failure) {

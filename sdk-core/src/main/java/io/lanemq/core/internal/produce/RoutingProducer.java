@@ -32,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,6 +68,7 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
     /** Failover and deadline timers of sends in flight, and throttled starts; one thread, timers only. */
     private final ScheduledThreadPoolExecutor timers;
     private final ClusterPulse pulse;
+    private final HeldBytes heldBytes = new HeldBytes();
     private final Ticker ticker;
     private final InstantSource wallClock;
 
@@ -100,7 +102,7 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
     public SendResult send(Message message) throws MessagingException {
         SendAttempts attempts = newAttempts(message);
         long wait = permit(attempts.topic);
-        CompletableFuture<SendResult> sending = start(attempts, wait);
+        CompletableFuture<SendResult> sending = held(attempts, () -> start(attempts, wait));
         try {
             return sending.get();
         } catch (ExecutionException e) {
@@ -120,10 +122,42 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
     public CompletableFuture<SendResult> sendAsync(Message message) {
         try {
             SendAttempts attempts = newAttempts(message);
-            return start(attempts, permit(attempts.topic));
+            long wait = permit(attempts.topic);
+            return held(attempts, () -> start(attempts, wait));
         } catch (MessagingException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * Runs {@code sending} once its bytes fit under the producer's {@code maxHeldBytes}, and gives them back when
+     * it ends: the caller waits for room up to the send timeout (an asynchronous caller too, as RocketMQ's own
+     * back-pressure makes it), then the send fails naming the limit; nothing is dropped unannounced.
+     */
+    private CompletableFuture<SendResult> held(SendAttempts attempts, Supplier<CompletableFuture<SendResult>> sending)
+            throws SendFailedException {
+        long bytes = attempts.bytes();
+        try {
+            if (!heldBytes.acquire(bytes, attempts.maxHeldBytes(), attempts.sendTimeout().toNanos())) {
+                metrics.sendRejected(attempts.logicTopic(), "HeldBytesLimit");
+                throw new SendFailedException("the producer holds maxHeldBytes (" + attempts.maxHeldBytes() + ") of "
+                        + "unanswered sends and no room came within the send timeout of " + attempts.sendTimeout().toMillis()
+                        + " ms; nothing was sent", attempts.logicTopic(), null, null);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SendFailedException("interrupted while waiting for room under maxHeldBytes; nothing was sent",
+                    attempts.logicTopic(), null, e);
+        }
+        CompletableFuture<SendResult> started;
+        try {
+            started = sending.get();
+        } catch (RuntimeException e) {
+            heldBytes.release(bytes);
+            throw e;
+        }
+        started.whenComplete((sent, failure) -> heldBytes.release(bytes));
+        return started;
     }
 
     /** Starts the send once its permit is due (after {@code wait} nanos), never blocking the caller. */

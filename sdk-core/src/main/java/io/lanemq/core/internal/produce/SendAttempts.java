@@ -6,6 +6,7 @@ import io.lanemq.api.SendFailedException;
 import io.lanemq.api.SendResult;
 import io.lanemq.api.spi.BoundSendResult;
 import io.lanemq.api.spi.PhysicalMessage;
+import io.lanemq.config.BatchConfig;
 import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.StressTestConfig;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +49,9 @@ final class SendAttempts {
     private final Duration sendTimeout;
     private final Duration failoverAfter;
     private final String delayTopic;
+    /** How this send is gathered with others: the topic's rule, or none for a delayed message (see {@link #batch}). */
+    private final BatchConfig batch;
+    private final long maxHeldBytes;
     /** One id for every attempt, so whichever cluster stores the record, the id is the one reported. */
     private final String delayId;
 
@@ -65,6 +70,25 @@ final class SendAttempts {
         this.failoverAfter = snapshot.producer().failoverAfter();
         this.delayTopic = snapshot.delay().internalTopic();
         this.delayId = message.deliverAt().map(at -> DelayProtocol.newId(at.toEpochMilli())).orElse(null);
+        this.batch = delayId != null ? BatchConfig.OFF : topic.batchOr(snapshot.producer());
+        this.maxHeldBytes = snapshot.producer().maxHeldBytes();
+    }
+
+    /**
+     * The gathering this send's attempts follow. A delayed message is never gathered: it goes to the delay
+     * server's topic, and its cancel must find it by the id of its own send.
+     */
+    BatchConfig batch() {
+        return batch;
+    }
+
+    long maxHeldBytes() {
+        return maxHeldBytes;
+    }
+
+    /** The body bytes this send holds while unanswered. */
+    long bytes() {
+        return message.body().length;
     }
 
     /** Now, on the producer's ticker. */
@@ -116,9 +140,14 @@ final class SendAttempts {
     }
 
     MessagingException failed(Attempt attempt, Throwable failure) {
-        MessagingException error = Errors.withLogicTopic(failure, message.logicTopic(), attempt.cluster());
+        // A batch request's failure counts once against its cluster, by its first message (see SendGathering);
+        // an attempt withdrawn before it left (its send was decided meanwhile) says nothing of its cluster.
+        boolean shared = failure instanceof SendGathering.SharedFailure;
+        boolean counts = !shared && !(failure instanceof CancellationException);
+        MessagingException error = Errors.withLogicTopic(shared ? failure.getCause() : failure, message.logicTopic(),
+                attempt.cluster());
         if (attempt.judge()) {
-            if (error instanceof SendFailedException) {
+            if (counts && error instanceof SendFailedException) {
                 attempt.lease().failed();
             } else {
                 attempt.lease().ignored();

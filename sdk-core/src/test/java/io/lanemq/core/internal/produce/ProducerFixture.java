@@ -31,6 +31,8 @@ final class ProducerFixture implements AutoCloseable {
     final MemoryBinding binding = new MemoryBinding();
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final List<AutoCloseable> closing = new ArrayList<>();
+    private PlatformConfigRef ref;
+    private RoutingProducer last;
 
     static PlatformConfig.Builder twoClusters(ProducerConfig producer) {
         return PlatformConfig.builder()
@@ -48,7 +50,7 @@ final class ProducerFixture implements AutoCloseable {
     }
 
     RoutingProducer producer(PlatformConfig config, Optional<TransactionChecker> checker) throws Exception {
-        PlatformConfigRef ref = new PlatformConfigRef(config);
+        ref = new PlatformConfigRef(config);
         SdkMetrics metrics = new SdkMetrics(registry, "test");
         FailoverClusterChooser chooser = new FailoverClusterChooser(ref, metrics, Ticker.system(), "test");
         ClusterProducers clusters = new ClusterProducers("group", checker, ref, binding);
@@ -57,7 +59,15 @@ final class ProducerFixture implements AutoCloseable {
                 new TopicRateLimits(), new ContextStamp(Optional.empty()), closed -> { }, Ticker.system(), InstantSource.system());
         closing.add(producer);
         closing.add(chooser);
+        last = producer;
         return producer;
+    }
+
+    /** A configuration reload, applied to the newest producer as the client applies it. */
+    void reload(PlatformConfig next) {
+        PlatformConfig previous = ref.current();
+        ref.swap(next);
+        last.apply(previous, next);
     }
 
     static Message message() {
