@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lanemq.config.ConsumptionMode;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -52,6 +53,20 @@ final class GlobalMeters extends SimpleMeterRegistry implements BeforeAllCallbac
     Map<String, Double> proxyStreamEnds(String group) {
         return find(SdkMetrics.PROXY_STREAM_ENDS).tag(SdkMetrics.TAG_GROUP, group).counters().stream()
                 .collect(Collectors.toMap(c -> c.getId().getTag(SdkMetrics.TAG_STATUS), Counter::count, Double::sum));
+    }
+
+    /** Requests and the messages they carried, through the batch gathering of {@code application}'s producers. */
+    long[] gatheredRequestsAndMessages(String application) {
+        Collection<DistributionSummary> found = find(SdkMetrics.BATCH_MESSAGES).tag(SdkMetrics.TAG_APPLICATION, application)
+                .summaries();
+        return new long[] {found.stream().mapToLong(DistributionSummary::count).sum(),
+                (long) found.stream().mapToDouble(DistributionSummary::totalAmount).sum()};
+    }
+
+    /** Configuration changes {@code application} applied so far. */
+    double reloadsApplied(String application) {
+        return find(SdkMetrics.CONFIG_RELOADS).tag(SdkMetrics.TAG_APPLICATION, application).tag(SdkMetrics.TAG_OUTCOME, "applied")
+                .counters().stream().mapToDouble(Counter::count).sum();
     }
 
     @Override

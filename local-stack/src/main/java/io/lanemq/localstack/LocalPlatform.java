@@ -10,6 +10,7 @@ import io.lanemq.config.DelayConfig;
 import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.PlatformConfigWriter;
+import io.lanemq.config.BatchConfig;
 import io.lanemq.config.ProducerConfig;
 import io.lanemq.config.ConsumerProxyConfig;
 import io.lanemq.config.StartPosition;
@@ -64,6 +65,8 @@ public final class LocalPlatform implements AutoCloseable {
     private final Set<String> stressTested = new LinkedHashSet<>();
     private final Path configFile;
     private int maxBodyBytes = ProducerConfig.DEFAULTS.maxBodyBytes();
+    private BatchConfig batch = BatchConfig.DEFAULTS;
+    private long maxHeldBytes = ProducerConfig.DEFAULT_MAX_HELD_BYTES;
     private ConsumerConfig groupSettings = new ConsumerConfig(4, 5, StartPosition.EARLIEST);
     private DelayConfig delay = DelayConfig.DEFAULTS;
     private ConsumerProxyConfig proxy = ConsumerProxyConfig.NONE;
@@ -233,10 +236,22 @@ public final class LocalPlatform implements AutoCloseable {
         return this;
     }
 
+    /** How producers gather concurrent sends into batch requests ({@code producer.batch}). */
+    public synchronized LocalPlatform batch(BatchConfig gathering) {
+        this.batch = gathering;
+        return this;
+    }
+
+    /** The most body bytes a producer holds unanswered ({@code producer.maxHeldBytes}). */
+    public synchronized LocalPlatform maxHeldBytes(long bytes) {
+        this.maxHeldBytes = bytes;
+        return this;
+    }
+
     /** The platform configuration as a YAML document. */
     public synchronized String yaml() {
         PlatformConfig.Builder builder = PlatformConfig.builder()
-                .producer(new ProducerConfig(Duration.ofSeconds(5), maxBodyBytes))
+                .producer(new ProducerConfig(Duration.ofSeconds(5), maxBodyBytes).withBatch(batch).withMaxHeldBytes(maxHeldBytes))
                 .consumerDefaults(groupSettings)
                 .delay(delay)
                 .proxy(proxy);

@@ -129,7 +129,7 @@ public final class CoreMessagingClient implements MessagingClient {
     public Producer createProducer(ProducerOptions producerOptions) throws MessagingException {
         ensureOpen();
         String group = producerOptions.producerGroup().orElse(options.applicationName() + "-producer");
-        ClusterProducers clusters = new ClusterProducers(group, producerOptions.transactionChecker(), config, binding);
+        ClusterProducers clusters = new ClusterProducers(group, producerOptions.transactionChecker(), config, binding, metrics);
         try {
             clusters.startAll();
         } catch (MessagingException | RuntimeException e) {

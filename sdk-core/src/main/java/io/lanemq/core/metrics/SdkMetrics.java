@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Timer;
 import io.lanemq.config.ConsumptionMode;
 import java.util.ArrayList;
@@ -42,6 +43,8 @@ public final class SdkMetrics {
     public static final String CLUSTER_WEIGHT = "lanemq.producer.cluster.weight";
     /** Send attempts retried on another cluster after a failure, by the {@code cluster} that failed; counter. */
     public static final String FAILOVERS = "lanemq.producer.failovers";
+    /** Messages per request the producer's batch gathering sent: its count is requests, its total messages. */
+    public static final String BATCH_MESSAGES = "lanemq.producer.batch.messages";
     /** Configuration changes seen, by outcome ({@code applied} / {@code rejected}); counter. */
     public static final String CONFIG_RELOADS = "lanemq.config.reloads";
     /** 1 while the last configuration change was rejected (the previous one stays in force), else 0; gauge. */
@@ -100,6 +103,7 @@ public final class SdkMetrics {
     /** Send and consume meters per topic/cluster(/group): built once, not on every message. */
     private final Map<SendKey, SendMeters> sendMeters = new ConcurrentHashMap<>();
     private final Map<MeterKey, ConsumeMeters> consumeMeters = new ConcurrentHashMap<>();
+    private final Map<String, DistributionSummary> batchMeters = new ConcurrentHashMap<>();
     /** Gauges read this client's state: they must leave the registry with the client. */
     private final List<Meter> gauges = new CopyOnWriteArrayList<>();
 
@@ -136,6 +140,12 @@ public final class SdkMetrics {
     public void clusterWeightGauge(String logicTopic, String cluster, DoubleSupplier weight) {
         gauges.add(Gauge.builder(CLUSTER_WEIGHT, weight, DoubleSupplier::getAsDouble).tags(common)
                 .tags(TAG_LOGIC_TOPIC, logicTopic, TAG_CLUSTER, cluster).strongReference(true).register(registry));
+    }
+
+    /** A request of {@code messages} messages left for {@code cluster} through the batch gathering. */
+    public void requestSent(String cluster, int messages) {
+        batchMeters.computeIfAbsent(cluster, c -> DistributionSummary.builder(BATCH_MESSAGES).tags(common)
+                .tag(TAG_CLUSTER, c).baseUnit("messages").register(registry)).record(messages);
     }
 
     public void failedOver(String logicTopic, String failedCluster) {

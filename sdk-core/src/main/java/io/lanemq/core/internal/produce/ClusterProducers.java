@@ -15,6 +15,7 @@ import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.config.ProducerConfig;
 import io.lanemq.core.internal.consume.listener.DeliveredMessage;
+import io.lanemq.core.metrics.SdkMetrics;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -42,10 +43,12 @@ public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
     private final Optional<TransactionChecker> checker;
     private final PlatformConfigRef config;
     private final MessagingBinding binding;
+    private final SdkMetrics metrics;
     private final Map<String, Bound> byCluster = new ConcurrentHashMap<>();
 
     public ClusterProducers(String producerGroup, Optional<TransactionChecker> checker, PlatformConfigRef config,
-                            MessagingBinding binding) {
+                            MessagingBinding binding, SdkMetrics metrics) {
+        this.metrics = metrics;
         this.producerGroup = producerGroup;
         this.checker = checker;
         this.config = config;
@@ -119,7 +122,7 @@ public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
         Optional<TransactionCheckHandler> handler = checker.map(c -> prepared -> check(c, cluster.name(), prepared));
         BoundProducer producer = binding.createProducer(new BoundProducerSpec(cluster.endpoint(), producerGroup,
                 settings.sendTimeout(), settings.maxBodyBytes(), handler));
-        return new Bound(cluster.endpoint(), settings, producer, new SendGathering(producer));
+        return new Bound(cluster.endpoint(), settings, producer, new SendGathering(producer, cluster.name(), metrics));
     }
 
     private static void retire(Bound old, Duration sendTimeout) {

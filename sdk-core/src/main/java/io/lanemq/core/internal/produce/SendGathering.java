@@ -4,6 +4,7 @@ import io.lanemq.api.spi.BoundProducer;
 import io.lanemq.api.spi.BoundSendResult;
 import io.lanemq.api.spi.PhysicalMessage;
 import io.lanemq.config.BatchConfig;
+import io.lanemq.core.metrics.SdkMetrics;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,15 +37,15 @@ import java.util.concurrent.TimeUnit;
  */
 final class SendGathering {
     private final BoundProducer producer;
+    private final String cluster;
+    private final SdkMetrics metrics;
     // Guarded by this.
     private final Map<Key, Queue> queues = new HashMap<>();
 
-    SendGathering(BoundProducer producer) {
+    SendGathering(BoundProducer producer, String cluster, SdkMetrics metrics) {
         this.producer = producer;
-    }
-
-    BoundProducer producer() {
-        return producer;
+        this.cluster = cluster;
+        this.metrics = metrics;
     }
 
     /** Sends {@code message}, gathered with others of its queue as {@code rule} says; completes with its own result. */
@@ -93,6 +94,7 @@ final class SendGathering {
 
     /** Sends one request, then hands each message its outcome and lets the next request of the queue go. */
     private void dispatch(Key key, List<Held> request) {
+        metrics.requestSent(cluster, request.size());
         if (request.size() == 1) {
             Held only = request.get(0);
             CompletableFuture<BoundSendResult> sending;

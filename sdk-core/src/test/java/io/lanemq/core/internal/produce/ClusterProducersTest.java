@@ -19,6 +19,8 @@ import io.lanemq.config.ProducerConfig;
 import io.lanemq.config.TopicRoute;
 import io.lanemq.testkit.memory.MemoryBinding;
 import io.lanemq.testkit.memory.MemoryCluster;
+import io.lanemq.core.metrics.SdkMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -142,7 +144,8 @@ class ClusterProducersTest {
 
     /** Producers of group {@code group} on both clusters of {@link #ref}, started. */
     private ClusterProducers started(Optional<TransactionChecker> checker) throws MessagingException {
-        ClusterProducers producers = new ClusterProducers("group", checker, ref, binding);
+        ClusterProducers producers = new ClusterProducers("group", checker, ref, binding,
+                new SdkMetrics(new SimpleMeterRegistry(), "test"));
         producers.startAll();
         return producers;
     }

@@ -53,7 +53,7 @@ final class ProducerFixture implements AutoCloseable {
         ref = new PlatformConfigRef(config);
         SdkMetrics metrics = new SdkMetrics(registry, "test");
         FailoverClusterChooser chooser = new FailoverClusterChooser(ref, metrics, Ticker.system(), "test");
-        ClusterProducers clusters = new ClusterProducers("group", checker, ref, binding);
+        ClusterProducers clusters = new ClusterProducers("group", checker, ref, binding, metrics);
         clusters.startAll();
         RoutingProducer producer = new RoutingProducer("group", checker, ref, chooser, clusters, metrics,
                 new TopicRateLimits(), new ContextStamp(Optional.empty()), closed -> { }, Ticker.system(), InstantSource.system());
