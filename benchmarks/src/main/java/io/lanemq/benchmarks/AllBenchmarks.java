@@ -13,12 +13,16 @@ import io.lanemq.benchmarks.report.BenchSuite;
 import io.lanemq.benchmarks.report.BenchSuite.Entry;
 import io.lanemq.benchmarks.report.BenchSuite.Mode;
 import java.nio.file.Path;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * Every benchmark in sequence, one table of their figures, the same as CSV and as a PNG chart. A missed target is
@@ -51,6 +55,9 @@ public final class AllBenchmarks implements Callable<Integer> {
                 Entry.command("failover", "FO", FailoverBenchmarkMain::new, List.of(), List.of()));
     }
 
+    @Spec
+    CommandSpec spec;
+
     @ArgGroup(exclusive = true)
     ModeOption mode = new ModeOption();
 
@@ -66,15 +73,23 @@ public final class AllBenchmarks implements Callable<Integer> {
             description = "Directory of bench.csv and bench.png (default: ${DEFAULT-VALUE}).")
     Path out;
 
-    @Option(names = "--only", split = ",", paramLabel = "NAME",
-            description = "Run only these benchmarks, by subcommand name (e.g. --only produce,idle).")
+    @Option(names = "--only", split = ",", paramLabel = "NAME", completionCandidates = Names.class,
+            description = "Run only these benchmarks (of: ${COMPLETION-CANDIDATES}).")
     Set<String> only;
+
+    /** The suite's benchmark names, for --only's help. */
+    static final class Names implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return entries().stream().map(Entry::name).iterator();
+        }
+    }
 
     @Override
     public Integer call() throws Exception {
         List<Entry> chosen = entries().stream().filter(e -> only == null || only.contains(e.name())).toList();
         if (only != null && chosen.size() != only.size()) {
-            throw new IllegalArgumentException("unknown benchmark in --only " + only + "; known: "
+            throw new ParameterException(spec.commandLine(), "unknown benchmark in --only " + only + "; known: "
                     + entries().stream().map(Entry::name).toList());
         }
         BenchReport report = new BenchReport(new BenchSuite(chosen, System.out).run(mode != null && mode.full ? Mode.FULL : Mode.QUICK));
