@@ -159,12 +159,12 @@ public final class IdleBenchmark implements Callable<Integer>, FigureBenchmark {
 
     private Window window(LocalPlatform platform, String what) {
         System.out.printf("  %s: settling %d s, then measuring %d s%n", what, settleSeconds, windowSeconds);
-        LockSupport.parkNanos(settleSeconds * SECOND); // nothing to wait for: the quiet after it is what is measured
+        pause(settleSeconds); // nothing to wait for: the quiet after it is what is measured
         Map<String, Long> children = childProcesses(platform);
         ProcessCpu selfBefore = ProcessCpu.self("this JVM");
         List<ProcessCpu> childrenBefore = read(children);
         long began = System.nanoTime();
-        LockSupport.parkNanos(windowSeconds * SECOND);
+        pause(windowSeconds);
         ProcessCpu selfAfter = ProcessCpu.self("this JVM");
         List<ProcessCpu> childrenAfter = read(children);
         long wall = System.nanoTime() - began;
@@ -175,6 +175,14 @@ public final class IdleBenchmark implements Callable<Integer>, FigureBenchmark {
         Window window = new Window(selfAfter.since(selfBefore, wall), spent);
         print(window);
         return window;
+    }
+
+    /** Parks for the whole time: a park may return early, and the window's length is what is measured. */
+    private static void pause(int seconds) {
+        long until = System.nanoTime() + seconds * SECOND;
+        for (long left = until - System.nanoTime(); left > 0; left = until - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+        }
     }
 
     /** The stack's child JVMs by a readable name: each IDC's name server and brokers. */
@@ -199,9 +207,14 @@ public final class IdleBenchmark implements Callable<Integer>, FigureBenchmark {
                     threads(child, 4));
         }
         System.out.printf("    %-28s %5.1f%%%n", "stack (child JVMs) together", window.childrenPercent());
-        System.out.printf("    %-28s %5.1f%%; top threads:%n", "this JVM", window.self().percentOfCore());
-        window.self().threads().stream().limit(topThreads).forEach(t ->
-                System.out.printf("      %5.2f%%  %s%n", window.self().percentOfCore(t), t.name()));
+        ProcessCpu.Spent self = window.self();
+        System.out.printf("    %-28s %5.1f%%; top threads:%n", "this JVM", self.percentOfCore());
+        self.threads().stream().limit(topThreads).forEach(t -> System.out.printf("      %5.2f%%  %s%n", self.percentOfCore(t), t.name()));
+        // ThreadMXBean sees Java threads only: the rest of the process's time went to GC, JIT and VM threads (or to
+        // Java threads that ended within the window).
+        long inJavaThreads = self.threads().stream().mapToLong(ProcessCpu.ThreadCpu::cpuNanos).sum();
+        System.out.printf("      %5.2f%%  (GC, JIT compiler, VM threads, threads that ended)%n",
+                Math.max(0, 100.0 * (self.cpuNanos() - inJavaThreads) / self.wallNanos()));
     }
 
     private static String threads(ProcessCpu.Spent spent, int top) {
