@@ -31,6 +31,10 @@ public record ProcessCpu(String process, long cpuNanos, Map<Long, ThreadCpu> thr
     public record ThreadCpu(String name, long cpuNanos) {
     }
 
+    /** Threads of one kind (one pool, or one per client instance) and the CPU they spent together. */
+    public record ThreadFamily(String name, int threads, long cpuNanos) {
+    }
+
     /** What a process spent over a window, its threads sorted by CPU, highest first. */
     public record Spent(String process, long cpuNanos, long wallNanos, List<ThreadCpu> threads) {
 
@@ -41,8 +45,40 @@ public record ProcessCpu(String process, long cpuNanos, Map<Long, ThreadCpu> thr
 
         /** Percent of one core a thread's CPU is over this window. */
         public double percentOfCore(ThreadCpu thread) {
-            return wallNanos == 0 ? 0 : 100.0 * thread.cpuNanos() / wallNanos;
+            return percentOfCore(thread.cpuNanos());
         }
+
+        public double percentOfCore(long nanos) {
+            return wallNanos == 0 ? 0 : 100.0 * nanos / wallNanos;
+        }
+
+        /**
+         * The threads grouped by {@link #family(String)}, highest CPU first: an idle process's CPU is often spread
+         * over many threads of one kind (one per client instance, one per pool member), none of which stands out.
+         */
+        public List<ThreadFamily> families() {
+            Map<String, long[]> byFamily = new HashMap<>();
+            for (ThreadCpu thread : threads) {
+                long[] sum = byFamily.computeIfAbsent(family(thread.name()), k -> new long[2]);
+                sum[0]++;
+                sum[1] += thread.cpuNanos();
+            }
+            List<ThreadFamily> families = new ArrayList<>();
+            byFamily.forEach((name, sum) -> families.add(new ThreadFamily(name, (int) sum[0], sum[1])));
+            families.sort(Comparator.comparingLong(ThreadFamily::cpuNanos).reversed());
+            return families;
+        }
+    }
+
+    /**
+     * A thread's name with what tells members of one kind apart folded away: a RocketMQ client instance
+     * ({@code Client_192.0.2.2@lanemq-cluster-a-123-4_GuardForSyncSend} is {@code Client_*@*_GuardForSyncSend}),
+     * 8-digit hex ids, and numbers ({@code NettyClientWorkerThread_3} is {@code NettyClientWorkerThread_#}).
+     */
+    static String family(String threadName) {
+        return threadName.replaceAll("^Client_[^@]*@.*_", "Client_*@*_")
+                .replaceAll("(?<![0-9a-fA-F])[0-9a-f]{8}(?![0-9a-fA-F])", "*")
+                .replaceAll("[0-9]+", "#");
     }
 
     public ProcessCpu {

@@ -214,7 +214,11 @@ public final class IdleBenchmark implements Callable<Integer>, FigureBenchmark {
         // Java threads that ended within the window).
         long inJavaThreads = self.threads().stream().mapToLong(ProcessCpu.ThreadCpu::cpuNanos).sum();
         System.out.printf("      %5.2f%%  (GC, JIT compiler, VM threads, threads that ended)%n",
-                Math.max(0, 100.0 * (self.cpuNanos() - inJavaThreads) / self.wallNanos()));
+                self.percentOfCore(Math.max(0, self.cpuNanos() - inJavaThreads)));
+        System.out.printf("    this JVM's top thread families (ids and numbers folded; %d Java threads spent CPU):%n",
+                self.threads().size());
+        self.families().stream().limit(topThreads).forEach(f ->
+                System.out.printf("      %5.2f%%  %s (%d threads)%n", self.percentOfCore(f.cpuNanos()), f.name(), f.threads()));
     }
 
     private static String threads(ProcessCpu.Spent spent, int top) {
@@ -236,8 +240,9 @@ public final class IdleBenchmark implements Callable<Integer>, FigureBenchmark {
         double percent = connected.childrenPercent() + connected.self().percentOfCore();
         System.out.printf("RESULT P8 idle_connected=%.1f%% of one core target<=10%% %s%n", percent,
                 Targets.P8_IDLE_CONNECTED_PERCENT.isMetBy(percent) ? "MET" : "MISSED");
-        String topThread = connected.self().threads().isEmpty() ? "" : String.format("; its top thread %s %.1f",
-                connected.self().threads().get(0).name(), connected.self().percentOfCore(connected.self().threads().get(0)));
+        ProcessCpu.Spent self = connected.self();
+        String topThread = self.families().isEmpty() ? "" : String.format("; its top thread family %s (%d threads) %.1f",
+                self.families().get(0).name(), self.families().get(0).threads(), self.percentOfCore(self.families().get(0).cpuNanos()));
         return Figure.of("P8", "idle: stack + SDK producer, consumers, delay server, proxy")
                 .measured(percent, "% of a core").baseline(alone.childrenPercent())
                 .target(Targets.P8_IDLE_CONNECTED_PERCENT)

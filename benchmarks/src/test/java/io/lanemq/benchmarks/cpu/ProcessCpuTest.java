@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +29,22 @@ class ProcessCpuTest {
         assertThat(spent.percentOfCore()).isEqualTo(10.0);
         assertThat(spent.threads()).as("idle threads left out, highest first")
                 .containsExactly(new ProcessCpu.ThreadCpu("netty", 300), new ProcessCpu.ThreadCpu("started", 200));
+    }
+
+    @Test
+    void threadsOfOneKindAddUpAsAFamily() {
+        ProcessCpu.Spent spent = new ProcessCpu.Spent("this JVM", 1_000, 10_000, List.of(
+                new ProcessCpu.ThreadCpu("lanemq-proxy-ticker", 300),
+                new ProcessCpu.ThreadCpu("Client_192.0.2.2@lanemq-cluster-a-14511-3_GuardForSyncSend", 200),
+                new ProcessCpu.ThreadCpu("Client_192.0.2.2@lanemq-delay-3d4e7faf-cluster-b-producer_GuardForSyncSend", 200),
+                new ProcessCpu.ThreadCpu("NettyClientWorkerThread_1", 50),
+                new ProcessCpu.ThreadCpu("NettyClientWorkerThread_12", 50)));
+
+        assertThat(spent.families()).containsExactly(
+                new ProcessCpu.ThreadFamily("Client_*@*_GuardForSyncSend", 2, 400),
+                new ProcessCpu.ThreadFamily("lanemq-proxy-ticker", 1, 300),
+                new ProcessCpu.ThreadFamily("NettyClientWorkerThread_#", 2, 100));
+        assertThat(ProcessCpu.family("lanemq-delay-3d4e7faf-maintenance-1")).isEqualTo("lanemq-delay-*-maintenance-#");
     }
 
     @Test
