@@ -23,9 +23,14 @@ public final class CpuMeter {
     /** CPU spent over a stretch of wall time. */
     public record Usage(long wallNanos, long ownCpuNanos, long childCpuNanos) {
 
+        /** CPU time of this JVM and its child processes together. */
+        public long cpuNanos() {
+            return ownCpuNanos + childCpuNanos;
+        }
+
         /** Cores busy on average: CPU time over wall time. */
         public double cores() {
-            return wallNanos == 0 ? 0 : (double) (ownCpuNanos + childCpuNanos) / wallNanos;
+            return wallNanos == 0 ? 0 : (double) cpuNanos() / wallNanos;
         }
 
         /** CPU milliseconds per thousand messages, this JVM and its child processes apart. */
@@ -34,7 +39,7 @@ public final class CpuMeter {
                 return "no messages";
             }
             return String.format("%.0f CPU-ms per 1,000 messages (this JVM %.0f, brokers and name servers %.0f), %.2f cores busy",
-                    (ownCpuNanos + childCpuNanos) / 1e3 / messages, ownCpuNanos / 1e3 / messages,
+                    cpuNanos() / 1e3 / messages, ownCpuNanos / 1e3 / messages,
                     childCpuNanos / 1e3 / messages, cores());
         }
     }

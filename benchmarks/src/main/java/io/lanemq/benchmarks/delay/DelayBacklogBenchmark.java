@@ -7,6 +7,11 @@ import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
+import io.lanemq.benchmarks.cpu.CpuMeter;
+import io.lanemq.benchmarks.report.BenchReport;
+import io.lanemq.benchmarks.report.Figure;
+import io.lanemq.benchmarks.report.FigureBenchmark;
+import io.lanemq.benchmarks.report.Targets;
 import io.lanemq.benchmarks.produce.Throughput;
 import io.lanemq.delay.server.DelayServer;
 import io.lanemq.delay.server.DelayServerOptions;
@@ -16,11 +21,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
@@ -31,7 +34,6 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
-import java.util.stream.Stream;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendStatus;
 import picocli.CommandLine.Command;
@@ -51,11 +53,13 @@ import picocli.CommandLine.Option;
 @Command(name = "delay-backlog", mixinStandardHelpOptions = true,
         description = "Delay server with N pending (default 10 M, due over a day): ingest msgs/s vs raw sync send, "
                 + "heap used after GC (target <= 512 MB), restart to ready: every offset held again (target <= 30 s), delivery msgs/s.")
-public final class DelayBacklogBenchmark implements Callable<Integer> {
+public final class DelayBacklogBenchmark implements Callable<Integer>, FigureBenchmark {
 
     private static final String TOPIC = "bench-backlog";
     private static final long DAY_MS = TimeUnit.DAYS.toMillis(1);
     private static final long MB = 1 << 20;
+    /** The backlog the heap and restart targets are stated for. */
+    private static final int TARGET_PENDING = 10_000_000;
 
     @Option(names = "--pending", defaultValue = "10000000", description = "Delayed messages in the backlog (default: ${DEFAULT-VALUE}).")
     int pending;
@@ -87,16 +91,21 @@ public final class DelayBacklogBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        return BenchReport.standalone(this);
+    }
+
+    @Override
+    public List<Figure> measure() throws Exception {
         body = new byte[bodyBytes];
-        Path store = Files.createTempDirectory("lanemq-delay-backlog");
         String group = LocalPlatform.unique("bench-backlog-check");
         DelayServer server = null;
-        try (LocalPlatform platform = LocalPlatform.start()) {
+        try (ScratchStore store = ScratchStore.create("lanemq-delay-backlog");
+             LocalPlatform platform = LocalPlatform.start()) {
             // All weight on IDC A: the internal topic, the raw baseline and the deliveries share one broker.
             platform.enableDelay().addTopic(TOPIC, 8, 100, 0, group);
             String rawTopic = LocalPlatform.unique("bench-backlog-raw");
             platform.stack().createTopic(rawTopic, 8);
-            DelayServerOptions settings = DelayServerOptions.builder("file:" + platform.writeConfig(), store)
+            DelayServerOptions settings = DelayServerOptions.builder("file:" + platform.writeConfig(), store.path())
                     .metricsPort(0).reenqueueAfter(Duration.ofSeconds(reenqueueAfterSeconds)).build();
             System.out.printf("Delay backlog: %,d pending due over a day, %d-byte bodies, burst of %,d due at once%n",
                     pending, bodyBytes, burst);
@@ -115,10 +124,12 @@ public final class DelayBacklogBenchmark implements Callable<Integer> {
 
                 long heapBefore = usedHeapAfterGc();
                 began = System.nanoTime();
+                CpuMeter.Reading ingestBegan = CpuMeter.read();
                 server = DelayServer.start(settings);
                 ServerGauges gauges = new ServerGauges(server);
                 await("ingest", () -> gauges.heldOffsets() >= pending && gauges.pending() >= pending);
                 double ingestRate = pending / seconds(began);
+                CpuMeter.Usage ingestCpu = CpuMeter.read().since(ingestBegan);
                 System.out.printf("  server ingest (stored and held): %,.0f msgs/s, %.2f x raw sync send%n", ingestRate,
                         ingestRate / syncRate);
 
@@ -158,17 +169,24 @@ public final class DelayBacklogBenchmark implements Callable<Integer> {
                                 + "delivery=%.0f heap_mb=%d heap_ratio=%.3f ledger_b_per_record=%.1f health_s=%.1f "
                                 + "ready_s=%.1f targets heap<=512MB %s restart-to-ready(every offset held)<=30s %s%n", pending,
                         syncRate, ingestRate, ingestRate / syncRate, deliveryRate, heap / MB, heap / (512.0 * MB),
-                        ledger / (double) pending, healthy, ready, heap <= 512 * MB ? "MET" : "MISSED",
-                        ready <= 30 ? "MET" : "MISSED");
-                return heap <= 512 * MB && ready <= 30 ? 0 : 1;
+                        ledger / (double) pending, healthy, ready, Targets.P4_BACKLOG_HEAP_MB.isMetBy(heap / (double) MB) ? "MET" : "MISSED",
+                        Targets.P4_RESTART_SECONDS.isMetBy(ready) ? "MET" : "MISSED");
+                String scale = pending == TARGET_PENDING ? "" : String.format("; %,d pending, the target is for %,d", pending, TARGET_PENDING);
+                return List.of(
+                        Figure.of("P4", String.format("delay backlog: heap used after GC, %,d pending", pending))
+                                .measured(heap / (double) MB, "MB").target(Targets.P4_BACKLOG_HEAP_MB)
+                                .note(String.format("%,d MB before the server started; ledger %.1f B per record%s",
+                                        heapBefore / MB, ledger / (double) pending, scale)).build(),
+                        Figure.of("P4", String.format("delay backlog: restart to every offset held, %,d pending", pending))
+                                .measured(ready, "s").target(Targets.P4_RESTART_SECONDS)
+                                .note(String.format("/health UP in %.1f s%s", healthy, scale)).build(),
+                        Figure.of("P4", "delay backlog: server ingest vs raw sync send")
+                                .measured(ingestRate, "msgs/s").baseline(syncRate).cpu(ingestCpu, pending)
+                                .note(String.format("burst delivery %,.0f msgs/s", deliveryRate)).build());
             } finally {
                 if (server != null) {
                     server.close();
                 }
-            }
-        } finally {
-            try (Stream<Path> files = Files.walk(store)) {
-                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }
         }
     }

@@ -8,19 +8,20 @@ import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
 import io.lanemq.benchmarks.cpu.CpuMeter;
+import io.lanemq.benchmarks.report.BenchReport;
+import io.lanemq.benchmarks.report.Figure;
+import io.lanemq.benchmarks.report.FigureBenchmark;
+import io.lanemq.benchmarks.report.Targets;
 import io.lanemq.delay.server.DelayServer;
 import io.lanemq.delay.server.DelayServerOptions;
 import io.lanemq.localstack.LocalPlatform;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.stream.Stream;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
@@ -41,7 +42,7 @@ import picocli.CommandLine.Option;
 @Command(name = "delay", mixinStandardHelpOptions = true,
         description = "P4: delay server vs RocketMQ native timer messages, delivery error p50/p99/max at the same rate "
                 + "(target: ours p99 <= 10 ms).")
-public final class DelayBenchmark implements Callable<Integer> {
+public final class DelayBenchmark implements Callable<Integer>, FigureBenchmark {
 
     private static final String TOPIC = "bench-delay";
     private static final String DUE_AT = "due-at";
@@ -68,15 +69,20 @@ public final class DelayBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Path store = Files.createTempDirectory("lanemq-delay-bench");
+        return BenchReport.standalone(this);
+    }
+
+    @Override
+    public List<Figure> measure() throws Exception {
         String group = LocalPlatform.unique("bench-delay-check");
-        try (LocalPlatform platform = LocalPlatform.start()) {
+        try (ScratchStore store = ScratchStore.create("lanemq-delay-bench");
+             LocalPlatform platform = LocalPlatform.start()) {
             platform.enableDelay().addTopic(TOPIC, 8, 50, 50, group);
             String timerTopic = LocalPlatform.unique("bench-timer");
             platform.stack().createTopic(timerTopic, 8);
             String plainTopic = LocalPlatform.unique("bench-plain");
             platform.stack().createTopic(plainTopic, 8);
-            DelayServerOptions settings = DelayServerOptions.builder("file:" + platform.writeConfig(), store)
+            DelayServerOptions settings = DelayServerOptions.builder("file:" + platform.writeConfig(), store.path())
                     .metricsPort(-1).build();
             DefaultMQProducer raw = new DefaultMQProducer(LocalPlatform.unique("bench-timer-producer"));
             DefaultMQPushConsumer rawConsumer = new DefaultMQPushConsumer(LocalPlatform.unique("bench-timer-check"));
@@ -114,8 +120,8 @@ public final class DelayBenchmark implements Callable<Integer> {
                 System.out.printf("P4: %d msgs/s for %d s of each kind, one kind after the other, delays %d-%d ms%n", rate,
                         seconds, minDelayMs, maxDelayMs);
                 SendCallback countTransitFailures = countFailures(transit);
-                phase(transit, total, 0, 0, (key, due) -> raw.send(plain(plainTopic, key, due), countTransitFailures, SEND_TIMEOUT_MS));
-                phase(ours, total, minDelayMs, maxDelayMs, (key, due) -> producer.sendAsync(ours(key, due)).whenComplete((r, e) -> {
+                CpuMeter.Usage transitCpu = phase(transit, total, 0, 0, (key, due) -> raw.send(plain(plainTopic, key, due), countTransitFailures, SEND_TIMEOUT_MS));
+                CpuMeter.Usage oursCpu = phase(ours, total, minDelayMs, maxDelayMs, (key, due) -> producer.sendAsync(ours(key, due)).whenComplete((r, e) -> {
                     if (e != null) {
                         ours.sendFailed(e);
                     }
@@ -124,24 +130,38 @@ public final class DelayBenchmark implements Callable<Integer> {
                 System.out.println("  delay server, handed to the SDK minus due, p50 p99: " + gauges.fireLag());
                 System.out.println("  delay server, broker ack minus due, p50 p99: " + gauges.dueLag());
                 SendCallback countFailures = countFailures(native_);
-                phase(native_, total, minDelayMs, maxDelayMs, (key, due) -> raw.send(timer(timerTopic, key, due), countFailures, SEND_TIMEOUT_MS));
+                CpuMeter.Usage nativeCpu = phase(native_, total, minDelayMs, maxDelayMs, (key, due) -> raw.send(timer(timerTopic, key, due), countFailures, SEND_TIMEOUT_MS));
                 double oursP99 = ours.percentile(99);
                 double nativeP99 = native_.percentile(99);
-                boolean met = oursP99 <= 10 && ours.distinct() == total;
+                boolean met = Targets.P4_DELIVERY_ERROR_P99_MS.isMetBy(oursP99) && ours.distinct() == total;
                 System.out.printf("RESULT P4 rate=%d ours_p50_ms=%.0f ours_p99_ms=%.0f native_p50_ms=%.0f native_p99_ms=%.0f "
                                 + "ratio_p99=%.3f transit_p50_ms=%.0f transit_p99_ms=%.0f target ours p99<=10 %s%n", rate,
                         ours.percentile(50), oursP99, native_.percentile(50), nativeP99, nativeP99 == 0 ? 0 : oursP99 / nativeP99,
                         transit.percentile(50), transit.percentile(99), met ? "MET" : "MISSED");
-                return met ? 0 : 1;
+                return figures(total, oursCpu, transitCpu, nativeCpu);
             } finally {
                 rawConsumer.shutdown();
                 raw.shutdown();
             }
-        } finally {
-            try (Stream<Path> files = Files.walk(store)) {
-                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
         }
+    }
+
+    private List<Figure> figures(int total, CpuMeter.Usage oursCpu, CpuMeter.Usage transitCpu, CpuMeter.Usage nativeCpu) {
+        double oursCpuMs = oursCpu.cpuNanos() / 1e6 / Math.max(1, ours.distinct());
+        double transitCpuMs = transitCpu.cpuNanos() / 1e6 / Math.max(1, transit.distinct());
+        double nativeCpuMs = nativeCpu.cpuNanos() / 1e6 / Math.max(1, native_.distinct());
+        String allArrived = ours.distinct() + " of " + total + " delayed messages arrived";
+        return List.of(
+                Figure.of("P4", String.format("delay server delivery error p99 at %,d msgs/s vs native timer", rate))
+                        .measured(ours.percentile(99), "ms").baseline(native_.percentile(99)).target(Targets.P4_DELIVERY_ERROR_P99_MS)
+                        .cpuMsPerMessage(oursCpuMs).require(ours.distinct() == total, allArrived)
+                        .note(String.format("p50 ours %.0f ms, native %.0f ms; plain transit p99 %.0f ms; delays %d-%d ms",
+                                ours.percentile(50), native_.percentile(50), transit.percentile(99), minDelayMs, maxDelayMs))
+                        .build(),
+                Figure.of("P4", "delay server CPU per message vs plain transit")
+                        .measured(oursCpuMs, "CPU-ms/msg").baseline(transitCpuMs).target(Targets.P4_CPU_VS_TRANSIT)
+                        .cpuMsPerMessage(oursCpuMs)
+                        .note(String.format("native timer %.3f CPU-ms/msg", nativeCpuMs)).build());
     }
 
     /**
@@ -184,7 +204,8 @@ public final class DelayBenchmark implements Callable<Integer> {
      * One kind alone on the stack, so neither kind's load lands in the other's figures: paced sends (the i-th at
      * start + i / rate), then a wait until every message arrived or the longest delay plus two minutes passed.
      */
-    private void phase(DeliveryErrors errors, int total, long minDelay, long maxDelay, DelayedSend sender) throws Exception {
+    /** @return the CPU the phase cost, every JVM of the run, from its first send to its last arrival */
+    private CpuMeter.Usage phase(DeliveryErrors errors, int total, long minDelay, long maxDelay, DelayedSend sender) throws Exception {
         CpuMeter.Reading began = CpuMeter.read();
         long start = System.nanoTime();
         long intervalNanos = 1_000_000_000L / rate;
@@ -201,7 +222,9 @@ public final class DelayBenchmark implements Callable<Integer> {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200)); // a benchmark's wait, not a test's
         }
         System.out.println("  " + errors.summary(total));
-        System.out.println("    " + CpuMeter.read().since(began).perThousand(errors.distinct()));
+        CpuMeter.Usage cpu = CpuMeter.read().since(began);
+        System.out.println("    " + cpu.perThousand(errors.distinct()));
+        return cpu;
     }
 
     private static SendCallback countFailures(DeliveryErrors errors) {

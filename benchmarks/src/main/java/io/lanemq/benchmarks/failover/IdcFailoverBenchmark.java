@@ -6,6 +6,11 @@ import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
+import io.lanemq.benchmarks.cpu.CpuMeter;
+import io.lanemq.benchmarks.report.BenchReport;
+import io.lanemq.benchmarks.report.Figure;
+import io.lanemq.benchmarks.report.FigureBenchmark;
+import io.lanemq.benchmarks.report.Targets;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.localstack.SendStream;
 import io.lanemq.testkit.Idc;
@@ -13,7 +18,9 @@ import io.lanemq.testkit.IdcSpec;
 import io.lanemq.testkit.LatencyProxy;
 import io.lanemq.testkit.StackSpec;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -34,7 +41,7 @@ import picocli.CommandLine.Option;
         description = "P5: IDC kill recovery (target <= 3 s to 99%% success), slow broker share (target <= 10%% within 10 s); "
                 + "with --network-faults a silent partition (target: >= 90%% of the healthy sync rate within 3 s, >= 99%% success) "
                 + "and 10%% loss (target >= 90%% of the healthy rate).")
-public final class IdcFailoverBenchmark implements Callable<Integer> {
+public final class IdcFailoverBenchmark implements Callable<Integer>, FigureBenchmark {
     private static final String TOPIC = "bench-failover";
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 
@@ -56,6 +63,11 @@ public final class IdcFailoverBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        return BenchReport.standalone(this);
+    }
+
+    @Override
+    public List<Figure> measure() throws Exception {
         StackSpec spec = StackSpec.builder()
                 .idc(IdcSpec.of("idc-a", "cluster-a"))
                 .idc(IdcSpec.builder("idc-b").clusterName("cluster-b").latencyProxy(true).build())
@@ -75,10 +87,13 @@ public final class IdcFailoverBenchmark implements Callable<Integer> {
                      deliveries.merge(message.messageId(), 1, Integer::sum);
                      return ConsumeResult.SUCCESS;
                  })) {
+                CpuMeter.Reading streamStarted = CpuMeter.read();
                 SendStream stream = new SendStream(producer, TOPIC, rate);
                 System.out.printf("P5 idc-failover: %d msgs/s over %s and %s, weights 50/50%n", rate, idcA.clusterName(), idcB.clusterName());
 
                 waitUntil(stream, 12 * SECOND);
+                CpuMeter.Usage healthyCpu = CpuMeter.read().since(streamStarted);
+                long healthySends = stream.startedBetween(0, 12 * SECOND).size();
                 double healthyShare = SendStream.shareOf(stream.startedBetween(2 * SECOND, 12 * SECOND), idcA.clusterName());
                 System.out.printf("  healthy: %s share %.1f%% (configured 50%%), deviation %.1f pp%n",
                         idcA.clusterName(), healthyShare * 100, Math.abs(healthyShare - 0.5) * 100);
@@ -110,8 +125,9 @@ public final class IdcFailoverBenchmark implements Callable<Integer> {
 
                 stream.close();
                 StringBuilder silentResults = new StringBuilder();
+                List<Figure> silentFigures = new ArrayList<>();
                 Set<String> syncAcknowledged = networkFaults
-                        ? new SilentFaultPhases(producer, TOPIC, senders, faultSeconds).run(idcB, silentResults) : Set.of();
+                        ? new SilentFaultPhases(producer, TOPIC, senders, faultSeconds).run(idcB, silentResults, silentFigures) : Set.of();
                 long settleBy = System.nanoTime() + 30 * SECOND;
                 while (!stream.settled() && System.nanoTime() < settleBy) {
                     LockSupport.parkNanos(SECOND / 10);
@@ -126,13 +142,29 @@ public final class IdcFailoverBenchmark implements Callable<Integer> {
                 long duplicated = deliveries.values().stream().filter(n -> n > 1).count();
                 System.out.printf("  acknowledged %d (both streams), lost %d, delivered twice %d, failed async sends %d of %d%n", acknowledged.size(), lost,
                         duplicated, stream.all().size() - stream.acknowledgedIds().size(), stream.all().size());
+                double splitDeviation = Math.abs(healthyShare - 0.5) * 100;
                 System.out.printf("RESULT P5 kill_recovery_ms=%d (target <= 3000) %s; slow_share_at_10s=%.1f%% (target <= 10%%) %s; "
                                 + "healthy_split_deviation_pp=%.1f (target <= 5) %s;%s lost=%d%n",
-                        recovered, recovered >= 0 && recovered <= 3000 ? "MET" : "MISSED",
-                        shareAt10 * 100, shareAt10 <= 0.10 ? "MET" : "MISSED",
-                        Math.abs(healthyShare - 0.5) * 100, Math.abs(healthyShare - 0.5) <= 0.05 ? "MET" : "MISSED",
+                        recovered, Targets.P5_KILL_RECOVERY_MS.isMetBy(recovered) ? "MET" : "MISSED",
+                        shareAt10 * 100, Targets.P5_SLOW_BROKER_SHARE_PERCENT.isMetBy(shareAt10 * 100) ? "MET" : "MISSED",
+                        splitDeviation, Targets.P5_HEALTHY_SPLIT_PP.isMetBy(splitDeviation) ? "MET" : "MISSED",
                         silentResults, lost);
-                return lost == 0 ? 0 : 1;
+                List<Figure> figures = new ArrayList<>(List.of(
+                        Figure.of("P5", String.format("IDC killed: until 99%% of sends succeed, %,d msgs/s async", rate))
+                                .measured(recovered, "ms").target(Targets.P5_KILL_RECOVERY_MS)
+                                .note(String.format("%d sends failed in the 10 s after; restarted IDC back >= 40%% %d ms after its restart",
+                                        failedAfterKill, backAfterRestart)).build(),
+                        Figure.of("P5", String.format("slow broker +%d ms: its share in second 10", slowMillis))
+                                .measured(shareAt10 * 100, "%").target(Targets.P5_SLOW_BROKER_SHARE_PERCENT)
+                                .note(String.format("<= 10%% after %d ms; back >= 40%% %d ms after healing", below10, backAt40)).build(),
+                        Figure.of("P5", "healthy split off 50/50")
+                                .measured(splitDeviation, "pp").target(Targets.P5_HEALTHY_SPLIT_PP).cpu(healthyCpu, healthySends)
+                                .note(String.format("CPU over the first 12 s at %,d msgs/s", rate)).build()));
+                figures.addAll(silentFigures);
+                figures.add(Figure.of("R1", "acknowledged messages lost (IDC kill, slow broker" + (networkFaults ? ", network faults)" : ")"))
+                        .measured(lost, "messages").target(Targets.R1_LOST_ACKNOWLEDGED)
+                        .note(String.format("%,d acknowledged, %d delivered twice", acknowledged.size(), duplicated)).build());
+                return figures;
             }
         }
     }

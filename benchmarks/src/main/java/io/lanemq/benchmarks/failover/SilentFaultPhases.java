@@ -1,6 +1,8 @@
 package io.lanemq.benchmarks.failover;
 
 import io.lanemq.api.Producer;
+import io.lanemq.benchmarks.report.Figure;
+import io.lanemq.benchmarks.report.Targets;
 import io.lanemq.localstack.SendLog;
 import io.lanemq.localstack.SendOutcome;
 import io.lanemq.localstack.SyncSenders;
@@ -36,16 +38,19 @@ final class SilentFaultPhases {
         this.faultSeconds = faultSeconds;
     }
 
-    /** Runs both faults on {@code victim}; returns the ids acknowledged, for the caller's loss check, and prints results. */
-    Set<String> run(Idc victim, StringBuilder results) throws InterruptedException {
+    /**
+     * Runs both faults on {@code victim}; returns the ids acknowledged, for the caller's loss check, prints results,
+     * and adds each fault's figure to {@code figures}.
+     */
+    Set<String> run(Idc victim, StringBuilder results, List<Figure> figures) throws InterruptedException {
         try (NetworkFaults faults = NetworkFaults.open()) {
             SyncSenders pool = new SyncSenders(producer, topic, senders);
             try {
                 SendLog log = pool.log();
-                phase(true, log, victim, () -> faults.drop("partition of " + victim.name(), victim.ports(), Direction.BOTH),
-                        results);
-                phase(false, log, victim, () -> faults.loss("10% loss on " + victim.name(), victim.ports(), 10, Direction.BOTH),
-                        results);
+                figures.add(phase(true, log, victim,
+                        () -> faults.drop("partition of " + victim.name(), victim.ports(), Direction.BOTH), results));
+                figures.add(phase(false, log, victim,
+                        () -> faults.loss("10% loss on " + victim.name(), victim.ports(), 10, Direction.BOTH), results));
             } finally {
                 pool.close();
             }
@@ -55,7 +60,7 @@ final class SilentFaultPhases {
     }
 
     /** @param silent a partition (else loss), injected once the healthy rate is steady: the rate to compare with */
-    private void phase(boolean silent, SendLog log, Idc victim, Supplier<Fault> inject, StringBuilder results) {
+    private Figure phase(boolean silent, SendLog log, Idc victim, Supplier<Fault> inject, StringBuilder results) {
         String label = silent ? "silent partition" : "10% loss";
         waitSteady(log, victim.clusterName());
         long cutAt = log.nowNanos();
@@ -89,6 +94,17 @@ final class SilentFaultPhases {
         boolean met = silent ? backAt >= 0 && backAt <= 3 && success >= 0.99 : rateRatio >= 0.9 && success >= 0.99;
         results.append(String.format(" %s: back_within_s=%d rate_ratio=%.2f success=%.4f p99_ms=%.1f longest_ms=%d %s;",
                 silent ? "partition" : "loss10", backAt, rateRatio, success, p99, longest, met ? "MET" : "MISSED"));
+        String note = String.format("success from 3 s %.4f; p99 %.1f ms; longest call %d ms; %d sync senders", success, p99, longest,
+                senders);
+        if (silent) {
+            return Figure.of("P5", "silent partition of " + victim.name() + ": every second >= 90% of healthy from")
+                    .measured(backAt < 0 ? Double.NaN : backAt, "s").target(Targets.P5_PARTITION_BACK_SECONDS)
+                    .require(backAt >= 0, "never back to 90% of healthy").require(success >= 0.99, "success below 99%")
+                    .note(note).build();
+        }
+        return Figure.of("P5", "10% loss on " + victim.name() + ": sync send rate from 3 s vs healthy")
+                .measured(rateRatio * healthy, "sends/s").baseline(healthy).target(Targets.P5_LOSS_RATE_VS_HEALTHY)
+                .require(success >= 0.99, "success below 99%").note(note).build();
     }
 
     private static void waitSteady(SendLog log, String victim) {

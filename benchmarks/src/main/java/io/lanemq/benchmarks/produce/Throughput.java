@@ -9,7 +9,18 @@ public final class Throughput {
     private Throughput() {
     }
 
+    /** Successful sends of a run and its wall time. */
+    public record Run(long sent, long nanos) {
+        public double rate() {
+            return sent / (nanos / 1e9);
+        }
+    }
+
     public static double measure(SendLoop loop, int threads, int seconds) throws InterruptedException {
+        return run(loop, threads, seconds).rate();
+    }
+
+    public static Run run(SendLoop loop, int threads, int seconds) throws InterruptedException {
         LongAdder sent = new LongAdder();
         AtomicReference<Exception> failure = new AtomicReference<>();
         CountDownLatch done = new CountDownLatch(threads);
@@ -34,6 +45,6 @@ public final class Throughput {
         if (failure.get() != null) {
             throw new IllegalStateException("a send failed during the benchmark", failure.get());
         }
-        return sent.sum() / ((System.nanoTime() - start) / 1e9);
+        return new Run(sent.sum(), System.nanoTime() - start);
     }
 }

@@ -16,9 +16,9 @@ import java.util.List;
 /**
  * A real consumer proxy in the benchmark JVM, on 127.0.0.1 with TLS (the JVM's self-signed
  * certificate) and one application token, named in the platform's {@code proxy} section, so PROXY-mode
- * groups of the platform are pushed by it.
+ * groups of the platform are pushed by it. Used by P3 and by P8 (idle with the proxy connected).
  */
-final class InProcessProxy implements AutoCloseable {
+public final class InProcessProxy implements AutoCloseable {
     private static final String APPLICATION = "bench-proxy-app";
     private static final String TOKEN = "bench-proxy-token-0123456789";
 
@@ -30,7 +30,7 @@ final class InProcessProxy implements AutoCloseable {
         this.server = server;
     }
 
-    static InProcessProxy start(LocalPlatform platform) throws MessagingException, IOException {
+    public static InProcessProxy start(LocalPlatform platform) throws MessagingException, IOException {
         SelfSignedCertificate certificate = SelfSignedCertificate.shared();
         ProxyServerOptions config = ProxyServerOptions.builder(platform.writeConfig().toString())
                 .proxyId(LocalPlatform.unique("bench-proxy"))
@@ -46,7 +46,7 @@ final class InProcessProxy implements AutoCloseable {
     }
 
     /** A client of the platform as the proxy's application, with its token: what a PROXY-mode consumer needs. */
-    MessagingClient client() throws MessagingException {
+    public MessagingClient client() throws MessagingException {
         return MessagingClient.create(ClientOptions.builder(APPLICATION)
                 .configLocation(platform.writeConfig().toString()).proxyToken(TOKEN).build());
     }

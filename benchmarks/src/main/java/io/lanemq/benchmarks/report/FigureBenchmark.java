@@ -1,0 +1,21 @@
+package io.lanemq.benchmarks.report;
+
+import java.util.List;
+
+/**
+ * A benchmark that returns its figures, so {@code all} (and {@code bin/bench}) can run it among the others and put
+ * its rows in one table. A benchmark is a picocli command: {@code all} sets its options (its quick or full mode) by
+ * parsing arguments onto a fresh instance, then calls {@link #measure()}; its own {@code call()} does the same for a
+ * run of that benchmark alone.
+ */
+@FunctionalInterface
+public interface FigureBenchmark {
+
+    /**
+     * Runs the benchmark with the options set on this instance, printing its progress and its {@code RESULT} line as
+     * it goes, and returns its figures (a missed target is a figure, not an exception).
+     *
+     * @throws Exception when the benchmark could not run to the end; {@code all} reports it as an error row
+     */
+    List<Figure> measure() throws Exception;
+}
