@@ -5,6 +5,7 @@ import io.lanemq.benchmarks.delay.DelayBenchmark;
 import io.lanemq.benchmarks.failover.FailoverBenchmarkMain;
 import io.lanemq.benchmarks.failover.IdcFailoverBenchmark;
 import io.lanemq.benchmarks.idle.IdleBenchmark;
+import io.lanemq.benchmarks.produce.GatheringBenchmark;
 import io.lanemq.benchmarks.produce.ProduceBenchmark;
 import io.lanemq.benchmarks.proxy.ProxyBenchmark;
 import io.lanemq.benchmarks.reload.ReloadBenchmark;
@@ -42,6 +43,8 @@ public final class AllBenchmarks implements Callable<Integer> {
         return List.of(
                 Entry.command("produce", "P1", ProduceBenchmark::new,
                         List.of("--warmup-seconds", "3", "--rounds", "2", "--round-seconds", "5"), List.of()),
+                Entry.command("produce-batch", "P2", GatheringBenchmark::new,
+                        List.of("--warmup-seconds", "2", "--rounds", "2", "--round-seconds", "4"), List.of()),
                 Entry.command("proxy", "P3", ProxyBenchmark::new,
                         List.of("--backlog", "20000", "--warmup", "10000", "--latency-seconds", "5"), List.of()),
                 Entry.command("delay", "P4", DelayBenchmark::new,

@@ -5,6 +5,7 @@ import io.lanemq.benchmarks.delay.DelayBenchmark;
 import io.lanemq.benchmarks.failover.FailoverBenchmarkMain;
 import io.lanemq.benchmarks.failover.IdcFailoverBenchmark;
 import io.lanemq.benchmarks.idle.IdleBenchmark;
+import io.lanemq.benchmarks.produce.GatheringBenchmark;
 import io.lanemq.benchmarks.produce.ProduceBenchmark;
 import io.lanemq.benchmarks.proxy.ProxyBenchmark;
 import io.lanemq.benchmarks.reload.ReloadBenchmark;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Command;
 /** Entry point of {@code benchmarks.jar}: one subcommand per benchmark. */
 @Command(name = "benchmarks", mixinStandardHelpOptions = true,
         description = "LaneMQ benchmarks; each prints its target as a ratio against a baseline measured in the same run.",
-        subcommands = {ProduceBenchmark.class, FailoverBenchmarkMain.class, IdcFailoverBenchmark.class, ReloadBenchmark.class,
+        subcommands = {ProduceBenchmark.class, GatheringBenchmark.class, FailoverBenchmarkMain.class, IdcFailoverBenchmark.class, ReloadBenchmark.class,
                 DelayBenchmark.class, DelayBacklogBenchmark.class, ProxyBenchmark.class, IdleBenchmark.class,
                 AllBenchmarks.class})
 public final class BenchmarksMain implements Runnable {

@@ -4,11 +4,11 @@ import io.lanemq.api.Message;
 import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
-import io.lanemq.benchmarks.cpu.CpuMeter;
 import io.lanemq.benchmarks.report.BenchReport;
 import io.lanemq.benchmarks.report.Figure;
 import io.lanemq.benchmarks.report.FigureBenchmark;
 import io.lanemq.benchmarks.report.Targets;
+import io.lanemq.config.BatchConfig;
 import io.lanemq.localstack.LocalPlatform;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,8 +53,9 @@ public final class ProduceBenchmark implements Callable<Integer>, FigureBenchmar
     public List<Figure> measure() throws Exception {
         byte[] body = new byte[bodyBytes];
         try (LocalPlatform platform = LocalPlatform.start()) {
-            // All weight on IDC A: the SDK and the raw producer hit the same broker and topic.
-            platform.addTopic(TOPIC, 8, 100, 0);
+            // All weight on IDC A: the SDK and the raw producer hit the same broker and topic. Gathering off: P1 is
+            // what the SDK's layers cost per send; what gathering gains is P2's (the produce-batch benchmark).
+            platform.addTopic(TOPIC, 8, 100, 0).batch(BatchConfig.OFF);
             DefaultMQProducer raw = new DefaultMQProducer("bench-raw-producer");
             raw.setNamesrvAddr(platform.idcA().nameServerAddress());
             raw.setInstanceName("bench-raw");
@@ -75,41 +76,17 @@ public final class ProduceBenchmark implements Callable<Integer>, FigureBenchmar
         }
     }
 
-    /** One side's measured rounds: their rates, sends and the CPU they cost. */
-    private final class Side {
-        private final List<Double> rates = new ArrayList<>();
-        private long sent;
-        private long cpuNanos;
-
-        double round(SendLoop loop) throws InterruptedException {
-            CpuMeter.Reading began = CpuMeter.read();
-            Throughput.Run run = Throughput.run(loop, threads, roundSeconds);
-            cpuNanos += CpuMeter.read().since(began).cpuNanos();
-            sent += run.sent();
-            rates.add(run.rate());
-            return run.rate();
-        }
-
-        double meanRate() {
-            return rates.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-        }
-
-        double cpuMsPerMessage() {
-            return cpuNanos / 1e6 / sent;
-        }
-    }
-
     private List<Figure> compare(SendLoop rawLoop, SendLoop sdkLoop) throws InterruptedException {
         System.out.printf("P1 produce: %d threads, %d-byte bodies, %d x %d s rounds per side after %d s warm-up%n",
                 threads, bodyBytes, rounds, roundSeconds, warmupSeconds);
         Throughput.measure(rawLoop, threads, warmupSeconds);
         Throughput.measure(sdkLoop, threads, warmupSeconds);
-        Side raw = new Side();
-        Side sdk = new Side();
+        MeasuredSide raw = new MeasuredSide("raw");
+        MeasuredSide sdk = new MeasuredSide("sdk");
         List<String> roundRatios = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
-            double rawRate = raw.round(rawLoop);
-            double sdkRate = sdk.round(sdkLoop);
+            double rawRate = raw.round(rawLoop, threads, roundSeconds);
+            double sdkRate = sdk.round(sdkLoop, threads, roundSeconds);
             roundRatios.add(String.format("%.3f", sdkRate / rawRate));
             System.out.printf("  round %d: raw %,.0f msgs/s, sdk %,.0f msgs/s, ratio %.3f%n", round, rawRate, sdkRate, sdkRate / rawRate);
         }
