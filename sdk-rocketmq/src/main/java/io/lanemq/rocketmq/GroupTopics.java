@@ -131,7 +131,7 @@ public final class GroupTopics implements AutoCloseable {
         if (producer != null) {
             return producer;
         }
-        producer = new DefaultMQProducer(producerGroup);
+        producer = RocketMqClients.withQuietAccumulator(new DefaultMQProducer(producerGroup));
         RawClientSupport.connect(producer, endpoint(cluster));
         producer.start();
         producers.put(cluster, producer);

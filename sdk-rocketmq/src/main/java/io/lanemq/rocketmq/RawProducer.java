@@ -38,7 +38,7 @@ public final class RawProducer implements AutoCloseable {
      */
     public static RawProducer start(String producerGroup, ClusterEndpoint endpoint, String instanceName)
             throws InvalidConfigurationException, MessagingException {
-        DefaultMQProducer producer = new DefaultMQProducer(producerGroup);
+        DefaultMQProducer producer = RocketMqClients.withQuietAccumulator(new DefaultMQProducer(producerGroup));
         RawClientSupport.connect(producer, endpoint, instanceName);
         try {
             producer.start();
