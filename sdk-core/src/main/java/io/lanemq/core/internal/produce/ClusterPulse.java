@@ -14,8 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * (DelayServerProbeIT under three test stacks), and giving up on each then only doubled the messages.
  */
 final class ClusterPulse {
-    private final Map<String, Long> lastQuickAnswer = new ConcurrentHashMap<>();
-    private final Map<String, Long> lastAnswer = new ConcurrentHashMap<>();
+    /** Per cluster: when it last answered, and last answered quickly. Written on every answer, so no new map entry each time. */
+    private final Map<String, Marks> marks = new ConcurrentHashMap<>();
     private final Ticker ticker;
 
     ClusterPulse(Ticker ticker) {
@@ -25,25 +25,37 @@ final class ClusterPulse {
     /** Records an answer of {@code cluster} that took {@code latencyNanos}, if it is at most {@code quickNanos}. */
     void answered(String cluster, long latencyNanos, long quickNanos) {
         long now = ticker.read();
-        lastAnswer.put(cluster, now);
+        Marks m = marks.computeIfAbsent(cluster, c -> new Marks());
+        m.answer = now;
+        m.answered = true;
         if (latencyNanos <= quickNanos) {
-            lastQuickAnswer.put(cluster, now);
+            m.quickAnswer = now;
+            m.quick = true;
         }
     }
 
     /** True when {@code cluster} answered any send at or after {@code sinceNanos}. */
     boolean answeredSince(String cluster, long sinceNanos) {
-        Long last = lastAnswer.get(cluster);
-        return last != null && last - sinceNanos >= 0;
+        Marks m = marks.get(cluster);
+        return m != null && m.answered && m.answer - sinceNanos >= 0;
     }
 
     /** True when a cluster other than {@code cluster} answered quickly at or after {@code sinceNanos}. */
     boolean otherAnsweredSince(String cluster, long sinceNanos) {
-        for (Map.Entry<String, Long> entry : lastQuickAnswer.entrySet()) {
-            if (!entry.getKey().equals(cluster) && entry.getValue() - sinceNanos >= 0) {
+        for (Map.Entry<String, Marks> entry : marks.entrySet()) {
+            Marks m = entry.getValue();
+            if (!entry.getKey().equals(cluster) && m.quick && m.quickAnswer - sinceNanos >= 0) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** A cluster's latest answers; a reader may see one a moment old, which only delays a failover by one check. */
+    private static final class Marks {
+        volatile long answer;
+        volatile long quickAnswer;
+        volatile boolean answered;
+        volatile boolean quick;
     }
 }
