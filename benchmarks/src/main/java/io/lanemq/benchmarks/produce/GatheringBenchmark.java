@@ -9,6 +9,7 @@ import io.lanemq.benchmarks.report.Figure;
 import io.lanemq.benchmarks.report.FigureBenchmark;
 import io.lanemq.benchmarks.report.Target;
 import io.lanemq.benchmarks.report.Targets;
+import io.lanemq.config.BatchConfig;
 import io.lanemq.localstack.LocalPlatform;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,6 +48,13 @@ public final class GatheringBenchmark implements Callable<Integer>, FigureBenchm
             description = "Async sends outstanding at once, both sides (default: ${DEFAULT-VALUE}).")
     int inFlight;
 
+    @Option(names = "--max-in-flight", description = "Gathering: requests of a queue in flight (default: the platform's, "
+            + "BatchConfig.DEFAULTS).")
+    Integer maxInFlight;
+
+    @Option(names = "--max-messages", description = "Gathering: messages per request (default: the platform's).")
+    Integer maxMessages;
+
     @Option(names = "--body-bytes", defaultValue = "300", description = "Body size (default: ${DEFAULT-VALUE}).")
     int bodyBytes;
 
@@ -69,6 +77,10 @@ public final class GatheringBenchmark implements Callable<Integer>, FigureBenchm
         byte[] body = new byte[bodyBytes];
         try (LocalPlatform platform = LocalPlatform.start()) {
             platform.addTopic(TOPIC, 8, 100, 0); // IDC A only: every side hits the same broker and topic
+            BatchConfig defaults = BatchConfig.DEFAULTS;
+            BatchConfig gathering = new BatchConfig(maxMessages == null ? defaults.maxMessages() : maxMessages,
+                    defaults.maxBytes(), maxInFlight == null ? defaults.maxInFlight() : maxInFlight, defaults.linger());
+            platform.batch(gathering);
             String physical = platform.physicalTopic(TOPIC);
             DefaultMQProducer raw = rawProducer(platform, "bench-raw", false);
             DefaultMQProducer autoBatch = rawProducer(platform, "bench-autobatch", true);
@@ -80,8 +92,8 @@ public final class GatheringBenchmark implements Callable<Integer>, FigureBenchm
                 AsyncSend autoBatchAsync = () -> sendAsync(autoBatch, new org.apache.rocketmq.common.message.Message(physical, body));
                 AsyncSend sdkAsync = () -> sdk.sendAsync(Message.builder(TOPIC).body(body).build());
 
-                System.out.printf("P2 gathering: %d-byte bodies, %d x %d s rounds per side after %d s warm-up%n",
-                        bodyBytes, rounds, roundSeconds, warmupSeconds);
+                System.out.printf("P2 gathering: %d-byte bodies, %d x %d s rounds per side after %d s warm-up; %s%n",
+                        bodyBytes, rounds, roundSeconds, warmupSeconds, gathering);
                 List<Figure> figures = new ArrayList<>();
                 for (int t : threads) {
                     Map<String, MeasuredSide> sides = syncRounds(t, Map.of("raw", rawSync, "autoBatch", autoBatchSync, "sdk", sdkSync));

@@ -46,7 +46,7 @@ final class FailoverSend {
     private Attempt current;
     private int outstanding;
     private ScheduledFuture<?> timer;
-    /** The attempts' answers still awaited; withdrawn once the send is decided (see {@link #start}). */
+    /** The attempts' answers (one per attempt); those still awaited are withdrawn once the send is decided (see {@link #start}). */
     private final List<CompletableFuture<BoundSendResult>> awaited = new ArrayList<>(2);
 
     FailoverSend(SendAttempts attempts, ClusterProducers clusters, ScheduledExecutorService timers) {
@@ -120,15 +120,10 @@ final class FailoverSend {
         synchronized (this) {
             decidedMeanwhile = decided;
             if (!decidedMeanwhile) {
-                awaited.add(answer);
+                awaited.add(answer); // left in once answered: cancelling an answered future does nothing
             }
         }
-        answer.whenComplete((sent, error) -> {
-            synchronized (this) {
-                awaited.remove(answer);
-            }
-            completed(started, sent, error);
-        });
+        answer.whenComplete((sent, error) -> completed(started, sent, error));
         if (decidedMeanwhile) {
             answer.cancel(false);
         }
