@@ -58,6 +58,10 @@ public final class IdleBenchmark implements Callable<Integer>, FigureBenchmark {
     @Option(names = "--window-seconds", defaultValue = "30", description = "Length of each measured window (default: ${DEFAULT-VALUE}).")
     int windowSeconds;
 
+    @Option(names = "--test-client-intervals", description = "Clients heartbeat, read routes and commit offsets every "
+            + "second, as in the tests, instead of RocketMQ's own intervals (30 s, 30 s, 5 s) as in production.")
+    boolean testClientIntervals;
+
     @Option(names = "--top-threads", defaultValue = "10", description = "Threads of this JVM listed per window (default: ${DEFAULT-VALUE}).")
     int topThreads;
 
@@ -70,9 +74,13 @@ public final class IdleBenchmark implements Callable<Integer>, FigureBenchmark {
     public List<Figure> measure() throws Exception {
         String directGroup = LocalPlatform.unique("bench-idle-direct");
         String proxyGroup = LocalPlatform.unique("bench-idle-proxied");
-        System.out.printf("P8 idle: no traffic; each window %d s after %d s of settling%n", windowSeconds, settleSeconds);
+        System.out.printf("P8 idle: no traffic; each window %d s after %d s of settling; client intervals: %s%n", windowSeconds,
+                settleSeconds, testClientIntervals ? "the tests' (1 s)" : "RocketMQ's own (production)");
         try (ScratchStore store = ScratchStore.create("lanemq-idle-bench");
              LocalPlatform platform = LocalPlatform.start()) {
+            if (!testClientIntervals) {
+                platform.productionClientIntervals();
+            }
             // Topics before the first window, so both windows measure brokers holding the same topics.
             platform.enableDelay().addTopic(TOPIC, 8, 50, 50, directGroup, proxyGroup);
             Window alone = window(platform, "the stack alone (no client)");
