@@ -8,9 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +34,7 @@ final class FailoverSend {
 
     private final SendAttempts attempts;
     private final ClusterProducers clusters;
-    private final ScheduledExecutorService timers;
+    private final SendTimers timers;
     private final CompletableFuture<SendResult> result = new CompletableFuture<>();
     private final long deadlineNanos;
     // Guarded by this. The outcome is decided under the lock and handed to the future outside it, so that
@@ -45,11 +42,11 @@ final class FailoverSend {
     private boolean decided;
     private Attempt current;
     private int outstanding;
-    private ScheduledFuture<?> timer;
+    private SendTimers.Timer timer;
     /** The attempts' answers (one per attempt); those still awaited are withdrawn once the send is decided (see {@link #start}). */
     private final List<CompletableFuture<BoundSendResult>> awaited = new ArrayList<>(2);
 
-    FailoverSend(SendAttempts attempts, ClusterProducers clusters, ScheduledExecutorService timers) {
+    FailoverSend(SendAttempts attempts, ClusterProducers clusters, SendTimers timers) {
         this.attempts = attempts;
         this.clusters = clusters;
         this.timers = timers;
@@ -218,7 +215,7 @@ final class FailoverSend {
     private MessagingException schedule(long delayNanos) {
         cancelTimer();
         try {
-            timer = timers.schedule(this::onTimer, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+            timer = timers.schedule(this::onTimer, delayNanos);
             return null;
         } catch (RejectedExecutionException closed) {
             return decideFailure(new SendFailedException("the producer was closed while this send was in flight; "
@@ -228,7 +225,7 @@ final class FailoverSend {
 
     private void cancelTimer() {
         if (timer != null) {
-            timer.cancel(false);
+            timer.cancel();
             timer = null;
         }
     }

@@ -20,6 +20,7 @@ import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.internal.routing.ClusterChooser;
 import io.lanemq.support.NamedThreads;
 import io.lanemq.support.Ticker;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Map;
 import java.util.Optional;
@@ -54,6 +55,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class RoutingProducer implements Producer, ConfigSubscriber {
     private static final Logger log = LoggerFactory.getLogger(RoutingProducer.class);
+    /** How late a send's failover or deadline may be decided: far below a quarter of any sane failoverAfterMs. */
+    private static final Duration TICK = Duration.ofMillis(5);
 
     private final String producerGroup;
     private final Optional<TransactionChecker> transactionChecker;
@@ -67,6 +70,8 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Failover and deadline timers of sends in flight, and throttled starts; one thread, timers only. */
     private final ScheduledThreadPoolExecutor timers;
+    /** The sends' timers, in ticks of {@link #TICK} on {@link #timers}. */
+    private final SendTimers sendTimers;
     private final ClusterPulse pulse;
     private final HeldBytes heldBytes = new HeldBytes();
     private final Ticker ticker;
@@ -91,6 +96,7 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
         this.timers = new ScheduledThreadPoolExecutor(1, NamedThreads.single(NamedThreads.name("lanemq-producer-timers", producerGroup)));
         // A cancelled timer (the usual case: the send was answered) leaves the queue at once, not at its due time.
         timers.setRemoveOnCancelPolicy(true);
+        this.sendTimers = new SendTimers(timers, ticker, TICK.toNanos());
     }
 
     /**
@@ -163,12 +169,12 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
     /** Starts the send once its permit is due (after {@code wait} nanos), never blocking the caller. */
     private CompletableFuture<SendResult> start(SendAttempts attempts, long wait) {
         if (wait == TopicRateLimits.NOW) {
-            return new FailoverSend(attempts, clusters, timers).start();
+            return new FailoverSend(attempts, clusters, sendTimers).start();
         }
         // Throttled: the send starts when its permit is due.
         CompletableFuture<SendResult> result = new CompletableFuture<>();
         try {
-            timers.schedule(() -> new FailoverSend(attempts, clusters, timers).start().whenComplete((sent, failure) -> {
+            timers.schedule(() -> new FailoverSend(attempts, clusters, sendTimers).start().whenComplete((sent, failure) -> {
                 if (failure == null) {
                     result.complete(sent);
                 } else {
