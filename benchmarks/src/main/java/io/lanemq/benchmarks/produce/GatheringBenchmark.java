@@ -22,6 +22,7 @@ import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -38,6 +39,9 @@ import picocli.CommandLine.Option;
         description = "P2: SDK sends with batch gathering vs raw DefaultMQProducer sync sends (>= 2.0), vs setAutoBatch "
                 + "sync sends (>= 1.5), and async with gathering vs raw async with setAutoBatch (>= 1.0).")
 public final class GatheringBenchmark implements Callable<Integer>, FigureBenchmark {
+    @Mixin
+    RoundOptions options = new RoundOptions();
+
     private static final String TOPIC = "bench-gathering";
 
     @Option(names = "--threads", split = ",", defaultValue = "8,64",
@@ -55,18 +59,6 @@ public final class GatheringBenchmark implements Callable<Integer>, FigureBenchm
     @Option(names = "--max-messages", description = "Gathering: messages per request (default: the platform's).")
     Integer maxMessages;
 
-    @Option(names = "--body-bytes", defaultValue = "300", description = "Body size (default: ${DEFAULT-VALUE}).")
-    int bodyBytes;
-
-    @Option(names = "--round-seconds", defaultValue = "10", description = "Length of one measured round (default: ${DEFAULT-VALUE}).")
-    int roundSeconds;
-
-    @Option(names = "--rounds", defaultValue = "3", description = "Measured rounds per side, alternating (default: ${DEFAULT-VALUE}).")
-    int rounds;
-
-    @Option(names = "--warmup-seconds", defaultValue = "5", description = "Unmeasured warm-up per side (default: ${DEFAULT-VALUE}).")
-    int warmupSeconds;
-
     @Override
     public Integer call() throws Exception {
         return BenchReport.standalone(this);
@@ -74,7 +66,7 @@ public final class GatheringBenchmark implements Callable<Integer>, FigureBenchm
 
     @Override
     public List<Figure> measure() throws Exception {
-        byte[] body = new byte[bodyBytes];
+        byte[] body = new byte[options.bodyBytes];
         try (LocalPlatform platform = LocalPlatform.start()) {
             platform.addTopic(TOPIC, 8, 100, 0); // IDC A only: every side hits the same broker and topic
             BatchConfig defaults = BatchConfig.DEFAULTS;
@@ -93,17 +85,24 @@ public final class GatheringBenchmark implements Callable<Integer>, FigureBenchm
                 AsyncSend sdkAsync = () -> sdk.sendAsync(Message.builder(TOPIC).body(body).build());
 
                 System.out.printf("P2 gathering: %d-byte bodies, %d x %d s rounds per side after %d s warm-up; %s%n",
-                        bodyBytes, rounds, roundSeconds, warmupSeconds, gathering);
+                        options.bodyBytes, options.rounds, options.roundSeconds, options.warmupSeconds, gathering);
                 List<Figure> figures = new ArrayList<>();
                 for (int t : threads) {
-                    Map<String, MeasuredSide> sides = syncRounds(t, Map.of("raw", rawSync, "autoBatch", autoBatchSync, "sdk", sdkSync));
+                    Map<String, Workload> workloads = new LinkedHashMap<>();
+                    workloads.put("raw", sync(rawSync, t));
+                    workloads.put("autoBatch", sync(autoBatchSync, t));
+                    workloads.put("sdk", sync(sdkSync, t));
+                    Map<String, MeasuredSide> sides = measureRounds(t + " threads", workloads);
                     MeasuredSide gathered = sides.get("sdk");
                     figures.add(figure(gathered, sides.get("raw"), Targets.P2_GATHERED_VS_RAW_SYNC,
                             "SDK sync, gathering vs raw DefaultMQProducer sync, " + t + " threads"));
                     figures.add(figure(gathered, sides.get("autoBatch"), Targets.P2_GATHERED_VS_AUTO_BATCH_SYNC,
                             "SDK sync, gathering vs setAutoBatch sync, " + t + " threads"));
                 }
-                Map<String, MeasuredSide> async = asyncRounds(Map.of("autoBatch", autoBatchAsync, "sdk", sdkAsync));
+                Map<String, Workload> asyncWorkloads = new LinkedHashMap<>();
+                asyncWorkloads.put("autoBatch", async(autoBatchAsync));
+                asyncWorkloads.put("sdk", async(sdkAsync));
+                Map<String, MeasuredSide> async = measureRounds("async " + inFlight + " in flight", asyncWorkloads);
                 figures.add(figure(async.get("sdk"), async.get("autoBatch"), Targets.P2_GATHERED_ASYNC_VS_AUTO_BATCH_ASYNC,
                         "SDK async, gathering vs setAutoBatch async, " + inFlight + " in flight"));
                 return figures;
@@ -114,32 +113,31 @@ public final class GatheringBenchmark implements Callable<Integer>, FigureBenchm
         }
     }
 
-    private Map<String, MeasuredSide> syncRounds(int threadCount, Map<String, SendLoop> loops) throws InterruptedException {
-        Map<String, MeasuredSide> sides = new LinkedHashMap<>();
-        for (String name : List.of("raw", "autoBatch", "sdk")) {
-            Throughput.measure(loops.get(name), threadCount, warmupSeconds);
-            sides.put(name, new MeasuredSide(name));
-        }
-        for (int round = 1; round <= rounds; round++) {
-            StringBuilder line = new StringBuilder(String.format("  %d threads, round %d:", threadCount, round));
-            for (MeasuredSide side : sides.values()) {
-                line.append(String.format(" %s %,.0f msgs/s", side.name(), side.round(loops.get(side.name()), threadCount, roundSeconds)));
-            }
-            System.out.println(line);
-        }
-        return sides;
+    /** One side's work for a round of {@code seconds}, measured on {@code side}; returns the round's rate. */
+    @FunctionalInterface
+    private interface Workload {
+        double run(MeasuredSide side, int seconds) throws InterruptedException;
     }
 
-    private Map<String, MeasuredSide> asyncRounds(Map<String, AsyncSend> sends) throws InterruptedException {
+    private static Workload sync(SendLoop loop, int threadCount) {
+        return (side, seconds) -> side.round(loop, threadCount, seconds);
+    }
+
+    private Workload async(AsyncSend send) {
+        return (side, seconds) -> side.round(send, inFlight, seconds);
+    }
+
+    /** Warms each side up, then runs the measured rounds, alternating the sides in the map's order. */
+    private Map<String, MeasuredSide> measureRounds(String label, Map<String, Workload> workloads) throws InterruptedException {
         Map<String, MeasuredSide> sides = new LinkedHashMap<>();
-        for (String name : List.of("autoBatch", "sdk")) {
-            Throughput.runAsync(sends.get(name), inFlight, warmupSeconds);
-            sides.put(name, new MeasuredSide(name));
+        for (Map.Entry<String, Workload> workload : workloads.entrySet()) {
+            workload.getValue().run(new MeasuredSide("warm-up"), options.warmupSeconds);
+            sides.put(workload.getKey(), new MeasuredSide(workload.getKey()));
         }
-        for (int round = 1; round <= rounds; round++) {
-            StringBuilder line = new StringBuilder(String.format("  async %d in flight, round %d:", inFlight, round));
+        for (int round = 1; round <= options.rounds; round++) {
+            StringBuilder line = new StringBuilder(String.format("  %s, round %d:", label, round));
             for (MeasuredSide side : sides.values()) {
-                line.append(String.format(" %s %,.0f msgs/s", side.name(), side.round(sends.get(side.name()), inFlight, roundSeconds)));
+                line.append(String.format(" %s %,.0f msgs/s", side.name(), workloads.get(side.name()).run(side, options.roundSeconds)));
             }
             System.out.println(line);
         }

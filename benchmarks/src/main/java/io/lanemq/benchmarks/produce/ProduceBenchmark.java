@@ -16,6 +16,7 @@ import java.util.concurrent.Callable;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendStatus;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -27,22 +28,13 @@ import picocli.CommandLine.Option;
 @Command(name = "produce", mixinStandardHelpOptions = true,
         description = "P1: SDK sync send vs raw DefaultMQProducer sync send (target ratio >= 0.95).")
 public final class ProduceBenchmark implements Callable<Integer>, FigureBenchmark {
+    @Mixin
+    RoundOptions options = new RoundOptions();
+
     private static final String TOPIC = "bench-produce";
 
     @Option(names = "--threads", defaultValue = "8", description = "Sending threads for both sides (default: ${DEFAULT-VALUE}).")
     int threads;
-
-    @Option(names = "--body-bytes", defaultValue = "300", description = "Body size (default: ${DEFAULT-VALUE}).")
-    int bodyBytes;
-
-    @Option(names = "--round-seconds", defaultValue = "10", description = "Length of one measured round (default: ${DEFAULT-VALUE}).")
-    int roundSeconds;
-
-    @Option(names = "--rounds", defaultValue = "3", description = "Measured rounds per side, alternating (default: ${DEFAULT-VALUE}).")
-    int rounds;
-
-    @Option(names = "--warmup-seconds", defaultValue = "5", description = "Unmeasured warm-up per side (default: ${DEFAULT-VALUE}).")
-    int warmupSeconds;
 
     @Override
     public Integer call() throws Exception {
@@ -51,7 +43,7 @@ public final class ProduceBenchmark implements Callable<Integer>, FigureBenchmar
 
     @Override
     public List<Figure> measure() throws Exception {
-        byte[] body = new byte[bodyBytes];
+        byte[] body = new byte[options.bodyBytes];
         try (LocalPlatform platform = LocalPlatform.start()) {
             // All weight on IDC A: the SDK and the raw producer hit the same broker and topic. Gathering off: P1 is
             // what the SDK's layers cost per send; what gathering gains is P2's (the produce-batch benchmark).
@@ -78,15 +70,15 @@ public final class ProduceBenchmark implements Callable<Integer>, FigureBenchmar
 
     private List<Figure> compare(SendLoop rawLoop, SendLoop sdkLoop) throws InterruptedException {
         System.out.printf("P1 produce: %d threads, %d-byte bodies, %d x %d s rounds per side after %d s warm-up%n",
-                threads, bodyBytes, rounds, roundSeconds, warmupSeconds);
-        Throughput.measure(rawLoop, threads, warmupSeconds);
-        Throughput.measure(sdkLoop, threads, warmupSeconds);
+                threads, options.bodyBytes, options.rounds, options.roundSeconds, options.warmupSeconds);
+        Throughput.measure(rawLoop, threads, options.warmupSeconds);
+        Throughput.measure(sdkLoop, threads, options.warmupSeconds);
         MeasuredSide raw = new MeasuredSide("raw");
         MeasuredSide sdk = new MeasuredSide("sdk");
         List<String> roundRatios = new ArrayList<>();
-        for (int round = 1; round <= rounds; round++) {
-            double rawRate = raw.round(rawLoop, threads, roundSeconds);
-            double sdkRate = sdk.round(sdkLoop, threads, roundSeconds);
+        for (int round = 1; round <= options.rounds; round++) {
+            double rawRate = raw.round(rawLoop, threads, options.roundSeconds);
+            double sdkRate = sdk.round(sdkLoop, threads, options.roundSeconds);
             roundRatios.add(String.format("%.3f", sdkRate / rawRate));
             System.out.printf("  round %d: raw %,.0f msgs/s, sdk %,.0f msgs/s, ratio %.3f%n", round, rawRate, sdkRate, sdkRate / rawRate);
         }
@@ -96,7 +88,7 @@ public final class ProduceBenchmark implements Callable<Integer>, FigureBenchmar
         System.out.printf("  CPU per message (every JVM): raw %.3f ms, sdk %.3f ms%n", raw.cpuMsPerMessage(), sdk.cpuMsPerMessage());
         System.out.printf("RESULT P1 raw=%,.0f msgs/s sdk=%,.0f msgs/s ratio=%.3f target>=0.95 %s%n",
                 rawMean, sdkMean, ratio, Targets.P1_SDK_VS_RAW_SYNC.isMetBy(ratio) ? "MET" : "MISSED");
-        return List.of(Figure.of("P1", String.format("SDK sync send vs raw DefaultMQProducer, %d threads, %d B", threads, bodyBytes))
+        return List.of(Figure.of("P1", String.format("SDK sync send vs raw DefaultMQProducer, %d threads, %d B", threads, options.bodyBytes))
                 .measured(sdkMean, "msgs/s").baseline(rawMean).target(Targets.P1_SDK_VS_RAW_SYNC)
                 .cpuMsPerMessage(sdk.cpuMsPerMessage())
                 .note(String.format("raw %.3f CPU-ms/msg; round ratios %s", raw.cpuMsPerMessage(), String.join(" ", roundRatios)))
