@@ -59,14 +59,15 @@ final class BrokerProperties {
     }
 
     /**
-     * Every setting of one broker: testkit defaults, then the user's overrides, then the node's identity. The
-     * broker listens on {@code bindAddress} but always advertises {@link ServerNode#HOST}: the two differ when a
-     * {@link LatencyProxy} listens on the advertised address.
+     * Every setting of one broker: testkit defaults, then the stack's {@link BrokerProfile}, then the user's
+     * overrides, then the node's identity. The broker listens on {@code bindAddress} but always advertises
+     * {@link ServerNode#HOST}: the two differ when a {@link LatencyProxy} listens on the advertised address.
      */
     static Properties forBroker(String clusterName, String brokerName, String nameServerAddress, String bindAddress,
-                                int port, String storeDir, Map<String, String> overrides) {
+                                int port, String storeDir, BrokerProfile profile, Map<String, String> overrides) {
         Properties p = new Properties();
         p.putAll(DEFAULTS);
+        p.putAll(profile.properties());
         p.putAll(overrides);
         p.setProperty("brokerClusterName", clusterName);
         p.setProperty("brokerName", brokerName);
@@ -80,6 +81,11 @@ final class BrokerProperties {
         p.setProperty("storePathRootDir", storeDir);
         p.setProperty("storePathCommitLog", storeDir + "/commitlog");
         return p;
+    }
+
+    /** Whether the testkit sets this property for each node (identity, addresses, ports, paths). */
+    static boolean isOwned(String name) {
+        return OWNED.contains(name);
     }
 
     /** Rejects a user override that RocketMQ would ignore silently or that the testkit owns. */

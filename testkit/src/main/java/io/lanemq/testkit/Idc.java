@@ -75,7 +75,8 @@ public final class Idc {
         Path brokerDir = idcDir.resolve(brokerName);
         String bindHost = spec.latencyProxy() ? BrokerNode.PROXIED_BIND_HOST : ServerNode.HOST;
         Properties settings = BrokerProperties.forBroker(spec.clusterName(), brokerName, nameServerAddress,
-            bindHost, port, brokerDir.resolve("store").toString(), stackSpec.brokerProperties());
+            bindHost, port, brokerDir.resolve("store").toString(), stackSpec.brokerProfile(),
+            stackSpec.brokerProperties());
         ChildProcess child = launcher.prepare(
             "broker " + brokerName + " of " + spec.name() + "/" + spec.clusterName() + " (" + bindHost + ":" + port
                 + ")",

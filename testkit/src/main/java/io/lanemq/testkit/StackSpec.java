@@ -12,7 +12,8 @@ import java.util.Objects;
 
 /**
  * What a {@link RocketMqStack} starts: the IDCs (one RocketMQ cluster each), the child JVMs' heap and options,
- * where their temporary directories go, how long starting and stopping may take, and broker setting overrides.
+ * where their temporary directories go, how long starting and stopping may take, the brokers' {@link BrokerProfile}
+ * and broker setting overrides.
  * Immutable; the builder validates each setting when it is given and {@link Builder#build()} checks the whole.
  *
  * <pre>{@code
@@ -36,6 +37,7 @@ public final class StackSpec {
     private final Path baseDir;
     private final Duration startTimeout;
     private final Duration stopTimeout;
+    private final BrokerProfile brokerProfile;
     private final Map<String, String> brokerProperties;
 
     private StackSpec(Builder builder) {
@@ -46,6 +48,7 @@ public final class StackSpec {
         this.baseDir = builder.baseDir;
         this.startTimeout = builder.startTimeout;
         this.stopTimeout = builder.stopTimeout;
+        this.brokerProfile = builder.brokerProfile;
         this.brokerProperties = Collections.unmodifiableMap(new LinkedHashMap<>(builder.brokerProperties));
     }
 
@@ -68,6 +71,7 @@ public final class StackSpec {
         b.baseDir = baseDir;
         b.startTimeout = startTimeout;
         b.stopTimeout = stopTimeout;
+        b.brokerProfile = brokerProfile;
         b.brokerProperties.putAll(brokerProperties);
         return b;
     }
@@ -106,7 +110,12 @@ public final class StackSpec {
         return stopTimeout;
     }
 
-    /** Broker settings that override the testkit's defaults, by RocketMQ property name. */
+    /** The settings every broker starts from, before {@link #brokerProperties()} (default {@code DEFAULT}). */
+    public BrokerProfile brokerProfile() {
+        return brokerProfile;
+    }
+
+    /** Broker settings that override the testkit's defaults and the {@link #brokerProfile()}, by property name. */
     public Map<String, String> brokerProperties() {
         return brokerProperties;
     }
@@ -115,7 +124,8 @@ public final class StackSpec {
     public String toString() {
         return "StackSpec[idcs=" + idcs + ", brokerHeapMb=" + brokerHeapMb + ", nameServerHeapMb=" + nameServerHeapMb
             + ", jvmOptions=" + jvmOptions + ", baseDir=" + baseDir + ", startTimeout=" + startTimeout
-            + ", stopTimeout=" + stopTimeout + ", brokerProperties=" + brokerProperties + "]";
+            + ", stopTimeout=" + stopTimeout + ", brokerProfile=" + brokerProfile
+            + ", brokerProperties=" + brokerProperties + "]";
     }
 
     /** Builder of {@link StackSpec}; not thread-safe. */
@@ -130,6 +140,7 @@ public final class StackSpec {
         private Path baseDir = Path.of(System.getProperty("java.io.tmpdir"));
         private Duration startTimeout = Duration.ofSeconds(90);
         private Duration stopTimeout = Duration.ofSeconds(60);
+        private BrokerProfile brokerProfile = BrokerProfile.DEFAULT;
         private final Map<String, String> brokerProperties = new LinkedHashMap<>();
 
         private Builder() {
@@ -192,6 +203,16 @@ public final class StackSpec {
 
         public Builder stopTimeout(Duration timeout) {
             this.stopTimeout = checkPositive("stopTimeout", timeout);
+            return this;
+        }
+
+        /**
+         * The settings every broker starts from: {@link BrokerProfile#DEFAULT} (RocketMQ's defaults, the default)
+         * or {@link BrokerProfile#TUNED} (the production profile of {@code deploy/broker/broker.conf}). Settings
+         * given with {@link #brokerProperty} win over the profile's.
+         */
+        public Builder brokerProfile(BrokerProfile profile) {
+            this.brokerProfile = Objects.requireNonNull(profile, "brokerProfile");
             return this;
         }
 
