@@ -1,5 +1,6 @@
 package io.lanemq.benchmarks;
 
+import io.lanemq.benchmarks.broker.BrokerProfileBenchmark;
 import io.lanemq.benchmarks.delay.DelayBacklogBenchmark;
 import io.lanemq.benchmarks.delay.DelayBenchmark;
 import io.lanemq.benchmarks.failover.FailoverBenchmarkMain;
@@ -16,9 +17,9 @@ import picocli.CommandLine.Command;
 /** Entry point of {@code benchmarks.jar}: one subcommand per benchmark. */
 @Command(name = "benchmarks", mixinStandardHelpOptions = true,
         description = "LaneMQ benchmarks; each prints its target as a ratio against a baseline measured in the same run.",
-        subcommands = {ProduceBenchmark.class, GatheringBenchmark.class, FailoverBenchmarkMain.class, IdcFailoverBenchmark.class, ReloadBenchmark.class,
-                DelayBenchmark.class, DelayBacklogBenchmark.class, ProxyBenchmark.class, IdleBenchmark.class,
-                AllBenchmarks.class})
+        subcommands = {ProduceBenchmark.class, GatheringBenchmark.class, FailoverBenchmarkMain.class, IdcFailoverBenchmark.class,
+                ReloadBenchmark.class, DelayBenchmark.class, DelayBacklogBenchmark.class, ProxyBenchmark.class,
+                BrokerProfileBenchmark.class, IdleBenchmark.class, AllBenchmarks.class})
 public final class BenchmarksMain implements Runnable {
     public static void main(String[] args) {
         LoggingSetup.pinLogback();

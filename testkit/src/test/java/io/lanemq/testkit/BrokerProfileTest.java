@@ -68,12 +68,12 @@ class BrokerProfileTest {
     @Test
     void aSettingNoBrokerHasFailsTheProfileInsteadOfBeingIgnored() {
         Properties typo = new Properties();
-        typo.setProperty("transferMsgByHeep", "false");
+        typo.setProperty("useEpollNativeSelecter", "true");
         Properties unparsable = new Properties();
         unparsable.setProperty("timerFlushIntervalMs", "10s");
 
         assertThatThrownBy(() -> BrokerProfile.parse("typo.conf", typo))
-            .hasMessageContaining("typo.conf").hasMessageContaining("unknown broker property transferMsgByHeep");
+            .hasMessageContaining("typo.conf").hasMessageContaining("unknown broker property useEpollNativeSelecter");
         assertThatThrownBy(() -> BrokerProfile.parse("unparsable.conf", unparsable))
             .hasMessageContaining("timerFlushIntervalMs cannot take the value '10s'");
     }
@@ -89,14 +89,15 @@ class BrokerProfileTest {
     void profileWinsOverTestkitDefaultsAndAnExplicitPropertyWinsOverTheProfile() {
         StackSpec spec = StackSpec.builder().idc(IdcSpec.of("idc-a", "cluster-a"))
             .brokerProfile(BrokerProfile.TUNED)
-            .brokerProperty("transferMsgByHeap", "true")
+            .brokerProperty("maxTransferCountOnMessageInMemory", "64")
             .build();
 
         Properties settings = BrokerProperties.forBroker("cluster-a", "idc-a-broker-0", "127.0.0.1:9876",
             "127.0.0.1", 10911, "/tmp/store", spec.brokerProfile(), spec.brokerProperties());
 
-        assertThat(BrokerProfile.TUNED.properties()).containsEntry("transferMsgByHeap", "false");
-        assertThat(settings.getProperty("transferMsgByHeap")).as("the explicit brokerProperty").isEqualTo("true");
+        assertThat(BrokerProfile.TUNED.properties()).containsEntry("maxTransferCountOnMessageInMemory", "256");
+        assertThat(settings.getProperty("maxTransferCountOnMessageInMemory")).as("the explicit brokerProperty")
+            .isEqualTo("64");
         assertThat(settings.getProperty("timerPrecisionMs"))
             .as("the profile's value over the testkit's 100 ms").isEqualTo("1000");
         assertThat(settings.getProperty("useEpollNativeSelector")).as("a profile setting").isEqualTo("true");
