@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Supplier;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import picocli.CommandLine.Command;
@@ -39,15 +39,16 @@ public final class BrokerProfileBenchmark implements Callable<Integer> {
     private static final String BACKLOG_TOPIC = "bench-p7-backlog";
     private static final int LARGE_QUEUES = 8;
     private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(3);
+    // Before the idle window: the last drain's consumers unregister and the brokers' post-load work winds down.
     private static final Duration SETTLE = Duration.ofSeconds(5);
 
-    /** The measurements of one turn, in the order they run. */
+    /** The measurements of one turn, in the order they run; sizes and counts are in the run's first line. */
     enum Workload {
-        SYNC("300 B sync send"),
-        ASYNC("300 B async send"),
-        DRAIN("600-queue backlog drain"),
-        LARGE_SEND("100 KB sync send, remote"),
-        LARGE_DRAIN("100 KB drain, remote");
+        SYNC("small sync send"),
+        ASYNC("small async send"),
+        DRAIN("backlog drain, many queues"),
+        LARGE_SEND("large sync send, remote"),
+        LARGE_DRAIN("large drain, remote");
 
         final String title;
 
