@@ -32,6 +32,7 @@ class SdkDashboardMetricNamesTest {
         metrics.sendRejected("t", "RateLimited");
         metrics.clusterWeightGauge("t", "c", () -> 50);
         metrics.failedOver("t", "c");
+        metrics.requestSent("c", 4);
         metrics.reloaded(true);
         metrics.reloadHealthGauge(() -> 0);
         metrics.consumed("t", "g", "c", true, 1_000_000);

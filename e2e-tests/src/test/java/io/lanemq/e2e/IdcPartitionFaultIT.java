@@ -169,7 +169,9 @@ class IdcPartitionFaultIT {
                         && Math.abs(later - earlier) <= 0.1 * earlier;
             });
             long cutAt = log.nowNanos();
-            double healthyRate = log.startedBetween(cutAt - 3 * SECOND, cutAt).size() / 3.0;
+            // Over the six steady seconds just checked, not the last three: a three-second peak (4,566/s against
+            // seconds of 4,098-4,989) once made a fault that costs nothing read as 0.89 x healthy.
+            double healthyRate = log.startedBetween(cutAt - 6 * SECOND, cutAt).size() / 6.0;
 
             Fault fault = injection.apply(victim).apply(faults);
             await().atMost(Duration.ofSeconds(faultSeconds + 10)).until(() -> log.nowNanos() > cutAt + faultSeconds * SECOND);
