@@ -179,8 +179,8 @@ final class SendAttempts {
     /**
      * Whether {@code attempt}, still unanswered, should be given up on now.
      * <ul>
-     *   <li>Another cluster answered quickly since it started, and its own cluster answered nothing at all since
-     *       then: its connection is stalled, and it is given up on at {@link #stallNanos()}. A lost packet makes
+     *   <li>Another cluster answered quickly since it started, and its own cluster, which answered before, answered
+     *       nothing at all since then: its connection is stalled, and it is given up on at {@link #stallNanos()}. A lost packet makes
      *       TCP wait for a retransmission (200 ms at least on Linux, doubling on each loss), and every request on
      *       the connection waits with it: under 10% packet loss on one IDC, the 4 senders of
      *       IdcPartitionFaultIT all piled onto that IDC within milliseconds and waited out failoverAfterMs
@@ -197,7 +197,7 @@ final class SendAttempts {
             return waited >= lastChanceNanos();
         }
         return waited >= failoverAfter.toNanos()
-                || waited >= stallNanos() && !pulse.answeredSince(attempt.cluster(), attempt.startNanos());
+                || waited >= stallNanos() && pulse.silentSince(attempt.cluster(), attempt.startNanos());
     }
 
     /** How long an attempt waits on a cluster that answers nothing while another answers: a quarter of {@link #failoverAfter()}. */

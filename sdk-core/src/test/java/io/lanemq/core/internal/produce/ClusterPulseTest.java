@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Only a quick answer of another cluster, since the attempt started, is evidence against the attempt's cluster; any
- * answer of the cluster itself shows its connection is not stalled.
+ * answer of the cluster itself shows its connection is not stalled, and a cluster that never answered is cold.
  */
 class ClusterPulseTest {
     private static final long QUICK = 50_000_000;
@@ -34,13 +34,16 @@ class ClusterPulseTest {
     }
 
     @Test
-    void anyAnswerOfTheClusterItselfShowsItsConnectionAlive() {
-        long attemptStart = System.nanoTime();
-        assertThat(pulse.answeredSince("cluster-a", attemptStart)).as("nothing answered yet").isFalse();
+    void aClusterIsSilentWhenItAnsweredBeforeTheAttemptAndNothingSince() throws Exception {
+        assertThat(pulse.silentSince("cluster-a", System.nanoTime())).as("never answered: cold, not silent").isFalse();
 
         pulse.answered("cluster-a", 10 * QUICK, QUICK);
+        long attemptStart = System.nanoTime() + 1; // strictly after, even on a clock that repeats a reading
+        assertThat(pulse.silentSince("cluster-a", attemptStart)).as("answered before, nothing since").isTrue();
+        assertThat(pulse.silentSince("cluster-b", attemptStart)).as("another cluster's answers").isFalse();
 
-        assertThat(pulse.answeredSince("cluster-a", attemptStart)).as("a slow answer is an answer").isTrue();
-        assertThat(pulse.answeredSince("cluster-b", attemptStart)).as("another cluster's").isFalse();
+        Thread.sleep(1); // the next answer is read strictly after attemptStart
+        pulse.answered("cluster-a", 10 * QUICK, QUICK);
+        assertThat(pulse.silentSince("cluster-a", attemptStart)).as("a slow answer since is an answer").isFalse();
     }
 }

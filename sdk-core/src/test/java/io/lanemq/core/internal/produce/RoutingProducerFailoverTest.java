@@ -56,9 +56,11 @@ class RoutingProducerFailoverTest {
         // A failoverAfter long enough that a quarter of it plus the slack stays below it: a sender that waited
         // out the whole failoverAfter on the silent cluster fails the assertion.
         Duration failoverAfter = Duration.ofMillis(4 * SLACK_MILLIS);
-        cluster("cluster-b").silence();
         RoutingProducer producer = fixture.producer(ProducerFixture.config(new ProducerConfig(Duration.ofSeconds(8), 1024, 1,
                 failoverAfter), List.of(new TopicRoute("cluster-a", "orders", 50), new TopicRoute("cluster-b", "orders_b", 50))));
+        // Its connection worked, then went quiet (as a partition does); a cluster that never answered is cold instead.
+        await().atMost(Duration.ofSeconds(5)).until(() -> producer.send(message()).cluster().equals("cluster-b"));
+        cluster("cluster-b").silence();
 
         Senders senders = Senders.run(producer, 8, 25);
 
@@ -66,6 +68,23 @@ class RoutingProducerFailoverTest {
         assertThat(cluster("cluster-b").attempts()).as("attempts on the silent cluster").isPositive();
         assertThat(senders.longestMillis()).as("longest send (ms), failoverAfter %d ms", failoverAfter.toMillis())
                 .isLessThan(failoverAfter.toMillis() / 4 + SLACK_MILLIS);
+    }
+
+    @Test
+    void aColdClusterWhoseFirstAnswersAreSlowIsWaitedForNotDuplicated() throws Exception {
+        // A cluster's first sends wait for its route and connection; the other already answers quickly. Giving up on
+        // them at a quarter of failoverAfter stored copies of a healthy burst (2,007 records for 2,000 sends).
+        Duration failoverAfter = Duration.ofMillis(4 * SLACK_MILLIS);
+        RoutingProducer producer = fixture.producer(ProducerFixture.config(new ProducerConfig(Duration.ofSeconds(8), 1024, 1,
+                failoverAfter), List.of(new TopicRoute("cluster-a", "orders", 50), new TopicRoute("cluster-b", "orders_b", 50))));
+        cluster("cluster-b").delaySends(failoverAfter.dividedBy(2));
+
+        Senders senders = Senders.run(producer, 8, 5);
+
+        assertThat(senders.results).hasSize(40);
+        long stored = cluster("cluster-a").stored("orders").size() + cluster("cluster-b").stored("orders_b").size();
+        assertThat(stored).as("messages stored for 40 sends").isEqualTo(40);
+        assertThat(senders.results).as("the cold cluster kept its share").anyMatch(r -> r.cluster().equals("cluster-b"));
     }
 
     @Test

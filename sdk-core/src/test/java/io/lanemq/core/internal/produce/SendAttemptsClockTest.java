@@ -39,7 +39,9 @@ class SendAttemptsClockTest {
             List.of(new TopicRoute("cluster-a", "orders", 100), new TopicRoute("cluster-b", "orders_b", 0)), Map.of());
 
     @Test
-    void anAttemptOnAClusterThatAnswersNothingWhileAnotherAnswersIsGivenUpOnAtAQuarterOfFailoverAfter() throws Exception {
+    void anAttemptOnAClusterThatWentQuietWhileAnotherAnswersIsGivenUpOnAtAQuarterOfFailoverAfter() throws Exception {
+        pulse.answered("cluster-a", Duration.ofMillis(5).toNanos(), QUICK.toNanos());
+        clock.advance(Duration.ofMillis(1));
         SendAttempts attempts = attempts();
         Attempt stalled = attempts.next();
         clock.advance(Duration.ofMillis(100));
@@ -50,6 +52,19 @@ class SendAttemptsClockTest {
         clock.advance(Duration.ofMillis(1));
         assertThat(attempts.overdue(stalled, clock.read()))
                 .as("cluster-b answered quickly while cluster-a said nothing to anyone: its connection is stalled").isTrue();
+    }
+
+    @Test
+    void anAttemptOnAClusterThatNeverAnsweredIsGivenUpOnOnlyAtFailoverAfter() throws Exception {
+        SendAttempts attempts = attempts();
+        Attempt cold = attempts.next();
+        clock.advance(Duration.ofMillis(100));
+        pulse.answered("cluster-b", Duration.ofMillis(5).toNanos(), QUICK.toNanos());
+
+        clock.advance(FAILOVER_AFTER.minusMillis(101));
+        assertThat(attempts.overdue(cold, clock.read())).as("cold, not silent: its first answer may be slow").isFalse();
+        clock.advance(Duration.ofMillis(1));
+        assertThat(attempts.overdue(cold, clock.read())).as("cluster-b answered quickly for a whole failoverAfter").isTrue();
     }
 
     @Test
