@@ -51,17 +51,20 @@ final class ClusterAdmin implements AutoCloseable {
     void createTopic(List<BrokerNode> brokers, String topic, int queues, Deadline deadline) {
         TopicConfig config = new TopicConfig(topic, queues, queues, PermName.PERM_READ | PermName.PERM_WRITE);
         for (BrokerNode broker : brokers) {
-            // Once more on a remoting failure: after a silent network fault (NetworkFaults) the admin client may
-            // still hold a connection the broker has forgotten, and only the request that fails on it (a timeout or
-            // a failed write, both seen in IdcPartitionFaultIT) makes the client close it; the next one connects anew.
-            for (int attempt = 1; ; attempt++) {
+            // Again on a remoting failure, on a new admin client, until the deadline. A broker answers a topic
+            // creation only after registering the topic with its name servers (registerIncrementBrokerData,
+            // synchronized with the periodic registration), so right after a name server was unreachable
+            // (NetworkFaults) the broker may answer late: IdcPartitionFaultIT's next test saw two 3 s timeouts in a
+            // row. A new client also drops a connection the broker may have forgotten during a silent fault.
+            while (true) {
                 try {
                     admin().createAndUpdateTopicConfig(broker.address(), config);
                     break;
                 } catch (RemotingException e) {
-                    if (attempt >= 2 || deadline.expired()) {
+                    if (deadline.expired()) {
                         throw cannotCreate(topic, queues, broker, e);
                     }
+                    close();
                 } catch (Exception e) {
                     throw cannotCreate(topic, queues, broker, e);
                 }
