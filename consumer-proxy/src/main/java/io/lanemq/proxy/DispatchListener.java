@@ -9,6 +9,10 @@ interface DispatchListener {
 
     void delivered(ConsumerSession session, HeldMessage message);
 
+    /** The consumer disconnected; what it held is already being delivered again. */
+    default void left(ConsumerSession session) {
+    }
+
     /** Acked: the message's offset is already released. */
     void acked(HeldMessage message);
 

@@ -118,6 +118,7 @@ final class GroupDispatcher {
         session.outstanding.clear();
         wakeWaiters();
         keyed.unbind(session);
+        listener.left(session);
     }
 
     void grant(ConsumerSession session, long credits) {

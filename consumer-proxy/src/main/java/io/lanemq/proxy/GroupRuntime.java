@@ -10,6 +10,7 @@ import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.TopicRoute;
 import io.lanemq.rocketmq.GroupTopics;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +44,8 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     private final ScheduledExecutorService lagThread;
     private final List<Meter> gauges = new ArrayList<>();
     private final long brokerRetryFromNanos;
+    private final Counter acks;
+    private final DeliveryCounters deliveries;
 
     private GroupRuntime(GroupKey key, LogicTopicConfig topic, ConsumerConfig settings, PlatformConfig platform,
                          ProxyServerOptions config, ScheduledExecutorService ticker, LongSupplier deliveryIds, ProxyMetrics metrics)
@@ -50,6 +53,8 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
         this.key = key;
         this.spec = GroupSpec.of(platform, key).orElseThrow();
         this.metrics = metrics;
+        this.acks = metrics.acks(key);
+        this.deliveries = new DeliveryCounters(metrics, key);
         this.brokerRetryFromNanos = config.brokerRetryFrom().toNanos();
         this.dispatcher = new GroupDispatcher(key.toString(), new DispatchPolicy(config.ackTimeout(),
                 settings.maxDeliveryAttempts(), config.initialBackoff(), config.maxBackoff(), DispatchPolicy.DEFAULT_RUN),
@@ -162,12 +167,17 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
 
     @Override
     public void delivered(ConsumerSession session, HeldMessage message) {
-        metrics.deliveries(key, session.consumerId()).increment();
+        deliveries.of(session.consumerId()).increment();
+    }
+
+    @Override
+    public void left(ConsumerSession session) {
+        deliveries.forget(session.consumerId());
     }
 
     @Override
     public void acked(HeldMessage message) {
-        metrics.acks(key).increment();
+        acks.increment();
     }
 
     @Override

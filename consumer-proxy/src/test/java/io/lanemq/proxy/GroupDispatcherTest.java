@@ -120,6 +120,7 @@ class GroupDispatcherTest {
 
         assertThat(a.received.size() + b.received.size()).isGreaterThan(6);
         assertThat(a.pushedUnderLock + b.pushedUnderLock).isZero();
+        assertThat(recorder.left).as("told once of the consumer that left").containsExactly("a");
     }
 
     @Test
@@ -401,9 +402,15 @@ class GroupDispatcherTest {
         long parksFromNanos = Long.MAX_VALUE;
         final List<FailedBy> redelivered = new ArrayList<>();
         final List<HeldMessage> deadLettered = new ArrayList<>();
+        final List<String> left = new ArrayList<>();
 
         @Override
         public void delivered(ConsumerSession session, HeldMessage message) {
+        }
+
+        @Override
+        public void left(ConsumerSession session) {
+            left.add(session.consumerId());
         }
 
         @Override
