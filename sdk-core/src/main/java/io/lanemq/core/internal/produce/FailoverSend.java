@@ -120,20 +120,20 @@ final class FailoverSend {
                 awaited.add(answer); // left in once answered: cancelling an answered future does nothing
             }
         }
-        answer.whenComplete((sent, error) -> completed(started, sent, error));
+        answer.whenComplete((sent, error) -> completed(started, sent, error, SendGathering.speaksForRequest(answer)));
         if (decidedMeanwhile) {
             answer.cancel(false);
         }
     }
 
-    private void completed(Attempt attempt, BoundSendResult sent, Throwable failure) {
+    private void completed(Attempt attempt, BoundSendResult sent, Throwable failure, boolean forRequest) {
         boolean retry = false;
         SendResult success = null;
         MessagingException error = null;
         synchronized (this) {
             outstanding--;
             if (failure == null) {
-                SendResult stored = attempts.succeeded(attempt, sent);
+                SendResult stored = attempts.succeeded(attempt, sent, forRequest);
                 if (decided) {
                     log.debug("late success of an abandoned attempt on cluster {}: message {} is stored twice",
                             attempt.cluster(), stored.messageId());
@@ -143,7 +143,7 @@ final class FailoverSend {
                     success = stored;
                 }
             } else {
-                MessagingException attemptFailure = attempts.failed(attempt, failure);
+                MessagingException attemptFailure = attempts.failed(attempt, failure, forRequest);
                 if (!decided) {
                     // Only the newest attempt's failure moves on: an abandoned one already has its successor.
                     retry = attempt == current && attempts.mayRetry(attempt, attemptFailure);

@@ -224,9 +224,9 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
         while (true) {
             Attempt attempt = attempts.next();
             try {
-                return attempts.succeeded(attempt, sender.send(attempt));
+                return attempts.succeeded(attempt, sender.send(attempt), true);
             } catch (MessagingException | RuntimeException e) {
-                MessagingException error = attempts.failed(attempt, e);
+                MessagingException error = attempts.failed(attempt, e, true);
                 if (!retryAllowed.getAsBoolean() || !attempts.mayRetry(attempt, error)) {
                     throw error;
                 }

@@ -129,23 +129,31 @@ final class SendAttempts {
         return shadows == null ? route.physicalTopic() : shadows.shadowTopicOf(route);
     }
 
-    SendResult succeeded(Attempt attempt, BoundSendResult sent) {
+    /**
+     * The attempt's message is stored. {@code forRequest}: whether this answer speaks for its cluster's request (false
+     * for the other messages of a gathered batch, whose request the first one already reported to the failover).
+     */
+    SendResult succeeded(Attempt attempt, BoundSendResult sent, boolean forRequest) {
         long nanos = ticker.read() - attempt.startNanos();
-        pulse.answered(attempt.cluster(), nanos, quickNanos());
+        if (forRequest) {
+            pulse.answered(attempt.cluster(), nanos, quickNanos());
+        }
         if (attempt.judge()) {
-            attempt.lease().succeeded(nanos);
+            if (forRequest) {
+                attempt.lease().succeeded(nanos);
+            } else {
+                attempt.lease().ignored();
+            }
         }
         metrics.sendCompleted(message.logicTopic(), attempt.cluster(), true, nanos, shadows != null);
         return attempt.result(sent);
     }
 
-    MessagingException failed(Attempt attempt, Throwable failure) {
-        // A batch request's failure counts once against its cluster, by its first message (see SendGathering);
-        // an attempt withdrawn before it left (its send was decided meanwhile) says nothing of its cluster.
-        boolean shared = failure instanceof SendGathering.SharedFailure;
-        boolean counts = !shared && !(failure instanceof CancellationException);
-        MessagingException error = Errors.withLogicTopic(shared ? failure.getCause() : failure, message.logicTopic(),
-                attempt.cluster());
+    /** The attempt failed; only an answer that speaks for its request ({@code forRequest}) counts against the cluster. */
+    MessagingException failed(Attempt attempt, Throwable failure, boolean forRequest) {
+        // An attempt withdrawn before it left (its send was decided meanwhile) says nothing of its cluster.
+        boolean counts = forRequest && !(failure instanceof CancellationException);
+        MessagingException error = Errors.withLogicTopic(failure, message.logicTopic(), attempt.cluster());
         if (attempt.judge()) {
             if (counts && error instanceof SendFailedException) {
                 attempt.lease().failed();

@@ -54,7 +54,7 @@ final class SendGathering {
             return producer.sendAsync(message);
         }
         Key key = new Key(message.topic(), message.shardingKey());
-        Held held = new Held(message, new CompletableFuture<>());
+        Held held = new Held(message, new Answer());
         List<Held> ready;
         boolean lingerNow = false;
         synchronized (this) {
@@ -145,23 +145,30 @@ final class SendGathering {
     }
 
     /**
-     * Hands one message its outcome. A failed request is one failure of its cluster, not one per message: only
-     * the first message's failure counts (see {@link SharedFailure}), or one lost batch of 64 would take its
-     * cluster's weight down 64 halvings.
+     * Hands one message its outcome. A request is one answer of its cluster, not one per message: only the first
+     * message speaks for it to the failover (see {@link #speaksForRequest}), or one lost batch of 64 would take its
+     * cluster's weight down 64 halvings, and one answered batch would count as 64 successes and 64 latency samples.
      */
-    private static void complete(Held held, BoundSendResult result, Throwable failure, boolean counts) {
+    private static void complete(Held held, BoundSendResult result, Throwable failure, boolean first) {
+        held.result.forRequest = first;
         if (failure == null) {
             held.result.complete(result);
         } else {
-            held.result.completeExceptionally(counts ? failure : new SharedFailure(failure));
+            held.result.completeExceptionally(failure);
         }
     }
 
-    /** The failure of a request that another message of it already reported to the failover. */
-    static final class SharedFailure extends RuntimeException {
-        SharedFailure(Throwable cause) {
-            super(cause.getMessage(), cause, false, false);
-        }
+    /**
+     * Whether {@code answer}, a future this class returned, speaks for its whole request to the failover: true for
+     * a message sent alone, or the first of a batch request.
+     */
+    static boolean speaksForRequest(CompletableFuture<BoundSendResult> answer) {
+        return !(answer instanceof Answer gathered) || gathered.forRequest;
+    }
+
+    /** A gathered message's future, which knows whether it speaks for its request (set before it completes). */
+    private static final class Answer extends CompletableFuture<BoundSendResult> {
+        volatile boolean forRequest = true;
     }
 
     /** One queue's worth of sends: same physical topic, same sharding key (or none). */
@@ -170,10 +177,10 @@ final class SendGathering {
 
     private static final class Held {
         final PhysicalMessage message;
-        final CompletableFuture<BoundSendResult> result;
+        final Answer result;
         final long bytes;
 
-        Held(PhysicalMessage message, CompletableFuture<BoundSendResult> result) {
+        Held(PhysicalMessage message, Answer result) {
             this.message = message;
             this.result = result;
             this.bytes = sizeOf(message);

@@ -3,6 +3,7 @@ package io.lanemq.core.internal.produce;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lanemq.api.Message;
+import io.lanemq.api.SendFailedException;
 import io.lanemq.api.spi.BoundSendResult;
 import io.lanemq.config.ClusterConfig;
 import io.lanemq.config.LogicTopicConfig;
@@ -103,9 +104,40 @@ class SendAttemptsClockTest {
         Attempt attempt = attempts.next();
         clock.advance(Duration.ofMillis(7));
 
-        attempts.succeeded(attempt, new BoundSendResult("id", "orders", "broker-a", 0, 1));
+        attempts.succeeded(attempt, new BoundSendResult("id", "orders", "broker-a", 0, 1), true);
         assertThat(lease.latencies).as("7 ms passed on the fake clock between the start and the answer")
                 .containsExactly(Duration.ofMillis(7).toNanos());
+    }
+
+    @Test
+    void onlyTheAnswerThatSpeaksForABatchRequestFeedsTheFailoverAndThePulse() throws Exception {
+        RecordingLease first = new RecordingLease(topic.routes().get(0));
+        RecordingLease other = new RecordingLease(topic.routes().get(0));
+        Attempt firstAttempt = attempts(first).next();
+        Attempt otherAttempt = attempts(other).next();
+        clock.advance(Duration.ofMillis(3));
+        BoundSendResult stored = new BoundSendResult("id", "orders", "broker-a", 0, 1);
+
+        attempts(other).succeeded(otherAttempt, stored, false);
+        assertThat(other.latencies).as("another message of the request: no second success").isEmpty();
+        assertThat(other.ignored).as("its lease still ends").isEqualTo(1);
+        assertThat(pulse.silentSince("cluster-a", firstAttempt.startNanos())).as("no answer recorded yet").isFalse();
+
+        attempts(first).succeeded(firstAttempt, stored, true);
+        assertThat(first.latencies).containsExactly(Duration.ofMillis(3).toNanos());
+        clock.advance(Duration.ofMillis(1));
+        assertThat(pulse.silentSince("cluster-a", clock.read())).as("the request's answer was recorded").isTrue();
+
+        SendFailedException lost = new SendFailedException("lost", "orders", "cluster-a", null);
+        RecordingLease otherFailing = new RecordingLease(topic.routes().get(0));
+        SendAttempts otherFailingAttempts = attempts(otherFailing);
+        otherFailingAttempts.failed(otherFailingAttempts.next(), lost, false);
+        RecordingLease firstFailing = new RecordingLease(topic.routes().get(0));
+        SendAttempts firstFailingAttempts = attempts(firstFailing);
+        firstFailingAttempts.failed(firstFailingAttempts.next(), lost, true);
+        assertThat(List.of(firstFailing.failures, otherFailing.failures, otherFailing.ignored))
+                .as("a request's failure counts once, by its first message: failures of first and other, other ignored")
+                .containsExactly(1, 0, 1);
     }
 
     private SendAttempts attempts() throws Exception {
@@ -138,6 +170,8 @@ class SendAttemptsClockTest {
     private static final class RecordingLease implements RouteLease {
         private final TopicRoute route;
         final List<Long> latencies = new ArrayList<>();
+        int ignored;
+        int failures;
 
         RecordingLease(TopicRoute route) {
             this.route = route;
@@ -155,10 +189,12 @@ class SendAttemptsClockTest {
 
         @Override
         public void failed() {
+            failures++;
         }
 
         @Override
         public void ignored() {
+            ignored++;
         }
     }
 }
