@@ -1,5 +1,6 @@
 package io.lanemq.benchmarks;
 
+import io.lanemq.benchmarks.broker.BrokerProfileBenchmark;
 import io.lanemq.benchmarks.delay.DelayBacklogBenchmark;
 import io.lanemq.benchmarks.delay.DelayBenchmark;
 import io.lanemq.benchmarks.failover.FailoverBenchmarkMain;
@@ -53,6 +54,7 @@ public final class AllBenchmarks implements Callable<Integer> {
                         List.of("--pending", "200000", "--burst", "20000", "--sync-seconds", "5"), List.of()),
                 Entry.command("idc-failover", "P5", IdcFailoverBenchmark::new, List.of("--rate", "1000"), List.of()),
                 Entry.command("reload", "P6", ReloadBenchmark::new, List.of("--changes", "20"), List.of()),
+                Entry.command("broker-profile", "P7", BrokerProfileBenchmark::new, List.of("--quick"), List.of()),
                 Entry.command("idle", "P8", IdleBenchmark::new,
                         List.of("--settle-seconds", "10", "--window-seconds", "15"), List.of()),
                 Entry.command("failover", "FO", FailoverBenchmarkMain::new, List.of(), List.of()));

@@ -1,6 +1,10 @@
 package io.lanemq.benchmarks.broker;
 
 import io.lanemq.benchmarks.cpu.CpuMeter;
+import io.lanemq.benchmarks.report.BenchReport;
+import io.lanemq.benchmarks.report.Figure;
+import io.lanemq.benchmarks.report.FigureBenchmark;
+import io.lanemq.benchmarks.report.Targets;
 import io.lanemq.testkit.BrokerProfile;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,8 +36,7 @@ import picocli.CommandLine.Option;
         description = "P7: tuned broker profile (deploy/broker/broker.conf) vs RocketMQ defaults, same clients, same run: "
                 + "small-message produce msgs per CPU-second (target ratio >= 1.3); also a 600-queue backlog drain, "
                 + "100 KB messages across an emulated inter-IDC round trip, and idle CPU.")
-public final class BrokerProfileBenchmark implements Callable<Integer> {
-    private static final double P7_TARGET = 1.3;
+public final class BrokerProfileBenchmark implements Callable<Integer>, FigureBenchmark {
     private static final String PRODUCE_TOPIC = "bench-p7-produce";
     private static final int PRODUCE_QUEUES = 8;
     private static final String BACKLOG_TOPIC = "bench-p7-backlog";
@@ -119,6 +122,11 @@ public final class BrokerProfileBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        return BenchReport.standalone(this);
+    }
+
+    @Override
+    public List<Figure> measure() throws Exception {
         int rounds = pick(this.rounds, 2, 4);
         int roundSeconds = pick(this.roundSeconds, 5, 15);
         int warmupSeconds = pick(this.warmupSeconds, 3, 10);
@@ -153,9 +161,8 @@ public final class BrokerProfileBenchmark implements Callable<Integer> {
                 }
             }
             Map<String, Double> idle = idleSeconds > 0 ? idleCores(sides, idleSeconds) : Map.of();
-            report(sides.get(0), sides.get(1), idle);
+            return report(sides.get(0), sides.get(1), idle);
         }
-        return 0;
     }
 
     /** The clients and the tallies of one profile's stack. */
@@ -255,7 +262,8 @@ public final class BrokerProfileBenchmark implements Callable<Integer> {
         return idle;
     }
 
-    private static void report(Side defaults, Side tuned, Map<String, Double> idle) {
+    private static List<Figure> report(Side defaults, Side tuned, Map<String, Double> idle) {
+        List<Figure> figures = new ArrayList<>();
         System.out.println("  totals over all rounds (default | tuned | tuned/default msgs per CPU-second):");
         for (Workload w : Workload.values()) {
             Sample d = defaults.tally.get(w);
@@ -266,24 +274,25 @@ public final class BrokerProfileBenchmark implements Callable<Integer> {
             System.out.printf("RESULT P7 %-26s default %s | tuned %s | per-CPU ratio %.3f (servers %.3f), msgs/s ratio %.3f%n",
                     w.title, d.describe(), t.describe(), t.msgsPerCpuSecond() / d.msgsPerCpuSecond(),
                     d.serverCpuMsPerMessage() / t.serverCpuMsPerMessage(), t.msgsPerSecond() / d.msgsPerSecond());
+            // The target is the seed's produce experiment; the drains are reported beside it.
+            boolean produce = w == Workload.SYNC || w == Workload.ASYNC;
+            figures.add(Figure.of("P7", "tuned vs default broker: " + w.title + ", msgs per CPU-second")
+                    .measured(t.msgsPerCpuSecond(), "msgs/CPU-s").baseline(d.msgsPerCpuSecond())
+                    .target(produce ? Targets.P7_TUNED_VS_DEFAULT_PER_CPU : null)
+                    .cpuMsPerMessage(t.cpuMsPerMessage())
+                    .note(String.format("msgs/s %,.0f vs %,.0f; servers' CPU-ms/msg %.4f vs %.4f", t.msgsPerSecond(),
+                            d.msgsPerSecond(), t.serverCpuMsPerMessage(), d.serverCpuMsPerMessage()))
+                    .build());
         }
         if (!idle.isEmpty()) {
+            double tunedIdle = idle.get(tuned.stack.label()) * 100;
+            double defaultIdle = idle.get(defaults.stack.label()) * 100;
             System.out.printf("RESULT P7 idle stack (2 name servers, 2 brokers, no traffic): default %.1f%% of a core, tuned %.1f%%%n",
-                    idle.get(defaults.stack.label()) * 100, idle.get(tuned.stack.label()) * 100);
+                    defaultIdle, tunedIdle);
+            figures.add(Figure.of("P7", "tuned vs default broker: idle stack (2 name servers, 2 brokers)")
+                    .measured(tunedIdle, "% of a core").baseline(defaultIdle).note("no traffic; P8 has the target").build());
         }
-        if (defaults.tally.get(Workload.SYNC).messages() == 0 || defaults.tally.get(Workload.ASYNC).messages() == 0) {
-            return;
-        }
-        double syncRatio = perCpuRatio(defaults, tuned, Workload.SYNC);
-        double asyncRatio = perCpuRatio(defaults, tuned, Workload.ASYNC);
-        // One figure for two modes: the geometric mean weighs a gain in either mode alike.
-        double p7 = Math.sqrt(syncRatio * asyncRatio);
-        System.out.printf("RESULT P7 small-message produce msgs per CPU-second tuned/default: sync %.3f, async %.3f, "
-                + "combined ratio=%.3f target>=%.1f %s%n", syncRatio, asyncRatio, p7, P7_TARGET, p7 >= P7_TARGET ? "MET" : "MISSED");
-    }
-
-    private static double perCpuRatio(Side defaults, Side tuned, Workload w) {
-        return tuned.tally.get(w).msgsPerCpuSecond() / defaults.tally.get(w).msgsPerCpuSecond();
+        return figures;
     }
 
     private int pick(Integer explicit, int quickValue, int fullValue) {
