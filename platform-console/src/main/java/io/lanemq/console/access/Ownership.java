@@ -1,0 +1,54 @@
+package io.lanemq.console.access;
+
+import io.lanemq.console.change.Change;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Who may apply which change: an operator any; an editor one that touches only a topic (or a group) of one of their
+ * applications; a viewer none. The platform configuration has no owner field (it is the SDK's document and stays
+ * free of console concerns), so ownership lives in the console's users file.
+ */
+public final class Ownership {
+    private final UsersFile users;
+
+    public Ownership(UsersFile users) {
+        this.users = users;
+    }
+
+    public boolean mayApply(String user, Change.Scope scope) {
+        UsersFile.User account = users.users().get(user);
+        if (account == null) {
+            return false;
+        }
+        return switch (account.role()) {
+            case OPERATOR -> true;
+            case VIEWER -> false;
+            case EDITOR -> !scope.operatorOnly() && owns(account.applications(), scope);
+        };
+    }
+
+    /** The applications of {@code user} and what they own, for the page header. */
+    public Map<String, UsersFile.Application> applicationsOf(String user) {
+        UsersFile.User account = users.users().get(user);
+        if (account == null) {
+            return Map.of();
+        }
+        return account.applications().stream().collect(java.util.stream.Collectors.toMap(a -> a, a -> users.applications().get(a)));
+    }
+
+    private boolean owns(List<String> applications, Change.Scope scope) {
+        for (String name : applications) {
+            UsersFile.Application application = users.applications().get(name);
+            // A group is its application's even on another team's topic: a mode switch needs the group only.
+            if (scope.group() != null ? matches(application.groups(), scope.group()) : matches(application.topics(), scope.topic())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean matches(List<String> patterns, String name) {
+        return patterns.stream().anyMatch(p -> p.endsWith("*") ? name.startsWith(p.substring(0, p.length() - 1)) : p.equals(name));
+    }
+}
