@@ -1,6 +1,7 @@
 package io.lanemq.console;
 
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -32,8 +33,22 @@ public class ConsoleApplication {
 
     /** The application with the service's defaults; {@code run(args)} starts it. */
     public static SpringApplication application() {
+        return application(System::getenv);
+    }
+
+    /**
+     * As {@link #application()}, reading environment variables (the key store password) through {@code environment}:
+     * tests hand in their own, since a JVM cannot set its own environment.
+     */
+    static SpringApplication application(UnaryOperator<String> environment) {
         SpringApplication application = new SpringApplication(ConsoleApplication.class);
         application.setDefaultProperties(DEFAULTS);
+        application.addInitializers(context -> context.getBeanFactory()
+                .registerSingleton("environmentVariables", new EnvironmentVariables(environment)));
         return application;
+    }
+
+    /** Where secrets come from: the process environment, never a property. */
+    record EnvironmentVariables(UnaryOperator<String> lookup) {
     }
 }

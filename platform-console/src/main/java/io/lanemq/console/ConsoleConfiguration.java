@@ -66,8 +66,8 @@ class ConsoleConfiguration {
 
     @Bean
     WebServerFactoryCustomizer<ConfigurableServletWebServerFactory> transportSecurity(ConsoleProperties properties,
-                                                                                      ServerProperties server) {
-        Ssl ssl = TransportSecurity.decide(properties, server.getAddress(), System::getenv);
+            ServerProperties server, ConsoleApplication.EnvironmentVariables environment) {
+        Ssl ssl = TransportSecurity.decide(properties, server.getAddress(), environment.lookup());
         return factory -> {
             if (ssl != null) {
                 factory.setSsl(ssl);

@@ -28,7 +28,8 @@ final class ConsoleFixture implements AutoCloseable {
     private final ConfigurableApplicationContext context;
     private final Path directory;
 
-    private ConsoleFixture(EtcdServer etcd, String key, String initialYaml, List<String> extraArgs) throws IOException {
+    private ConsoleFixture(EtcdServer etcd, String key, String initialYaml, List<String> extraArgs,
+                           java.util.function.UnaryOperator<String> environment) throws IOException {
         this.etcd = etcd;
         this.key = key;
         this.client = EtcdClient.builder(etcd.endpoint()).build();
@@ -48,23 +49,41 @@ final class ConsoleFixture implements AutoCloseable {
                 "applications:",
                 "  checkout: { topics: [order-paid], groups: [billing] }",
                 "  payments: { topics: [refund], groups: [ledger] }", ""));
-        List<String> args = new ArrayList<>(List.of("--server.port=0", "--lanemq.console.plaintext=true",
+        List<String> args = new ArrayList<>(List.of("--server.port=0",
                 "--lanemq.console.etcd-endpoints=" + etcd.endpoint(), "--lanemq.console.config-key=" + key,
                 "--lanemq.console.users-file=" + users, "--logging.level.root=WARN"));
         args.addAll(extraArgs);
-        this.context = ConsoleApplication.application().run(args.toArray(String[]::new));
+        this.context = ConsoleApplication.application(environment).run(args.toArray(String[]::new));
     }
 
     static ConsoleFixture start(EtcdServer etcd, String key, String initialYaml, String... extraArgs) {
         try {
-            return new ConsoleFixture(etcd, key, initialYaml, List.of(extraArgs));
+            List<String> args = new ArrayList<>(List.of("--lanemq.console.plaintext=true"));
+            args.addAll(List.of(extraArgs));
+            return new ConsoleFixture(etcd, key, initialYaml, args, name -> null);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
+    /** A console serving HTTPS with {@code keyStore}, its password in the environment variable {@code passwordVariable}. */
+    static ConsoleFixture startTls(EtcdServer etcd, String key, String initialYaml, Path keyStore, String passwordVariable,
+                                   String password) {
+        try {
+            return new ConsoleFixture(etcd, key, initialYaml, List.of("--lanemq.console.tls-key-store=" + keyStore,
+                    "--lanemq.console.tls-key-store-password-env=" + passwordVariable),
+                    name -> name.equals(passwordVariable) ? password : null);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    int port() {
+        return ((ServletWebServerApplicationContext) context).getWebServer().getPort();
+    }
+
     URI base() {
-        return URI.create("http://127.0.0.1:" + ((ServletWebServerApplicationContext) context).getWebServer().getPort());
+        return URI.create("http://127.0.0.1:" + port());
     }
 
     String published() throws Exception {
