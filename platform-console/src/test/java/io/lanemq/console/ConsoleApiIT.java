@@ -205,6 +205,15 @@ class ConsoleApiIT {
 
     /** Real Micrometer meters under the dial test's and the SDK's names, as their /metrics serve them. */
     private static void recordHealth(PrometheusMeterRegistry registry) {
+        recordDialTest(registry);
+        SdkMetrics sdk = new SdkMetrics(registry, "checkout");
+        sdk.reloaded(true);
+        sdk.reloaded(false);
+        sdk.reloadHealthGauge(() -> 1);
+    }
+
+    /** One lane per cluster, 200 probes each; cluster-b's lost 3. */
+    static void recordDialTest(PrometheusMeterRegistry registry) {
         for (String cluster : List.of("cluster-a", "cluster-b")) {
             Tags lane = Tags.of(DialTestMetrics.TAG_CLUSTER, cluster, DialTestMetrics.TAG_BROKER, "broker-" + cluster.substring(8) + "-0",
                     DialTestMetrics.TAG_KIND, "normal");
@@ -217,9 +226,5 @@ class ConsoleApiIT {
                 latency.record(Duration.ofMillis(5 + i % 20));
             }
         }
-        SdkMetrics sdk = new SdkMetrics(registry, "checkout");
-        sdk.reloaded(true);
-        sdk.reloaded(false);
-        sdk.reloadHealthGauge(() -> 1);
     }
 }

@@ -39,10 +39,16 @@ class ConsoleBrowserIT {
         String drainedCluster = platform.idcB().clusterName();
         PrometheusMeterRegistry sdkMeters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Metrics.globalRegistry.add(sdkMeters);
+        // No dial test runs here: its rows on the health page come from meters recorded under its names (ConsoleApiIT).
+        PrometheusMeterRegistry dialTestMeters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        ConsoleApiIT.recordDialTest(dialTestMeters);
         try (EtcdServer etcd = EtcdServer.started();
              ServiceEndpoints sdkEndpoint = ServiceEndpoints.start("console-it-sdk-metrics", new InetSocketAddress("127.0.0.1", 0), sdkMeters, null);
+             ServiceEndpoints dialTestEndpoint = ServiceEndpoints.start("console-it-dialtest-metrics", new InetSocketAddress("127.0.0.1", 0),
+                     dialTestMeters, null);
              ConsoleFixture console = ConsoleFixture.start(etcd, "/lanemq/platform/console-browser-it", platform.yaml(),
-                     "--lanemq.console.sdk-metrics-urls=" + sdkEndpoint.metricsUri());
+                     "--lanemq.console.sdk-metrics-urls=" + sdkEndpoint.metricsUri(),
+                     "--lanemq.console.dial-test-metrics-url=" + dialTestEndpoint.metricsUri());
              MessagingClient client = MessagingClient.create(ClientOptions.builder("checkout")
                      .configLocation("etcd://" + etcd.endpoint() + console.key).build());
              Producer producer = client.createProducer(ProducerOptions.defaults());
@@ -72,7 +78,6 @@ class ConsoleBrowserIT {
 
             String history = browser.findElement(By.id("history")).getText();
             assertThat(history).contains("drain " + drainedIdc).contains("olga").contains("idc-b network maintenance, ticket OPS-7");
-            Browser.screenshot(browser, "history");
 
             browser.get(console.base() + "/operations");
             long drainRevision = console.revision();
@@ -85,6 +90,7 @@ class ConsoleBrowserIT {
             assertThat(SendStream.shareOf(stream.startedBetween(undoneAt + SECOND, undoneAt + 4 * SECOND), drainedCluster))
                     .as("share of the drained IDC's cluster once the drain is undone").isBetween(0.25, 0.75);
             assertThat(browser.findElement(By.id("history")).getText()).contains("undo drain " + drainedIdc + " at revision " + drainRevision);
+            Browser.screenshot(browser, "history");
 
             browser.get(console.base() + "/health");
             assertThat(browser.findElement(By.id("clients")).getText()).as("the SDK client took both changes")
