@@ -2,7 +2,6 @@ package io.lanemq.console.access;
 
 import io.lanemq.console.change.Change;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Who may apply which change: an operator any; an editor one that touches only a topic (or a group) of one of their
@@ -26,15 +25,6 @@ public final class Ownership {
             case VIEWER -> false;
             case EDITOR -> !scope.operatorOnly() && owns(account.applications(), scope);
         };
-    }
-
-    /** The applications of {@code user} and what they own, for the page header. */
-    public Map<String, UsersFile.Application> applicationsOf(String user) {
-        UsersFile.User account = users.users().get(user);
-        if (account == null) {
-            return Map.of();
-        }
-        return account.applications().stream().collect(java.util.stream.Collectors.toMap(a -> a, a -> users.applications().get(a)));
     }
 
     private boolean owns(List<String> applications, Change.Scope scope) {

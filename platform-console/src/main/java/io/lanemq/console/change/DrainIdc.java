@@ -9,6 +9,7 @@ import io.lanemq.config.TopicRoute;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntUnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -59,7 +60,7 @@ public record DrainIdc(String idc) implements Change {
     }
 
     /** New weights: 0 on drained routes, {@code total} over the others by their current ratio (remainder to the first). */
-    private static java.util.function.IntUnaryOperator spread(List<TopicRoute> routes, Set<String> drained, int total) {
+    private static IntUnaryOperator spread(List<TopicRoute> routes, Set<String> drained, int total) {
         int[] weights = new int[routes.size()];
         int keptSum = routes.stream().filter(r -> !drained.contains(r.cluster())).mapToInt(TopicRoute::weight).sum();
         long keptCount = routes.stream().filter(r -> !drained.contains(r.cluster())).count();

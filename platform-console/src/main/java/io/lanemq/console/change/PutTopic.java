@@ -7,6 +7,7 @@ import io.lanemq.config.InvalidPlatformConfigException;
 import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.TopicRoute;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,7 @@ public record PutTopic(boolean creating, String name, boolean stressTest, int ra
                        Map<String, ConsumptionMode> groups) implements Change {
     public PutTopic {
         routes = List.copyOf(routes);
-        groups = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(groups));
+        groups = Collections.unmodifiableMap(new LinkedHashMap<>(groups));
     }
 
     @Override

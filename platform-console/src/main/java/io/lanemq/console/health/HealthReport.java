@@ -1,6 +1,9 @@
 package io.lanemq.console.health;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** What the health page shows: the dial test's figures, the SDK clients' reloads, and what could not be scraped. */
 public record HealthReport(List<LaneFigures> lanes, List<ClientReload> clients, List<String> errors) {
@@ -10,10 +13,10 @@ public record HealthReport(List<LaneFigures> lanes, List<ClientReload> clients, 
         errors = List.copyOf(errors);
     }
 
-    /** Lanes per cluster, worst first within each, for the summary beside the configuration. */
-    public java.util.Map<String, List<LaneFigures>> byCluster() {
-        java.util.Map<String, List<LaneFigures>> out = new java.util.TreeMap<>();
-        lanes.forEach(l -> out.computeIfAbsent(l.cluster(), c -> new java.util.ArrayList<>()).add(l));
+    /** Lanes per cluster, for the summary beside the configuration. */
+    public Map<String, List<LaneFigures>> byCluster() {
+        Map<String, List<LaneFigures>> out = new TreeMap<>();
+        lanes.forEach(l -> out.computeIfAbsent(l.cluster(), c -> new ArrayList<>()).add(l));
         return out;
     }
 }

@@ -1,5 +1,7 @@
 package io.lanemq.console.health;
 
+import java.util.Locale;
+
 /**
  * The dial test's figures for one broker and probe kind, since the dial test started.
  *
@@ -13,6 +15,6 @@ public record LaneFigures(String cluster, String broker, String kind, long sent,
 
     public String p99() {
         return Double.isNaN(p99Seconds) ? "-" : Double.isInfinite(p99Seconds) ? "> max bucket"
-                : String.format(java.util.Locale.ROOT, "%.0f ms", p99Seconds * 1000);
+                : String.format(Locale.ROOT, "%.0f ms", p99Seconds * 1000);
     }
 }

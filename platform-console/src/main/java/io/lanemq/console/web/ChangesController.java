@@ -15,11 +15,13 @@ import io.lanemq.console.edit.Proposal;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.security.Principal;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -54,7 +56,7 @@ class ChangesController {
                 try {
                     weights.put(p.getKey().substring("weight.".length()), Integer.parseInt(p.getValue().strip()));
                 } catch (NumberFormatException e) {
-                    redirect.addFlashAttribute("problems", List.of(new ConfigProblem("/topics/" + topic + "/routes",
+                    redirect.addFlashAttribute("problems", List.of(new ConfigProblem("/topics/" + topic.replace("~", "~0").replace("/", "~1") + "/routes",
                             "weight of " + p.getKey().substring(7) + " must be a whole number, was '" + p.getValue() + "'")));
                     return "redirect:/topics/" + topic;
                 }
@@ -85,7 +87,7 @@ class ChangesController {
             return previewOf(proposal, session);
         } catch (InvalidPlatformConfigException e) {
             Map<String, String> fieldErrors = new HashMap<>();
-            List<String> otherErrors = new java.util.ArrayList<>();
+            List<String> otherErrors = new ArrayList<>();
             for (ConfigProblem problem : e.problems()) {
                 String field = form.fieldOf(problem);
                 if (field == null) {
@@ -186,7 +188,7 @@ class ChangesController {
         synchronized (session) {
             Map<String, Proposal> proposals = (Map<String, Proposal>) session.getAttribute(PROPOSALS);
             if (proposals == null) {
-                proposals = new java.util.concurrent.ConcurrentHashMap<>();
+                proposals = new ConcurrentHashMap<>();
                 session.setAttribute(PROPOSALS, proposals);
             }
             return proposals;

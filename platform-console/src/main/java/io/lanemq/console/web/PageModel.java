@@ -1,6 +1,7 @@
 package io.lanemq.console.web;
 
 import java.security.Principal;
+import java.util.Locale;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.GrantedAuthority;
 import org.springframework.web.bind.annotation.ControllerAdvice;
@@ -17,6 +18,6 @@ class PageModel {
     @ModelAttribute("role")
     String role(Authentication authentication) {
         return authentication == null ? null : authentication.getAuthorities().stream().map(GrantedAuthority::getAuthority)
-                .filter(a -> a.startsWith("ROLE_")).map(a -> a.substring(5).toLowerCase(java.util.Locale.ROOT)).findFirst().orElse("");
+                .filter(a -> a.startsWith("ROLE_")).map(a -> a.substring(5).toLowerCase(Locale.ROOT)).findFirst().orElse("");
     }
 }

@@ -10,6 +10,7 @@ import io.lanemq.console.change.PutTopic;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -126,7 +127,7 @@ public class TopicForm {
                 continue;
             }
             try {
-                byGroup.put(parts[0], parts.length > 1 ? ConsumptionMode.valueOf(parts[1].toUpperCase(java.util.Locale.ROOT)) : ConsumptionMode.DIRECT);
+                byGroup.put(parts[0], parts.length > 1 ? ConsumptionMode.valueOf(parts[1].toUpperCase(Locale.ROOT)) : ConsumptionMode.DIRECT);
             } catch (IllegalArgumentException e) {
                 problems.add(new ConfigProblem(at + "/consumerGroups/" + parts[0] + "/mode", "must be DIRECT or PROXY, was '" + parts[1] + "'"));
             }
