@@ -27,7 +27,8 @@ class LayerRulesTest {
                 .importPackages("io.lanemq");
         // A rule over an empty import passes whatever the code does: make sure every module was read.
         for (String layer : new String[] {"io.lanemq.api", "io.lanemq.support", "io.lanemq.config", "io.lanemq.core",
-                "io.lanemq.rocketmq", "io.lanemq.proxy", "io.lanemq.delay", "io.lanemq.dialtest", "io.lanemq.testkit"}) {
+                "io.lanemq.rocketmq", "io.lanemq.proxy", "io.lanemq.delay", "io.lanemq.dialtest", "io.lanemq.testkit",
+                "io.lanemq.console"}) {
             assertThat(production.stream().anyMatch(c -> c.getPackageName().startsWith(layer))).as(layer).isTrue();
         }
     }
@@ -74,7 +75,21 @@ class LayerRulesTest {
     void thePlatformConfigurationKnowsNothingOfItsUsers() {
         noClasses().that().resideInAPackage("io.lanemq.config..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.lanemq.core..", "io.lanemq.rocketmq..",
-                        "io.lanemq.proxy..", "io.lanemq.delay..", "io.lanemq.dialtest..", "io.lanemq.spring..")
+                        "io.lanemq.proxy..", "io.lanemq.delay..", "io.lanemq.dialtest..", "io.lanemq.spring..",
+                        "io.lanemq.console..")
+                .check(production);
+    }
+
+    /**
+     * The console is a service beside the platform, not a client of it: it edits the configuration document and
+     * reads other components' metrics over HTTP, so it needs neither the SDK, a binding nor another service's classes.
+     */
+    @Test
+    void theConsoleUsesThePlatformConfigurationOnly() {
+        noClasses().that().resideInAPackage("io.lanemq.console..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.lanemq.core..", "io.lanemq.rocketmq..",
+                        "io.lanemq.proxy..", "io.lanemq.delay..", "io.lanemq.dialtest..", "io.lanemq.spring..",
+                        "io.lanemq.localstack..", "io.lanemq.testkit..", "org.apache.rocketmq..")
                 .check(production);
     }
 

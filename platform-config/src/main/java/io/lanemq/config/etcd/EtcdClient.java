@@ -9,11 +9,15 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
+import io.lanemq.config.etcd.internal.Compare;
 import io.lanemq.config.etcd.internal.KVGrpc;
 import io.lanemq.config.etcd.internal.KeyValue;
 import io.lanemq.config.etcd.internal.PutRequest;
 import io.lanemq.config.etcd.internal.RangeRequest;
 import io.lanemq.config.etcd.internal.RangeResponse;
+import io.lanemq.config.etcd.internal.RequestOp;
+import io.lanemq.config.etcd.internal.TxnRequest;
+import io.lanemq.config.etcd.internal.TxnResponse;
 import io.lanemq.config.etcd.internal.WatchCreateRequest;
 import io.lanemq.config.etcd.internal.WatchGrpc;
 import io.lanemq.config.etcd.internal.WatchRequest;
@@ -22,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -34,7 +39,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * A small client for the three calls of etcd's v3 API the platform needs: read a key, write a key, watch a key
+ * A small client for the calls of etcd's v3 API the platform needs: read a key (or the keys under a prefix), write a
+ * key, write keys only if one key is unchanged (a transaction: the platform console's optimistic lock), watch a key
  * (push, resumed from the last revision seen after etcd comes back).
  *
  * <p>Why gRPC stubs generated from etcd's API rather than jetcd or etcd's JSON gateway: jetcd 0.8.7 (the current
@@ -117,6 +123,75 @@ public final class EtcdClient implements AutoCloseable {
     }
 
     /**
+     * Writes {@code key} and {@code alsoPut} in one transaction if {@code key} was last written at
+     * {@code expectedModRevision} (0: the key must not exist); otherwise writes nothing and returns the key as it is
+     * now, so an editor who started from an older revision sees the change that came first instead of overwriting it.
+     *
+     * @param alsoPut further keys written in the same transaction (a history record beside the key); may be empty
+     */
+    public CompareAndPutResult compareAndPut(String key, long expectedModRevision, String value, Map<String, String> alsoPut)
+            throws EtcdException {
+        if (expectedModRevision < 0) {
+            throw new IllegalArgumentException("expectedModRevision must be >= 0 (0: the key is absent), was " + expectedModRevision);
+        }
+        TxnRequest.Builder txn = TxnRequest.newBuilder()
+                .addCompare(Compare.newBuilder().setKey(bytes(key)).setTarget(Compare.CompareTarget.MOD)
+                        .setResult(Compare.CompareResult.EQUAL).setModRevision(expectedModRevision))
+                .addSuccess(putOp(key, value))
+                .addFailure(RequestOp.newBuilder().setRequestRange(RangeRequest.newBuilder().setKey(bytes(key))));
+        alsoPut.forEach((k, v) -> txn.addSuccess(putOp(k, v)));
+        TxnRequest request = txn.build();
+        TxnResponse response = call("compare-and-put", key, channel -> KVGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                .txn(request));
+        long revision = response.getHeader().getRevision();
+        if (response.getSucceeded()) {
+            return new CompareAndPutResult(true, revision, Optional.empty());
+        }
+        RangeResponse now = response.getResponses(0).getResponseRange();
+        return new CompareAndPutResult(false, revision, now.getKvsCount() == 0 ? Optional.empty()
+                : Optional.of(entry(key, now.getKvs(0), revision)));
+    }
+
+    /** Reads every key that starts with {@code prefix}, in key order (one linearizable read). */
+    public List<EtcdEntry> list(String prefix) throws EtcdException {
+        if (prefix == null || prefix.isEmpty()) {
+            throw new IllegalArgumentException("prefix must not be empty (it would read the whole store)");
+        }
+        RangeRequest request = RangeRequest.newBuilder().setKey(bytes(prefix)).setRangeEnd(prefixEnd(prefix)).build();
+        RangeResponse response = call("list", prefix, channel -> KVGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                .range(request));
+        long storeRevision = response.getHeader().getRevision();
+        List<EtcdEntry> entries = new ArrayList<>(response.getKvsCount());
+        for (KeyValue kv : response.getKvsList()) {
+            entries.add(entry(kv.getKey().toString(StandardCharsets.UTF_8), kv, storeRevision));
+        }
+        return entries;
+    }
+
+    /** etcd's range end for "every key with this prefix": the prefix with its last byte below 0xff incremented. */
+    private static ByteString prefixEnd(String prefix) {
+        byte[] end = prefix.getBytes(StandardCharsets.UTF_8);
+        for (int i = end.length - 1; i >= 0; i--) {
+            if (end[i] != (byte) 0xff) {
+                end[i]++;
+                return ByteString.copyFrom(end, 0, i + 1);
+            }
+        }
+        return ByteString.copyFrom(new byte[] {0}); // all 0xff: to the end of the key space
+    }
+
+    private static RequestOp putOp(String key, String value) {
+        return RequestOp.newBuilder().setRequestPut(PutRequest.newBuilder().setKey(bytes(key))
+                .setValue(ByteString.copyFromUtf8(value))).build();
+    }
+
+    private static EtcdEntry entry(String key, KeyValue kv, long storeRevision) {
+        return new EtcdEntry(key, kv.getValue().toString(StandardCharsets.UTF_8), kv.getModRevision(), storeRevision);
+    }
+
+    /**
      * Watches one key from {@code fromRevision} (inclusive; 0 means "from now") on a new thread named
      * {@code lanemq-config-watch-etcd<key>}, until the returned watch or this client is closed.
      *
@@ -148,8 +223,7 @@ public final class EtcdClient implements AutoCloseable {
         if (response.getKvsCount() == 0) {
             return new Read(null, storeRevision);
         }
-        KeyValue kv = response.getKvs(0);
-        return new Read(new EtcdEntry(key, kv.getValue().toString(StandardCharsets.UTF_8), kv.getModRevision(), storeRevision), storeRevision);
+        return new Read(entry(key, response.getKvs(0), storeRevision), storeRevision);
     }
 
     private <T> T call(String what, String key, Function<ManagedChannel, T> rpc) throws EtcdException {

@@ -1,0 +1,34 @@
+package io.lanemq.console.change;
+
+import io.lanemq.config.InvalidPlatformConfigException;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.TopicRoute;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** One logic topic's send weights, by cluster; a cluster not named keeps its weight. */
+public record SetWeights(String topic, Map<String, Integer> weightByCluster) implements Change {
+    public SetWeights {
+        weightByCluster = Map.copyOf(weightByCluster);
+    }
+
+    @Override
+    public String describe() {
+        return "weights of " + topic + " " + new TreeMap<>(weightByCluster);
+    }
+
+    @Override
+    public Scope scope() {
+        return Scope.topic(topic);
+    }
+
+    @Override
+    public PlatformConfig.Builder applyTo(PlatformConfig current) throws InvalidPlatformConfigException {
+        LogicTopicConfig existing = PutTopic.existing(current, topic);
+        return Configs.toBuilder(current).topic(Configs.reweighted(existing, i -> {
+            TopicRoute route = existing.routes().get(i);
+            return weightByCluster.getOrDefault(route.cluster(), route.weight());
+        }));
+    }
+}

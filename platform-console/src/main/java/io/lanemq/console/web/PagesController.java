@@ -1,0 +1,140 @@
+package io.lanemq.console.web;
+
+import io.lanemq.config.ClusterConfig;
+import io.lanemq.config.InvalidPlatformConfigException;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.etcd.EtcdException;
+import io.lanemq.console.access.Ownership;
+import io.lanemq.console.change.Change;
+import io.lanemq.console.health.HealthScraper;
+import io.lanemq.console.store.ConfigStore;
+import io.lanemq.console.store.HistoryEntry;
+import java.security.Principal;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.NoSuchElementException;
+import java.util.TreeSet;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+
+/** The read-only pages: topics (list, search, one topic), the topic form, history, operations, health. */
+@Controller
+class PagesController {
+    private final CurrentConfig current;
+    private final ConfigStore store;
+    private final Ownership ownership;
+    private final HealthScraper health;
+
+    PagesController(CurrentConfig current, ConfigStore store, Ownership ownership, HealthScraper health) {
+        this.current = current;
+        this.store = store;
+        this.ownership = ownership;
+        this.health = health;
+    }
+
+    @GetMapping("/")
+    String home() {
+        return "redirect:/topics";
+    }
+
+    @GetMapping("/topics")
+    String topics(@RequestParam(defaultValue = "") String q, Model model) throws EtcdException, InvalidPlatformConfigException {
+        CurrentConfig.Snapshot now = snapshot(model);
+        String query = q.strip().toLowerCase(Locale.ROOT);
+        List<LogicTopicConfig> topics = now.config() == null ? List.of() : now.config().topics().values().stream()
+                .filter(t -> query.isEmpty() || matches(t, query))
+                .sorted(Comparator.comparing(LogicTopicConfig::name)).toList();
+        model.addAttribute("q", q);
+        model.addAttribute("topics", topics);
+        model.addAttribute("health", health.configured() ? health.scrape() : null);
+        return "topics";
+    }
+
+    /** A search finds a topic by its name, a physical topic or a consumer group. */
+    private static boolean matches(LogicTopicConfig topic, String query) {
+        return topic.name().toLowerCase(Locale.ROOT).contains(query)
+                || topic.routes().stream().anyMatch(r -> r.physicalTopic().toLowerCase(Locale.ROOT).contains(query))
+                || topic.consumerGroups().keySet().stream().anyMatch(g -> g.toLowerCase(Locale.ROOT).contains(query));
+    }
+
+    @GetMapping("/topics/{name}")
+    String topic(@PathVariable String name, Model model, Principal principal) throws EtcdException, InvalidPlatformConfigException {
+        CurrentConfig.Snapshot now = snapshot(model);
+        LogicTopicConfig topic = topicOf(now, name);
+        model.addAttribute("topic", topic);
+        model.addAttribute("mayEditTopic", ownership.mayApply(principal.getName(), Change.Scope.topic(name)));
+        model.addAttribute("editableGroups", topic.consumerGroups().keySet().stream()
+                .filter(g -> ownership.mayApply(principal.getName(), Change.Scope.group(name, g))).toList());
+        return "topic";
+    }
+
+    @GetMapping("/topics/new")
+    String newTopic(Model model) throws EtcdException, InvalidPlatformConfigException {
+        CurrentConfig.Snapshot now = snapshot(model);
+        if (now.config() == null) {
+            throw new NoSuchElementException("no configuration is published yet");
+        }
+        model.addAttribute("form", TopicForm.creating(now.config(), now.revision()));
+        return "topic-form";
+    }
+
+    @GetMapping("/topics/{name}/edit")
+    String editTopic(@PathVariable String name, Model model) throws EtcdException, InvalidPlatformConfigException {
+        CurrentConfig.Snapshot now = snapshot(model);
+        model.addAttribute("form", TopicForm.editing(now.config(), topicOf(now, name), now.revision()));
+        return "topic-form";
+    }
+
+    @GetMapping("/history")
+    String history(Model model) throws EtcdException, InvalidPlatformConfigException {
+        snapshot(model);
+        model.addAttribute("entries", store.history());
+        return "history";
+    }
+
+    @GetMapping("/history/{revision}")
+    String entry(@PathVariable long revision, Model model) throws EtcdException, InvalidPlatformConfigException {
+        snapshot(model);
+        HistoryEntry entry = store.entry(revision).orElseThrow(() -> new NoSuchElementException("no revision " + revision + " in the history"));
+        model.addAttribute("entry", entry);
+        return "history-entry";
+    }
+
+    @GetMapping("/operations")
+    String operations(Model model) throws EtcdException, InvalidPlatformConfigException {
+        CurrentConfig.Snapshot now = snapshot(model);
+        model.addAttribute("idcs", now.config() == null ? List.of()
+                : new TreeSet<>(now.config().clusters().values().stream().map(ClusterConfig::idc).toList()));
+        model.addAttribute("drains", store.history().stream().filter(e -> e.drainedIdc() != null).toList());
+        return "operations";
+    }
+
+    @GetMapping("/health")
+    String health(Model model) throws EtcdException, InvalidPlatformConfigException {
+        snapshot(model);
+        model.addAttribute("health", health.scrape());
+        model.addAttribute("healthConfigured", health.configured());
+        return "health";
+    }
+
+    private CurrentConfig.Snapshot snapshot(Model model) throws EtcdException, InvalidPlatformConfigException {
+        CurrentConfig.Snapshot now = current.read();
+        model.addAttribute("config", now.config());
+        model.addAttribute("revision", now.revision());
+        model.addAttribute("configKey", store.key());
+        return now;
+    }
+
+    private static LogicTopicConfig topicOf(CurrentConfig.Snapshot now, String name) {
+        PlatformConfig config = now.config();
+        if (config == null) {
+            throw new NoSuchElementException("no configuration is published yet");
+        }
+        return config.topic(name).orElseThrow(() -> new NoSuchElementException("no logic topic " + name));
+    }
+}

@@ -1,0 +1,47 @@
+package io.lanemq.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Assumptions;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * Debian's chromium, headless, through its chromium-driver (both installed by bin/setup-tools). Without them a test
+ * is skipped on a developer's machine and fails under CI=true, where a skip would hide that nothing was tested.
+ */
+final class Browser {
+    private static final File CHROMIUM = new File("/usr/bin/chromium");
+    private static final File DRIVER = new File("/usr/bin/chromedriver");
+
+    private Browser() {
+    }
+
+    static ChromeDriver start() {
+        boolean present = CHROMIUM.canExecute() && DRIVER.canExecute();
+        if ("true".equals(System.getenv("CI"))) {
+            assertThat(present).as("chromium and chromium-driver (bin/setup-tools installs them): a CI run never skips this").isTrue();
+        }
+        Assumptions.assumeTrue(present, "chromium and chromium-driver are not installed (bin/setup-tools)");
+        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM)
+                // --no-sandbox: CI containers run as root, where Chromium's sandbox refuses to start.
+                .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,860");
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER).usingAnyFreePort().build();
+        ChromeDriver driver = new ChromeDriver(service, options);
+        driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(20));
+        return driver;
+    }
+
+    /** Saves what the browser shows under the module's docs/, where the README shows it. */
+    static void screenshot(ChromeDriver driver, String name) throws Exception {
+        Path docs = Path.of("docs");
+        Files.createDirectories(docs);
+        Files.write(docs.resolve(name + ".png"), driver.getScreenshotAs(OutputType.BYTES));
+    }
+}
