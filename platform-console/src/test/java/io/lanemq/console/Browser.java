@@ -38,9 +38,12 @@ final class Browser {
         return driver;
     }
 
-    /** Saves what the browser shows under the module's docs/, where the README shows it. */
+    /**
+     * Saves what the browser shows under target/screenshots, or under the module's docs/ (where the README shows
+     * them) when run with {@code -Dlanemq.console.screenshots=docs}: a test run must not change tracked files.
+     */
     static void screenshot(ChromeDriver driver, String name) throws Exception {
-        Path docs = Path.of("docs");
+        Path docs = Path.of(System.getProperty("lanemq.console.screenshots", "target/screenshots"));
         Files.createDirectories(docs);
         Files.write(docs.resolve(name + ".png"), driver.getScreenshotAs(OutputType.BYTES));
     }
