@@ -8,6 +8,7 @@ import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.constant.PermName;
 import org.apache.rocketmq.remoting.exception.RemotingException;
+import org.apache.rocketmq.remoting.protocol.admin.TopicOffset;
 import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 import org.apache.rocketmq.remoting.protocol.route.QueueData;
@@ -74,6 +75,17 @@ final class ClusterAdmin implements AutoCloseable {
             throw new TestkitException("topic " + topic + " was created in " + clusterName + " but the name server "
                 + nameServerAddress + " did not route it to " + brokers + " within "
                 + deadline.budget().toSeconds() + " s");
+        }
+    }
+
+    /** Messages stored in {@code topic} on this cluster's brokers since it was created: the sum of its queues' max offsets. */
+    long storedMessages(String topic) {
+        try {
+            return admin().examineTopicStats(topic).getOffsetTable().values().stream()
+                .mapToLong(TopicOffset::getMaxOffset).sum();
+        } catch (Exception e) {
+            throw new TestkitException("cannot read the offsets of topic " + topic + " in " + clusterName + ": "
+                + e.getMessage(), e);
         }
     }
 

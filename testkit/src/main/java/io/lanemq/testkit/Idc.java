@@ -205,6 +205,10 @@ public final class Idc {
         admin.createTopic(brokers, topic, queues, deadline);
     }
 
+    long storedMessages(String topic) {
+        return admin.storedMessages(topic);
+    }
+
     /** Kills everything and releases the admin client and the latency proxies: the end of the stack. */
     synchronized void destroy() {
         admin.close();

@@ -190,6 +190,19 @@ public final class RocketMqStack implements AutoCloseable {
     }
 
     /**
+     * Messages stored in {@code topic} on every cluster since it was created (its queues' max offsets, summed): what
+     * a consumer of the topic has read once it has read this many distinct messages. A remote call per cluster.
+     */
+    public long storedMessages(String topic) {
+        checkOpen();
+        long stored = 0;
+        for (Idc idc : idcs) {
+            stored += idc.storedMessages(topic);
+        }
+        return stored;
+    }
+
+    /**
      * Kills every child and deletes the temporary directory. Abrupt on purpose: the store is deleted right after,
      * and RocketMQ's graceful shutdown takes 15-18 s per broker. Does nothing on the {@link #shared()} stack.
      */

@@ -7,9 +7,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 import org.awaitility.Awaitility;
 
@@ -31,6 +33,8 @@ final class Arrivals implements MessageListener {
 
     final Map<String, AtomicInteger> countByKey = new ConcurrentHashMap<>();
     final ConcurrentLinkedQueue<Arrival> all = new ConcurrentLinkedQueue<>();
+    /** Every copy consumed, ignored ones included, as cluster/queue/offset: what the broker stored and we read. */
+    private final Set<String> copies = ConcurrentHashMap.newKeySet();
     /** Keys with this prefix are not recorded (a warm-up message re-read after a crash is not under test). */
     private volatile String ignored = "\0";
 
@@ -41,6 +45,7 @@ final class Arrivals implements MessageListener {
     @Override
     public ConsumeResult consume(ReceivedMessage message) {
         long now = System.currentTimeMillis();
+        copies.add(message.cluster() + "/" + message.queueId() + "/" + message.queueOffset());
         String key = message.keys().get(0);
         if (key.startsWith(ignored)) {
             return ConsumeResult.SUCCESS;
@@ -53,19 +58,14 @@ final class Arrivals implements MessageListener {
     }
 
     /**
-     * Waits until no message has arrived for {@code quiet}, so late copies (a redelivery, an abandoned attempt
-     * stored after all) are counted before duplicates are asserted or printed. A check, not a fixed wait: it
-     * keeps waiting while copies still arrive, up to {@code quiet} plus 30 s.
+     * Waits until every copy the brokers hold of the topic ({@code stored}: its queues' max offsets, summed) has been
+     * consumed, so late copies (a redelivery, an abandoned attempt stored after all) are counted before duplicates
+     * are asserted or printed. A check that reveals an extra copy, where waiting for arrivals to go quiet only hoped
+     * to: an extra copy stored is an extra copy consumed before this returns.
      */
-    void awaitStill(Duration quiet) {
-        long[] last = {-1};
-        Awaitility.await().during(quiet).atMost(quiet.plusSeconds(30)).pollInterval(Duration.ofMillis(100))
-                .until(() -> {
-                    long arrived = all.size();
-                    boolean still = arrived == last[0];
-                    last[0] = arrived;
-                    return still;
-                });
+    void awaitEveryStoredCopy(LongSupplier stored) {
+        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> copies.size() >= stored.getAsLong());
     }
 
     int distinct() {

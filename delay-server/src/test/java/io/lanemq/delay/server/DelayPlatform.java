@@ -54,6 +54,12 @@ final class DelayPlatform implements AutoCloseable {
         arrivals.all.clear();
     }
 
+    /** Waits until the consumer has read every copy the brokers stored on the topic (see {@link Arrivals#awaitEveryStoredCopy}). */
+    void awaitEveryStoredCopy() {
+        String physical = platform.physicalTopic(TOPIC);
+        arrivals.awaitEveryStoredCopy(() -> RocketMqStack.shared().storedMessages(physical));
+    }
+
     @Override
     public void close() {
         consumer.close();

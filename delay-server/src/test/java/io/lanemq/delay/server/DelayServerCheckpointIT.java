@@ -50,7 +50,7 @@ class DelayServerCheckpointIT {
 
                 await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
                         .until(() -> p.arrivals.distinct() >= sent.size() + after.size());
-                p.arrivals.awaitStill(Duration.ofSeconds(2));
+                p.awaitEveryStoredCopy();
                 double restored = sum(server, DelayServerMetrics.CHECKPOINT_RESTORED);
                 double scheduled = sum(server, DelayServerMetrics.SCHEDULED);
                 double skipped = sum(server, DelayServerMetrics.DUPLICATES_SKIPPED);
@@ -101,7 +101,7 @@ class DelayServerCheckpointIT {
                 double stored = restarted.metric("lanemq_delay_scheduled_total");
                 await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
                         .until(() -> p.arrivals.distinct() >= all);
-                p.arrivals.awaitStill(Duration.ofSeconds(2));
+                p.awaitEveryStoredCopy();
                 System.out.printf("[DelayServerCheckpointIT] kill -9 after a periodic checkpoint of %d, with %d read since:"
                                 + " %.0f restored from the checkpoint, copies read again: %.0f skipped as duplicates, %.0f"
                                 + " appended to buckets on disk (dropped when loaded); all %d"

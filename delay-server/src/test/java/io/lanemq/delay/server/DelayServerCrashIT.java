@@ -38,7 +38,7 @@ class DelayServerCrashIT {
             try (ServerProcess restarted = ServerProcess.start(p.config, store, dir.resolve("second.log"))) {
                 await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
                         .until(() -> p.arrivals.distinct() >= sent.size());
-                p.arrivals.awaitStill(Duration.ofSeconds(2));
+                p.awaitEveryStoredCopy();
                 System.out.printf("[DelayServerCrashIT] kill -9 with %d of %d pending: all %d delivered after restart,"
                                 + " %d duplicates delivered, %.0f copies skipped as duplicates by the restarted store,"
                                 + " arrival minus due %s%n", sent.size() - arrivedBeforeKill, sent.size(),
@@ -71,7 +71,7 @@ class DelayServerCrashIT {
 
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
                     .until(() -> p.arrivals.distinct() >= sent.size());
-            p.arrivals.awaitStill(Duration.ofSeconds(2));
+            p.awaitEveryStoredCopy();
             System.out.printf("[DelayServerCrashIT] store of A lost: all %d delivered by B, %d duplicates, arrival"
                     + " minus due %s%n", p.arrivals.distinct(), p.arrivals.duplicates(), p.arrivals.lateness());
             assertThat(p.arrivals.countByKey.keySet()).containsAll(sent.stream().map(DelayedSender.Sent::key).toList());

@@ -106,7 +106,7 @@ class DelayServerIT {
                     assertThat(d.kind()).isEqualTo(DroppedRange.Kind.TORN_TAIL);
                 });
                 await().atMost(Duration.ofSeconds(90)).until(() -> p.arrivals.distinct() >= sent.size());
-                p.arrivals.awaitStill(Duration.ofSeconds(1));
+                p.awaitEveryStoredCopy();
                 assertThat(p.arrivals.duplicates()).isZero();
                 assertThat(p.arrivals.early()).isEmpty();
             }

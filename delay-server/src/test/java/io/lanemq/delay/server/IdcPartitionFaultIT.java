@@ -240,8 +240,8 @@ class IdcPartitionFaultIT {
         await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(500))
                 .until(() -> acknowledged.stream().allMatch(s -> p.arrivals.countByKey.containsKey(s.key)));
         long allArrivedMillis = System.currentTimeMillis() - healedAt;
-        // Late copies (an abandoned attempt stored on B, a record delivered twice) are counted once arrivals are still.
-        p.arrivals.awaitStill(Duration.ofSeconds(3));
+        // Late copies (an abandoned attempt stored on B, a record delivered twice) are counted: every stored copy is read.
+        p.awaitEveryStoredCopy();
 
         Map<String, Arrivals.Arrival> arrived = firstArrivals(p.arrivals);
         List<Arrivals.Arrival> victimDue = acknowledged.stream()
