@@ -18,7 +18,7 @@ import java.util.function.Supplier;
 /**
  * A service's {@code GET /metrics} (Prometheus text format) and, when given a health source,
  * {@code GET /health} (200 while up, 503 otherwise, with the source's text), on the JDK's HTTP
- * server with one named daemon thread. Only GET and HEAD are answered; nothing else is served.
+ * server with a few named daemon threads and a request timeout. Only GET and HEAD are answered; nothing else is served.
  *
  * <p>The JDK server rather than a web framework: each service needs two read-only endpoints, and
  * a framework would bring its own logging and dependency versions against the ones the root pom pins.
@@ -31,6 +31,18 @@ import java.util.function.Supplier;
 public final class ServiceEndpoints implements AutoCloseable {
     private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
     private static final String TEXT_TYPE = "text/plain; charset=utf-8";
+    /** Workers: a client that sends half a request holds one until the request timeout below frees it. */
+    private static final int WORKERS = 4;
+
+    static {
+        // The JDK server reads a request on a worker thread and has no per-server timeouts, only these JVM-wide
+        // properties, read when the JVM's first server is created; a value given on the command line wins. In
+        // seconds: ServerImpl multiplies them by 1,000 (measured on JDK 17: a half-sent request with 2 was closed
+        // after 3.0 s, timer tick included, and never without). Without them, one client that sent half a request
+        // and waited stalled /health and /metrics for every other caller (ServiceEndpointsTest).
+        setIfAbsent("sun.net.httpserver.maxReqTime", "5");
+        setIfAbsent("sun.net.httpserver.maxRspTime", "10");
+    }
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -76,7 +88,7 @@ public final class ServiceEndpoints implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot serve metrics and health on " + address + ": " + e.getMessage(), e);
         }
-        ExecutorService executor = Executors.newSingleThreadExecutor(NamedThreads.single(threadName));
+        ExecutorService executor = Executors.newFixedThreadPool(WORKERS, NamedThreads.numbered(threadName));
         server.setExecutor(executor);
         server.createContext("/metrics", exchange -> reply(exchange, 200, PROMETHEUS_TYPE, registry.scrape()));
         if (health != null) {
@@ -88,6 +100,12 @@ public final class ServiceEndpoints implements AutoCloseable {
         }
         server.start();
         return new ServiceEndpoints(server, executor);
+    }
+
+    private static void setIfAbsent(String property, String value) {
+        if (System.getProperty(property) == null) {
+            System.setProperty(property, value);
+        }
     }
 
     private static void reply(HttpExchange exchange, int status, String type, String text) throws IOException {
