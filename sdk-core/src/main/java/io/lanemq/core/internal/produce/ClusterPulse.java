@@ -35,6 +35,15 @@ final class ClusterPulse {
     }
 
     /**
+     * True once {@code cluster} has answered any send. Until then it is cold: its first sends wait for a route
+     * lookup and a connection, which on a loaded host took over a second (see {@link SendAttempts#overdue}).
+     */
+    boolean hasAnswered(String cluster) {
+        Marks m = marks.get(cluster);
+        return m != null && m.answered;
+    }
+
+    /**
      * True when {@code cluster} answered sends before {@code sinceNanos} and none since: a connection that worked and
      * went quiet. A cluster that never answered yet is not "silent" but cold: its first sends wait for a route
      * lookup and a connection, hundreds of milliseconds on a busy host, and giving up on them then stores copies
