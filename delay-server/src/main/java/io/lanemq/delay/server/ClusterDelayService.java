@@ -379,16 +379,14 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
     private void reenqueue(QueueLedger ledger, QueueLedger.Held h, DelayedRecord record) {
         upstream.sendToQueue(InternalMessages.toReenqueue(record, settings.internalTopic()), ledger.queue)
                 .whenComplete((stored, failure) -> {
-                    if (failure != null) {
-                        ledger.unclaim(h.offset());
+                    if (Reenqueued.answered(book, ledger, h, failure == null ? stored : null)) {
+                        metrics.reenqueued.increment();
+                    } else if (failure != null) {
                         log.warn("Re-enqueue of {} to {} failed; trying again later: {}", h.id(), ledger.queue,
                                 failure.toString());
-                    } else if (!stored) {
-                        // Stored, but not yet flushed or replicated as configured: keep the old offset too.
-                        ledger.unclaim(h.offset());
                     } else {
-                        book.leave(ledger, h.offset(), h.id());
-                        metrics.reenqueued.increment();
+                        log.debug("Re-enqueue of {} to {} stored but not yet flushed or replicated as configured; "
+                                + "keeping the old offset, trying again later", h.id(), ledger.queue);
                     }
                 });
     }
