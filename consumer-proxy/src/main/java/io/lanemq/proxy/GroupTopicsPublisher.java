@@ -18,9 +18,9 @@ import org.slf4j.LoggerFactory;
  * Sends a group's messages to the group's own retry and dead-letter topics ({@link GroupTopics}, the binding's) on
  * the cluster each came from: the proxy's policy around them.
  *
- * <p>A dead-letter send is retried every second until it succeeds; the message's offset stays
- * uncommitted meanwhile, so a crash delivers it again instead of losing it. All sends run on one
- * thread.
+ * <p>A dead-letter or parking send is retried every second until the broker stored it as configured
+ * ({@link UntilStored}: a failure and a status such as {@code FLUSH_DISK_TIMEOUT} alike); the message's offset
+ * stays uncommitted meanwhile, so a crash delivers it again instead of losing it. All sends run on one thread.
  */
 final class GroupTopicsPublisher implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(GroupTopicsPublisher.class);
@@ -29,12 +29,7 @@ final class GroupTopicsPublisher implements AutoCloseable {
     private final List<GroupSpec.Route> routes;
     private final ScheduledExecutorService executor;
     private final GroupTopics topics;
-
-    /** A send of one copy; true when stored as the broker is configured to. */
-    @FunctionalInterface
-    private interface Send {
-        boolean send() throws MessagingException;
-    }
+    private final UntilStored untilStored;
 
     /** @param executor one thread: sends are serial, in the order they were asked for */
     GroupTopicsPublisher(GroupKey group, List<GroupSpec.Route> routes, ScheduledExecutorService executor) {
@@ -44,6 +39,7 @@ final class GroupTopicsPublisher implements AutoCloseable {
         routes.forEach(route -> clusters.put(route.cluster().name(), route.cluster().endpoint()));
         this.topics = new GroupTopics(group.consumerGroup(), "lanemq-proxy-" + group.consumerGroup(), clusters);
         this.executor = executor;
+        this.untilStored = new UntilStored(executor, 1_000);
     }
 
     String deadLetterTopic() {
@@ -95,20 +91,11 @@ final class GroupTopicsPublisher implements AutoCloseable {
         }
     }
 
-    /** The message's offset stays uncommitted until a send succeeds, so a crash meanwhile delivers it again. */
-    private void sendUntilStored(HeldMessage message, String topic, Send send, Consumer<HeldMessage> done,
+    /** The message's offset stays uncommitted until a send stored its copy as configured, so a crash meanwhile delivers it again. */
+    private void sendUntilStored(HeldMessage message, String topic, UntilStored.Send send, Consumer<HeldMessage> done,
             Runnable failed) {
-        try {
-            if (!send.send()) {
-                log.warn("{}: {} stored in {} on {}, but not yet flushed or replicated as configured", group, message,
-                        topic, cluster(message));
-            }
-            done.accept(message);
-        } catch (Exception e) {
-            failed.run();
-            log.warn("{}: sending {} to {} on {} failed; retrying in 1 s", group, message, topic, cluster(message), e);
-            executor.schedule(() -> sendUntilStored(message, topic, send, done, failed), 1, TimeUnit.SECONDS);
-        }
+        untilStored.send(group + ": sending " + message + " to " + topic + " on " + cluster(message), send,
+                () -> done.accept(message), failed);
     }
 
     private static String cluster(HeldMessage message) {

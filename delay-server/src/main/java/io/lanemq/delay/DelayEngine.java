@@ -11,7 +11,11 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.HashSet;
 import java.util.Objects;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -39,8 +43,12 @@ import org.slf4j.LoggerFactory;
  * scheduled twice with the same id is delivered once while the first copy is stored.
  *
  * <p><b>Durability.</b> What {@link #schedule} accepted is in the page cache: it survives
- * {@code kill -9}. {@link #flush()} forces it to the device, for a caller that must survive a
- * machine crash on this disk alone; the server instead relies on the internal topic.
+ * {@code kill -9}, not a power loss ({@link #flush()} forces it, for a caller that must survive
+ * one on this disk alone; the server instead relies on the internal topic, whose offset it commits
+ * only once a record is settled). What settles a record is forced before anyone hears of it: the
+ * settlement listener is told of a delivery once its mark is forced (grouped: one force per
+ * segment per batch of marks), of a cancel once its record and mark are; {@link #cancel} returns
+ * {@link CancelResult#CANCELLED} only after that force. A graceful {@link #close()} forces everything.
  *
  * <p>Thread-safe. {@link #close()} stops firing, waits up to the shutdown grace for deliveries
  * under way, and closes the files.
@@ -73,6 +81,8 @@ public final class DelayEngine implements AutoCloseable {
     private final RecoveryReport report;
     /** Read: schedule and cancel; write: close, so close never cuts a write in half. */
     private final ReadWriteLock lifecycle = new ReentrantReadWriteLock();
+    /** Cancelled by {@link #cancelUnflushed}, not yet forced nor reported; also the lock of {@link #flushCancels}. */
+    private final Queue<DelayId> unflushedCancels = new ConcurrentLinkedQueue<>();
     private boolean closed;
 
     private DelayEngine(Builder b) throws DelayStoreException {
@@ -148,9 +158,13 @@ public final class DelayEngine implements AutoCloseable {
 
     /**
      * Cancels the record with {@code id}. A cancelled record is never delivered; the cancel is
-     * durable when this returns {@link CancelResult#CANCELLED}.
+     * durable when this returns {@link CancelResult#CANCELLED}: the record and its mark are forced
+     * to the device (one force of its bucket's files) before the settlement listener hears of it and
+     * before this returns. To cancel many at the price of one force each bucket, see
+     * {@link #cancelUnflushed} and {@link #flushCancels}.
      *
-     * @throws DelayStoreException  the cancel could not be written; the record stays scheduled
+     * @throws DelayStoreException  the cancel could not be written or forced; the record stays scheduled, or is
+     *                              cancelled but not yet known to be on the device (a power loss may undo it)
      * @throws IllegalStateException the engine is closed
      */
     public CancelResult cancel(DelayId id) throws DelayStoreException {
@@ -158,10 +172,76 @@ public final class DelayEngine implements AutoCloseable {
         return whileOpen(() -> {
             CancelResult result = store.cancel(id);
             if (result == CancelResult.CANCELLED) {
+                try {
+                    store.force(id);
+                } catch (IOException e) {
+                    throw forceFailed(e);
+                }
                 MarkWriter.notifySettled(ctx.listener, id);
             }
             return result;
         });
+    }
+
+    /**
+     * Cancels as {@link #cancel} does, in memory and in the page cache (a {@code kill -9} keeps it),
+     * but leaves the force to the next {@link #flushCancels()}: the settlement listener hears of a
+     * cancel only after that flush. The server cancels a whole pull this way and answers after one
+     * flush. Until then a power loss may undo the cancel, so do not tell anyone it was cancelled
+     * (nor commit past the request) before {@link #flushCancels()} returned.
+     *
+     * @throws DelayStoreException  the cancel could not be written; the record stays scheduled
+     * @throws IllegalStateException the engine is closed
+     */
+    public CancelResult cancelUnflushed(DelayId id) throws DelayStoreException {
+        Objects.requireNonNull(id, "id");
+        return whileOpen(() -> {
+            CancelResult result = store.cancel(id);
+            if (result == CancelResult.CANCELLED) {
+                unflushedCancels.add(id);
+            }
+            return result;
+        });
+    }
+
+    /**
+     * Forces the records and marks of every {@link #cancelUnflushed} made before this call (one force
+     * per bucket involved, whatever the number of cancels), then reports them to the settlement
+     * listener. Calls are serialised, so a cancel is reported by exactly one of them.
+     *
+     * @throws DelayStoreException  a force failed: nothing is reported, the next call tries again
+     * @throws IllegalStateException the engine is closed
+     */
+    public void flushCancels() throws DelayStoreException {
+        whileOpen(() -> {
+            synchronized (unflushedCancels) {
+                List<DelayId> ids = new ArrayList<>();
+                for (DelayId id = unflushedCancels.poll(); id != null; id = unflushedCancels.poll()) {
+                    ids.add(id);
+                }
+                if (ids.isEmpty()) {
+                    return null;
+                }
+                try {
+                    Set<Long> buckets = new HashSet<>();
+                    for (DelayId id : ids) {
+                        if (buckets.add(store.bucketStart(id.dueAtMillis()))) {
+                            store.force(id);
+                        }
+                    }
+                } catch (IOException e) {
+                    unflushedCancels.addAll(ids);
+                    throw forceFailed(e);
+                }
+                ids.forEach(id -> MarkWriter.notifySettled(ctx.listener, id));
+                return null;
+            }
+        });
+    }
+
+    private DelayStoreException forceFailed(IOException e) {
+        health.error("force failed: " + e);
+        return new DelayStoreException("could not force a cancel to the device: " + e, e);
     }
 
     /**
@@ -249,7 +329,7 @@ public final class DelayEngine implements AutoCloseable {
         }
     }
 
-    /** Forces every stored record and mark to the device (fsync). */
+    /** Forces every record and mark written since the last force to the device (fsync), one force per file. */
     public void flush() throws DelayStoreException {
         lifecycle.readLock().lock();
         try {
@@ -291,11 +371,28 @@ public final class DelayEngine implements AutoCloseable {
                         + "after restart", name, shutdownGraceMillis);
             }
             ctx.markWriter.stop(graceful);
+            if (graceful) {
+                flushOnClose();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
             store.close();
             lifecycle.writeLock().unlock();
+        }
+    }
+
+    /** A graceful stop leaves everything on the device, and reports cancels left unflushed. */
+    private void flushOnClose() {
+        try {
+            store.flush();
+            for (DelayId id = unflushedCancels.poll(); id != null; id = unflushedCancels.poll()) {
+                MarkWriter.notifySettled(ctx.listener, id);
+            }
+        } catch (IOException e) {
+            health.error("flush at close failed: " + e);
+            log.warn("Delay engine {} could not force its store at close; a power loss now may undo recent cancels "
+                    + "and redeliver recent deliveries: {}", name, e.toString());
         }
     }
 

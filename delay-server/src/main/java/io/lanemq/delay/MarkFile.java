@@ -82,10 +82,9 @@ final class MarkFile {
         }
     }
 
+    /** Opens the file if the handle budget closed it since the write: closing a channel does not force it. */
     void force() throws IOException {
-        if (channel != null) {
-            channel.force(false);
-        }
+        channel().force(false);
     }
 
     boolean isOpen() {

@@ -3,7 +3,9 @@ package io.lanemq.delay;
 import io.lanemq.support.NamedThreads;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +17,14 @@ import org.slf4j.LoggerFactory;
  * sink confirms it; its mark follows within milliseconds. Keeping the write off the thread that
  * completed the delivery (often the wheel thread itself) keeps a stalled disk from delaying
  * firings; the cost of a crash in between is a redelivery, which at-least-once allows anyway.
+ *
+ * <p><b>Forced before reported.</b> The listener hears of a delivery only once its mark (and its
+ * segment's records) are forced to the device, because the server commits the record's upstream
+ * offset on that report: a mark lost to a power loss after the commit would deliver the record
+ * again with nothing upstream to show for it. Forces are grouped: each batch taken from the queue
+ * (everything that arrived while the previous batch was written and forced) costs one force per
+ * segment it touches, not one per mark; under load batches grow, so the forces per second stay
+ * bounded by the device's latency, not by the delivery rate.
  */
 final class MarkWriter implements Runnable {
 
@@ -72,25 +82,47 @@ final class MarkWriter implements Runnable {
     }
 
     private void write(List<Mark> batch) {
+        Set<Segment> touched = new LinkedHashSet<>();
+        List<Mark> written = new ArrayList<>(batch.size());
         for (Mark m : batch) {
-            if (m.barrier() != null) {
-                m.barrier().countDown();
-                continue;
-            }
-            if (m == WAKE) {
+            if (m.barrier() != null || m == WAKE) {
                 continue;
             }
             try {
                 m.segment().persistDelivered(m.ordinal());
+                touched.add(m.segment());
             } catch (IOException e) {
-                String what = "delivered but could not mark it [segment=" + m.segment().dataPath.getFileName()
-                        + ", ordinal=" + m.ordinal() + "]; a restart will deliver it again: " + e;
+                markFailed(m, e);
+            }
+            written.add(m);
+        }
+        for (Segment segment : touched) {
+            try {
+                segment.force();
+            } catch (IOException e) {
+                String what = "could not force the marks of " + segment.dataPath.getFileName()
+                        + "; a restart after a power loss may deliver them again: " + e;
                 health.error(what);
                 log.warn(what);
             }
+        }
+        for (Mark m : written) {
             // Settled either way: the broker has the message; a lost mark costs a redelivery, not a loss.
             notifySettled(listener, m.id());
         }
+        // Barriers last: a test waiting on one sees every mark before it written, forced and reported.
+        for (Mark m : batch) {
+            if (m.barrier() != null) {
+                m.barrier().countDown();
+            }
+        }
+    }
+
+    private void markFailed(Mark m, IOException e) {
+        String what = "delivered but could not mark it [segment=" + m.segment().dataPath.getFileName()
+                + ", ordinal=" + m.ordinal() + "]; a restart will deliver it again: " + e;
+        health.error(what);
+        log.warn(what);
     }
 
     /** Calls someone else's listener: whatever it throws must not stop the engine's thread. */

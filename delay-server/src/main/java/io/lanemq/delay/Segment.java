@@ -82,6 +82,9 @@ final class Segment {
     private long marksLength;
     private Map<DelayId, Integer> firstOrdinal;
     private boolean registeredOpen;
+    /** Written since the last {@link #force()}: what a power loss could still take. */
+    private boolean dataDirty;
+    private boolean marksDirty;
     /** Corrupt ranges recovery skipped, as [from, to) pairs: walks jump over them. */
     private final long[] skips;
 
@@ -162,9 +165,11 @@ final class Segment {
             }
         } catch (IOException e) {
             cutBackTo(ch, at);
+            dirty(true);
             throw e;
         }
         size += length;
+        dirty(true);
         nextOrdinal++;
         records++;
         unsettled.incrementAndGet();
@@ -639,11 +644,35 @@ final class Segment {
         registeredOpen = false;
     }
 
+    /**
+     * Forces what was written since the last force to the device: the records (so a copy re-read
+     * after a power loss is recognised) and the marks. Under the monitor, so an append to this
+     * bucket waits for it; the wheel does not (it takes no lock). Reopens a file the handle budget
+     * closed meanwhile: closing does not force.
+     */
     synchronized void force() throws IOException {
-        if (data != null) {
-            data.force(false);
+        if (deleted) {
+            return;
         }
-        marks.force();
+        if (dataDirty) {
+            data().force(false);
+            dataDirty = false;
+        }
+        if (marksDirty) {
+            ensureStoreOpen();
+            marks.force();
+            marksDirty = false;
+        }
+    }
+
+    /** Called under the monitor after every change to a file. */
+    private void dirty(boolean data) {
+        if (data) {
+            dataDirty = true;
+        } else {
+            marksDirty = true;
+        }
+        ctx.dirty.add(this);
     }
 
     boolean isLoaded() {
@@ -664,6 +693,7 @@ final class Segment {
     private void writeMark(int ordinal, byte state) throws IOException {
         ensureStoreOpen();
         marks.write(ordinal, state);
+        dirty(false);
         if (ordinal + 1L > marksLength) {
             ctx.bytes.addAndGet(ordinal + 1L - marksLength);
             marksLength = ordinal + 1L;

@@ -352,9 +352,23 @@ final class SegmentStore implements Closeable {
         }
     }
 
-    /** Forces written records and marks to the device. */
+    /** Forces every record and mark written since the last force to the device: one force per file written. */
     void flush() throws IOException {
-        for (Segment s : segments.values()) {
+        for (Segment s : ctx.dirty) {
+            ctx.dirty.remove(s);
+            try {
+                s.force();
+            } catch (IOException e) {
+                ctx.dirty.add(s); // still dirty: the next flush tries again
+                throw e;
+            }
+        }
+    }
+
+    /** Forces the bucket that holds {@code id}, if it exists. */
+    void force(DelayId id) throws IOException {
+        Segment s = segments.get(bucketStart(id.dueAtMillis()));
+        if (s != null) {
             s.force();
         }
     }

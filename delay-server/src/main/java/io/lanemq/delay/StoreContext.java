@@ -25,6 +25,8 @@ final class StoreContext {
     final AtomicLong cachedBytes = new AtomicLong();
     /** Bytes of segment and mark files. */
     final AtomicLong bytes = new AtomicLong();
+    /** Segments written since they were last forced; {@link SegmentStore#flush()} forces them. */
+    final Set<Segment> dirty = ConcurrentHashMap.newKeySet();
     /** Segments holding open file handles, for the handle budget. */
     final Set<Segment> open = ConcurrentHashMap.newKeySet();
     /**

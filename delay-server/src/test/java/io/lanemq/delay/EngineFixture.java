@@ -50,6 +50,14 @@ final class EngineFixture implements AutoCloseable {
         engine = open();
     }
 
+    /** Cuts the power under a running engine ({@code disk} must be its files): kill -9 plus a lost page cache; then opens again. */
+    void powerLossAndRestart(PowerLossDisk disk) throws Exception {
+        disk.powerOff();
+        engine.abandon();
+        disk.powerOn();
+        engine = open();
+    }
+
     /** Sets the clock and waits until the engine has acted on it. */
     void advanceTo(long millis) throws InterruptedException {
         clock.setInstant(Instant.ofEpochMilli(millis));

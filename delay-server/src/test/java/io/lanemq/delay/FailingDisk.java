@@ -4,9 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.WritableByteChannel;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.Set;
@@ -42,11 +39,10 @@ final class FailingDisk implements FileChannelFactory {
         return new Channel(FileChannel.open(path, options));
     }
 
-    private final class Channel extends FileChannel {
-        private final FileChannel real;
+    private final class Channel extends DelegatingChannel {
 
         Channel(FileChannel real) {
-            this.real = real;
+            super(real);
         }
 
         @Override
@@ -72,8 +68,7 @@ final class FailingDisk implements FileChannelFactory {
             if (writeError != null && writeError.startsWith("Read-only")) {
                 throw new IOException(writeError);
             }
-            real.truncate(size);
-            return this;
+            return super.truncate(size);
         }
 
         @Override
@@ -82,16 +77,6 @@ final class FailingDisk implements FileChannelFactory {
                 throw new IOException(mapError);
             }
             return real.map(mode, position, size);
-        }
-
-        @Override
-        public int read(ByteBuffer dst) throws IOException {
-            return real.read(dst);
-        }
-
-        @Override
-        public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
-            return real.read(dsts, offset, length);
         }
 
         @Override
@@ -108,57 +93,6 @@ final class FailingDisk implements FileChannelFactory {
                 throw new IOException(writeError);
             }
             return real.write(srcs, offset, length);
-        }
-
-        @Override
-        public long position() throws IOException {
-            return real.position();
-        }
-
-        @Override
-        public FileChannel position(long newPosition) throws IOException {
-            real.position(newPosition);
-            return this;
-        }
-
-        @Override
-        public long size() throws IOException {
-            return real.size();
-        }
-
-        @Override
-        public void force(boolean metaData) throws IOException {
-            real.force(metaData);
-        }
-
-        @Override
-        public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
-            return real.transferTo(position, count, target);
-        }
-
-        @Override
-        public long transferFrom(ReadableByteChannel src, long position, long count) throws IOException {
-            return real.transferFrom(src, position, count);
-        }
-
-        @Override
-        public int read(ByteBuffer dst, long position) throws IOException {
-            return real.read(dst, position);
-        }
-
-        @Override
-        public FileLock lock(long position, long size, boolean shared) throws IOException {
-            return real.lock(position, size, shared);
-        }
-
-        @Override
-        public FileLock tryLock(long position, long size, boolean shared) throws IOException {
-            return real.tryLock(position, size, shared);
-        }
-
-        @Override
-        protected void implCloseChannel() throws IOException {
-            real.close();
         }
     }
 }

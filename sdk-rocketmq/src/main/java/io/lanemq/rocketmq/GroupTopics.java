@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.Map;
 import org.apache.rocketmq.client.impl.MQClientAPIImpl;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
-import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.constant.PermName;
@@ -120,7 +119,7 @@ public final class GroupTopics implements AutoCloseable {
 
     private boolean send(String cluster, Message copy) throws MessagingException {
         try {
-            return producer(cluster).send(copy).getSendStatus() == SendStatus.SEND_OK;
+            return SendStatuses.storedAsConfigured(producer(cluster).send(copy));
         } catch (Exception e) {
             throw RocketMqErrors.sendFailed(e, cluster, copy.getTopic());
         }

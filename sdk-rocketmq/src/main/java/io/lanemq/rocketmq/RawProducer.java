@@ -9,7 +9,6 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
-import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.client.utils.MessageUtil;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageAccessor;
@@ -50,8 +49,10 @@ public final class RawProducer implements AutoCloseable {
 
     /**
      * Sends {@code message} to {@code queue} (which must be of the message's topic). The future completes with true
-     * when the broker stored it as configured (flushed, replicated), with false when it was stored but not yet so,
-     * and exceptionally when the send failed or the message was refused.
+     * when the broker stored it as configured (flushed, replicated), with false when it was stored but not yet so
+     * ({@code FLUSH_DISK_TIMEOUT}, {@code FLUSH_SLAVE_TIMEOUT}, {@code SLAVE_NOT_AVAILABLE}: see {@link SendStatuses};
+     * keep whatever the send was to replace and send again), and exceptionally when the send failed or the message
+     * was refused.
      */
     public CompletableFuture<Boolean> sendToQueue(PhysicalMessage message, QueueRef queue) {
         CompletableFuture<Boolean> sent = new CompletableFuture<>();
@@ -79,11 +80,12 @@ public final class RawProducer implements AutoCloseable {
         return sent;
     }
 
-    private static SendCallback completing(CompletableFuture<Boolean> sent) {
+    /** Package-private for the status mapping's test. */
+    static SendCallback completing(CompletableFuture<Boolean> sent) {
         return new SendCallback() {
             @Override
             public void onSuccess(SendResult result) {
-                sent.complete(result.getSendStatus() == SendStatus.SEND_OK);
+                sent.complete(SendStatuses.storedAsConfigured(result));
             }
 
             @Override

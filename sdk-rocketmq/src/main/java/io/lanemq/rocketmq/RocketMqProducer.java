@@ -355,7 +355,7 @@ final class RocketMqProducer implements BoundProducer {
     }
 
     private BoundSendResult accepted(SendResult result, String topic) {
-        if (result.getSendStatus() != SendStatus.SEND_OK) {
+        if (!SendStatuses.storedAsConfigured(result)) {
             long count = storedNotOk.incrementAndGet();
             if (Long.bitCount(count) == 1) {
                 // Powers of two only: a slow disk answers every send this way, and one line per send would flood the log.

@@ -26,8 +26,19 @@ final class CheckpointWriter {
     private CheckpointWriter() {
     }
 
+    /** What must be on the device before the checkpoint is: everything it refers to. */
+    @FunctionalInterface
+    interface BeforeCommit {
+        void run() throws IOException;
+    }
+
+    /**
+     * @param beforeCommit runs after the ledgers were read and before the checkpoint is forced and
+     *                     renamed into place: the store's flush, so every record and mark the
+     *                     checkpoint relies on survives a power loss that the checkpoint survives
+     */
     static Written write(Path directory, String cluster, Collection<QueueLedger> ledgers, SettlementBook book,
-            long nowMillis) throws IOException {
+            long nowMillis, BeforeCommit beforeCommit) throws IOException {
         int queues = 0;
         int awaiting = 0;
         try (LedgerCheckpoint.Writer w = LedgerCheckpoint.writer(directory, cluster, nowMillis)) {
@@ -58,6 +69,7 @@ final class CheckpointWriter {
                 w.awaiting(e.getValue(), e.getKey());
                 awaiting++;
             }
+            beforeCommit.run();
             long bytes = w.commit();
             return new Written(queues, w.heldWritten(), awaiting, bytes);
         }

@@ -167,26 +167,32 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
 
     @Override
     public void onBatch(List<FetchedMessage> batch) {
-        for (FetchedMessage m : batch) {
-            if (!running) {
-                return; // not acted on, not committed: read again after restart
+        List<CancelAnswer> cancels = new ArrayList<>();
+        try {
+            for (FetchedMessage m : batch) {
+                if (!running) {
+                    return; // not acted on, not committed: read again after restart
+                }
+                QueueRef queue = m.queue();
+                if (checkpoints.restoring(queue)) {
+                    continue; // pulled before the restore decided where to read from; the seek after it reads again
+                }
+                handle(m, queue, cancels);
             }
-            QueueRef queue = m.queue();
-            if (checkpoints.restoring(queue)) {
-                continue; // pulled before the restore decided where to read from; the seek after it reads again
-            }
-            handle(m, queue);
+        } finally {
+            // Before the reader may commit (it does so only between batches, on this thread).
+            answer(cancels);
         }
     }
 
-    private void handle(FetchedMessage m, QueueRef queue) {
+    private void handle(FetchedMessage m, QueueRef queue, List<CancelAnswer> cancels) {
         QueueLedger ledger = reader.ledger(queue);
         String kind = m.property(DelayProtocol.PROPERTY_KIND);
         try {
             if (DelayProtocol.KIND_SCHEDULE.equals(kind)) {
                 schedule(m, ledger);
             } else if (DelayProtocol.KIND_CANCEL.equals(kind)) {
-                cancel(m, ledger);
+                cancel(m, ledger, cancels);
             } else {
                 throw new IllegalArgumentException("unknown " + DelayProtocol.PROPERTY_KIND + " '" + kind + "'");
             }
@@ -223,20 +229,57 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
         }
     }
 
-    private void cancel(FetchedMessage m, QueueLedger ledger) throws DelayRejectedException {
+    /** A cancel applied in the engine, to be answered once it is forced. */
+    private record CancelAnswer(FetchedMessage message, QueueLedger ledger, DelayId id, CancelResult result) {
+    }
+
+    /**
+     * Applies a CANCEL in the engine without forcing it: the whole pull's cancels are forced together
+     * by {@link #answer}, which alone releases their offsets and replies.
+     */
+    private void cancel(FetchedMessage m, QueueLedger ledger, List<CancelAnswer> cancels)
+            throws DelayRejectedException {
         DelayId id = DelayId.parse(InternalMessages.require(m, DelayProtocol.PROPERTY_ID));
-        CancelResult result = untilStored(() -> engine.cancel(id));
-        ledger.read(m.offset());
-        metrics.cancelled(result.name());
+        CancelResult result = untilStored(() -> engine.cancelUnflushed(id));
+        cancels.add(new CancelAnswer(m, ledger, id, result));
+    }
+
+    /**
+     * Forces the pull's cancels to the device (one force per bucket involved), then lets their
+     * offsets be committed and answers them: neither a commit past a CANCEL nor a {@code CANCELLED}
+     * reply may come before the cancel would survive a power loss, or the record could still be
+     * delivered. The earlier answers ({@code ALREADY_CANCELLED} of a cancel in the same pull) wait too.
+     */
+    private void answer(List<CancelAnswer> cancels) {
+        if (cancels.isEmpty()) {
+            return;
+        }
+        try {
+            untilStored(() -> {
+                engine.flushCancels();
+                return null;
+            });
+        } catch (DelayRejectedException e) {
+            throw new IllegalStateException("a flush cannot be rejected", e); // only schedule() rejects
+        }
+        for (CancelAnswer c : cancels) {
+            c.ledger().read(c.message().offset());
+            metrics.cancelled(c.result().name());
+            reply(c);
+        }
+    }
+
+    private void reply(CancelAnswer c) {
+        FetchedMessage m = c.message();
         String replyTo = m.replyToClient().orElse(null);
-        log.debug("Cancel of {} on cluster {}: {} [queue={}, offset={}, replyTo={}]", id, cluster.name(), result,
-                m.queue().queueId(), m.offset(), replyTo);
+        log.debug("Cancel of {} on cluster {}: {} [queue={}, offset={}, replyTo={}]", c.id(), cluster.name(),
+                c.result(), m.queue().queueId(), m.offset(), replyTo);
         if (replyTo == null) {
             return; // not sent as a request (or by an old client): nobody waits for an answer
         }
-        String what = "cancel reply [id=" + id + ", result=" + result + "]";
+        String what = "cancel reply [id=" + c.id() + ", result=" + c.result() + "]";
         // A failure loses only the answer (the sender times out): the cancel itself is applied and durable.
-        upstream.reply(m, result.name().getBytes(StandardCharsets.UTF_8)).whenComplete((stored, failure) -> {
+        upstream.reply(m, c.result().name().getBytes(StandardCharsets.UTF_8)).whenComplete((stored, failure) -> {
             if (failure == null) {
                 log.debug("Cluster {}: {} sent", cluster.name(), what);
             } else {
@@ -336,16 +379,14 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
     private void reenqueue(QueueLedger ledger, QueueLedger.Held h, DelayedRecord record) {
         upstream.sendToQueue(InternalMessages.toReenqueue(record, settings.internalTopic()), ledger.queue)
                 .whenComplete((stored, failure) -> {
-                    if (failure != null) {
-                        ledger.unclaim(h.offset());
+                    if (Reenqueued.answered(book, ledger, h, failure == null ? stored : null)) {
+                        metrics.reenqueued.increment();
+                    } else if (failure != null) {
                         log.warn("Re-enqueue of {} to {} failed; trying again later: {}", h.id(), ledger.queue,
                                 failure.toString());
-                    } else if (!stored) {
-                        // Stored, but not yet flushed or replicated as configured: keep the old offset too.
-                        ledger.unclaim(h.offset());
                     } else {
-                        book.leave(ledger, h.offset(), h.id());
-                        metrics.reenqueued.increment();
+                        log.debug("Re-enqueue of {} to {} stored but not yet flushed or replicated as configured; "
+                                + "keeping the old offset, trying again later", h.id(), ledger.queue);
                     }
                 });
     }

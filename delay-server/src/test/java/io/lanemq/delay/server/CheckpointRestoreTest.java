@@ -58,7 +58,7 @@ class CheckpointRestoreTest {
         before.leave(original, 14, e); // re-enqueued and acknowledged, copy not read back yet
         original.read(15); // a cancel
         assertThat(original.toCommit()).isEqualTo(10);
-        CheckpointWriter.Written written = CheckpointWriter.write(dir, "cluster-a", List.of(original), before, now);
+        CheckpointWriter.Written written = CheckpointWriter.write(dir, "cluster-a", List.of(original), before, now, () -> { });
         assertThat(written).isEqualTo(new CheckpointWriter.Written(1, 4, 1, written.bytes()));
 
         assertThat(engine.cancel(d)).isEqualTo(CancelResult.CANCELLED); // settled after the checkpoint
@@ -103,7 +103,7 @@ class CheckpointRestoreTest {
         before.hold(original, 5, stored(1), 0);
         before.hold(original, 6, DelayId.random(now + HOUR), 0); // never stored here: another store's checkpoint
         original.toCommit();
-        CheckpointWriter.write(dir, "cluster-a", List.of(original), before, now);
+        CheckpointWriter.write(dir, "cluster-a", List.of(original), before, now, () -> { });
 
         SettlementBook book = new SettlementBook();
         books.set(book);
@@ -121,7 +121,7 @@ class CheckpointRestoreTest {
         before.hold(original, 5, stored(1), 0);
         before.hold(original, 9, stored(2), 0);
         original.toCommit();
-        CheckpointWriter.write(dir, "cluster-a", List.of(original), before, now);
+        CheckpointWriter.write(dir, "cluster-a", List.of(original), before, now, () -> { });
 
         SettlementBook book = new SettlementBook();
         books.set(book);
