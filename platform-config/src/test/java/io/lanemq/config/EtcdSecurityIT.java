@@ -111,7 +111,7 @@ class EtcdSecurityIT {
         assertThatThrownBy(source::load)
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageContaining("cannot read platform configuration etcd://" + mutualTls.endpoint() + key)
-                .hasMessageContaining("UNAVAILABLE");
+                .hasMessageContaining("the TLS handshake failed: etcd refused the client certificate or its absence");
     }
 
     @Test

@@ -323,10 +323,14 @@ public final class EtcdClient implements AutoCloseable {
         }
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SSLException) {
-                return security.tls().isPresent()
-                        ? "; the TLS handshake failed: check that the CA certificate is the one that signed etcd's certificate, "
-                                + "and whether etcd requires a client certificate (--client-cert-auth)"
-                        : "; the TLS handshake failed";
+                String message = String.valueOf(t.getMessage());
+                if (message.contains("BAD_CERTIFICATE") || message.contains("CERTIFICATE_REQUIRED")) {
+                    // etcd's alert when --client-cert-auth finds no client certificate, or one it does not trust
+                    return "; the TLS handshake failed: etcd refused the client certificate or its absence (etcd requires "
+                            + "one signed by a CA it trusts: configure cert and certKey)";
+                }
+                return "; the TLS handshake failed: check that the CA certificate is the one that signed etcd's certificate, "
+                        + "and whether etcd requires a client certificate (--client-cert-auth)";
             }
         }
         String description = String.valueOf(e.getStatus().getDescription());
