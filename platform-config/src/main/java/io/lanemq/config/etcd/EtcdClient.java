@@ -34,6 +34,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -467,10 +468,12 @@ public final class EtcdClient implements AutoCloseable {
         private Duration backoffMax = Duration.ofSeconds(2);
         private EtcdSecurity security = EtcdSecurity.NONE;
         private final boolean https;
+        private final boolean http;
 
         private Builder(String endpoints) {
             this.endpoints = parseEndpoints(endpoints);
             this.https = schemes(endpoints);
+            this.http = endpoints.toLowerCase(Locale.ROOT).contains("http://");
         }
 
         /** TLS and authentication (default {@link EtcdSecurity#NONE}: plaintext, loopback endpoints only). */
@@ -503,6 +506,10 @@ public final class EtcdClient implements AutoCloseable {
         public EtcdClient build() {
             if (https && security.tls().isEmpty()) {
                 security = new EtcdSecurity(Optional.of(EtcdTls.trustingSystemCas()), security.credentials());
+            }
+            if (http && security.tls().isPresent()) {
+                throw new IllegalArgumentException("etcd endpoints '" + String.join(",", endpoints) + "' are given as http:// "
+                        + "but TLS is configured; drop the scheme or write https://");
             }
             if (security.tls().isEmpty()) {
                 for (String endpoint : endpoints) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class EtcdClientBuilderTest {
@@ -30,6 +31,9 @@ class EtcdClientBuilderTest {
                 .containsExactly("etcd-1.example:2379", "etcd-2.example:2379");
         assertThatThrownBy(() -> EtcdClient.builder("https://etcd-1.example:2379,127.0.0.1:2379"))
                 .hasMessageContaining("mix https:// and plaintext");
+        assertThatThrownBy(() -> EtcdClient.builder("http://etcd-1.example:2379")
+                .security(new EtcdSecurity(Optional.of(EtcdTls.trustingSystemCas()), Optional.empty())).build())
+                .hasMessageContaining("'etcd-1.example:2379' are given as http:// but TLS is configured");
     }
 
     @Test
