@@ -9,11 +9,14 @@ import picocli.CommandLine.Command;
  *
  * <pre>{@code
  * java -jar lanemq-config.jar validate platform.yaml
- * java -jar lanemq-config.jar publish platform.yaml --etcd 10.0.0.1:2379,10.0.0.2:2379 --key /lanemq/platform/prod
- * java -jar lanemq-config.jar show --etcd 10.0.0.1:2379 --key /lanemq/platform/prod
+ * java -jar lanemq-config.jar publish platform.yaml --etcd 10.0.0.1:2379,10.0.0.2:2379 --key /lanemq/platform/prod \
+ *     --cacert /etc/lanemq/etcd-ca.pem --user ops --password-file ~/.lanemq/etcd-password
+ * java -jar lanemq-config.jar show --etcd 10.0.0.1:2379 --key /lanemq/platform/prod --cacert /etc/lanemq/etcd-ca.pem \
+ *     --cert ops.pem --cert-key ops-key.pem
  * }</pre>
  *
- * Exit codes: 0 done, 1 invalid document or missing key, 2 usage error, 3 etcd unreachable or failed.
+ * <p>Plaintext etcd is accepted on loopback addresses only (tests). Exit codes: 0 done, 1 invalid document or
+ * missing key, 2 usage error, 3 etcd unreachable or failed.
  */
 @Command(name = "lanemq-config", mixinStandardHelpOptions = true, version = "lanemq-config 0.1.0",
         description = "Validates LaneMQ platform configuration and publishes it to etcd.",

@@ -2,9 +2,14 @@ package io.lanemq.config;
 
 import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.config.etcd.EtcdClient;
+import io.lanemq.config.etcd.EtcdSecurity;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** Turns a {@code configLocation} from the client options into a {@link ConfigSource}. */
 public final class ConfigSources {
@@ -15,8 +20,12 @@ public final class ConfigSources {
 
     /**
      * @param location {@code file:/path}, a plain path read as a file, or
-     *                 {@code etcd://host:port[,host:port...]/key}, the key holding the whole document
-     *                 (e.g. {@code etcd://127.0.0.1:2379/lanemq/platform/prod}: key {@code /lanemq/platform/prod})
+     *                 {@code etcd://host:port[,host:port...]/key[?setting=value&...]}, the key holding the whole
+     *                 document (e.g. {@code etcd://127.0.0.1:2379/lanemq/platform/prod}: key
+     *                 {@code /lanemq/platform/prod}), with the TLS and user settings of {@link EtcdSecurity}:
+     *                 {@code etcd://10.0.0.1:2379/lanemq/platform/prod?cacert=/etc/lanemq/etcd-ca.pem&user=sdk&passwordFile=/run/secrets/etcd}.
+     *                 Without TLS settings only loopback endpoints are accepted (plaintext is for tests); a password
+     *                 is never part of the location, only the file or environment variable that holds it
      * @throws InvalidConfigurationException the scheme is not one this SDK knows, or the location is malformed
      */
     public static ConfigSource open(String location) throws InvalidConfigurationException {
@@ -41,22 +50,52 @@ public final class ConfigSources {
     }
 
     /** Parsed by hand: java.net.URI takes a comma-separated endpoint list for a registry name, not a host. */
-    private static ConfigSource openEtcd(String location, PlatformConfigParser parser) throws InvalidConfigurationException {
+    private static ConfigSource openEtcd(String given, PlatformConfigParser parser) throws InvalidConfigurationException {
+        // Only a mistaken location holds a password, and it is refused; its message must not repeat it.
+        String location = given.replaceAll("(?i)([?&]password=)[^&]*", "$1***");
         String rest = location.substring(ETCD_PREFIX.length());
         int slash = rest.indexOf('/');
         if (slash <= 0 || slash == rest.length() - 1) {
             throw new InvalidConfigurationException("configLocation '" + location
                     + "' needs endpoints and a key: etcd://host:port[,host:port...]/key/path");
         }
-        if (rest.contains("?") || rest.contains("#")) {
-            throw new InvalidConfigurationException("configLocation '" + location + "': etcd locations take no query or fragment");
+        if (rest.contains("#")) {
+            throw new InvalidConfigurationException("configLocation '" + location + "': etcd locations take no fragment");
+        }
+        int question = rest.indexOf('?');
+        String key = question < 0 ? rest.substring(slash) : rest.substring(slash, Math.max(slash, question));
+        if (question >= 0 && question < slash || key.length() <= 1) {
+            throw new InvalidConfigurationException("configLocation '" + location + "' needs endpoints and a key before the '?'");
         }
         EtcdClient client;
         try {
-            client = EtcdClient.builder(rest.substring(0, slash)).build();
+            String query = given.substring(ETCD_PREFIX.length()).substring(question + 1);
+            EtcdSecurity security = EtcdSecurity.parse(settings(question < 0 ? "" : query),
+                    name -> "'" + name + "'");
+            client = EtcdClient.builder(rest.substring(0, slash)).security(security).build();
         } catch (IllegalArgumentException e) {
             throw new InvalidConfigurationException("configLocation '" + location + "': " + e.getMessage(), e);
         }
-        return new EtcdConfigSource(client, rest.substring(slash), parser);
+        return new EtcdConfigSource(client, key, parser);
+    }
+
+    /** {@code a=1&b=2}, values URL-decoded (a path may hold a space as {@code %20}). */
+    private static Map<String, String> settings(String query) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        if (query.isEmpty()) {
+            return settings;
+        }
+        for (String pair : query.split("&", -1)) {
+            int equals = pair.indexOf('=');
+            if (equals <= 0) {
+                throw new IllegalArgumentException("setting '" + pair + "' is not name=value");
+            }
+            String name = pair.substring(0, equals);
+            String value = URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
+            if (settings.put(name, value) != null) {
+                throw new IllegalArgumentException("setting '" + name + "' is given twice");
+            }
+        }
+        return settings;
     }
 }

@@ -18,7 +18,8 @@ import java.util.Objects;
  * validates first. Thread-safe.
  *
  * <pre>{@code
- * try (ConfigSource source = ConfigSources.open("etcd://10.0.0.1:2379,10.0.0.2:2379/lanemq/platform/prod")) {
+ * try (ConfigSource source = ConfigSources.open(
+ *         "etcd://10.0.0.1:2379,10.0.0.2:2379/lanemq/platform/prod?cacert=/etc/lanemq/etcd-ca.pem&user=sdk&passwordFile=/run/secrets/etcd")) {
  *     PlatformConfigRef ref = new PlatformConfigRef(source.load());
  *     source.watch(listener);   // from the thread lanemq-config-watch-etcd/lanemq/platform/prod
  * }

@@ -12,7 +12,8 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
  *
  * <pre>{@code
  * LANEMQ_CONSOLE_KEYSTORE_PASSWORD=... java -jar platform-console-exec.jar --server.address=0.0.0.0 \
- *     --lanemq.console.etcd-endpoints=etcd-1:2379 --lanemq.console.config-key=/lanemq/platform/prod \
+ *     --lanemq.console.etcd-endpoints=etcd-1:2379 --lanemq.console.etcd-cacert=/etc/lanemq/etcd-ca.pem \
+ *     --lanemq.console.config-key=/lanemq/platform/prod \
  *     --lanemq.console.users-file=/etc/lanemq/console-users.yaml --lanemq.console.tls-key-store=/etc/lanemq/console.p12 \
  *     --lanemq.console.dial-test-metrics-url=http://dialtest:9464/metrics
  * }</pre>

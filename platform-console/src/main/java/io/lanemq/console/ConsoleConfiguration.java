@@ -1,6 +1,7 @@
 package io.lanemq.console;
 
 import io.lanemq.config.etcd.EtcdClient;
+import io.lanemq.config.etcd.EtcdSecurity;
 import io.lanemq.console.access.Ownership;
 import io.lanemq.console.access.UsersFile;
 import io.lanemq.console.edit.ConfigEditor;
@@ -21,8 +22,9 @@ class ConsoleConfiguration {
     @Bean(destroyMethod = "close")
     EtcdClient etcdClient(ConsoleProperties properties) {
         String endpoints = properties.required("etcd-endpoints", properties.getEtcdEndpoints());
+        EtcdSecurity security = properties.etcdSecurity();
         try {
-            return EtcdClient.builder(endpoints).build();
+            return EtcdClient.builder(endpoints).security(security).build();
         } catch (IllegalArgumentException e) {
             throw new InvalidConsolePropertyException(ConsoleProperties.PREFIX + "etcd-endpoints", e.getMessage(), e);
         }

@@ -1,22 +1,40 @@
 package io.lanemq.console;
 
+import io.lanemq.config.etcd.EtcdSecurity;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * {@code lanemq.console.*}: what the console is started with. Secrets are never properties: the key store password
- * comes from the environment variable named by {@code tls-key-store-password-env}, and users have bcrypt hashes in
+ * comes from the environment variable named by {@code tls-key-store-password-env}, the etcd user's password from the
+ * file or variable named by {@code etcd-password-file} / {@code etcd-password-env}, and users have bcrypt hashes in
  * the users file. Checked at startup, each problem naming its property ({@link InvalidConsolePropertyException}).
  */
 @ConfigurationProperties("lanemq.console")
 public class ConsoleProperties {
     static final String PREFIX = "lanemq.console.";
 
-    /** etcd endpoints, host:port[,host:port...]. Required. */
+    /** etcd endpoints, host:port[,host:port...]. Required. Plaintext only to loopback addresses. */
     private String etcdEndpoints;
+    /** TLS to etcd trusting the JVM's CAs (implied by etcd-cacert, etcd-cert). */
+    private Boolean etcdTls;
+    /** CA certificate (PEM) that signed etcd's certificate. */
+    private Path etcdCacert;
+    /** Client certificate (PEM) for etcd's --client-cert-auth; with etcd-cert-key. */
+    private Path etcdCert;
+    /** The client certificate's private key (PKCS#8 PEM). */
+    private Path etcdCertKey;
+    /** etcd user; with etcd-password-file or etcd-password-env. */
+    private String etcdUser;
+    /** File holding the etcd user's password. */
+    private Path etcdPasswordFile;
+    /** Environment variable holding the etcd user's password. */
+    private String etcdPasswordEnv;
     /** The platform configuration's etcd key (the history is kept under <key>.history/). Required. */
     private String configKey;
     /** The users file (bcrypt hashes, roles, what each application owns). Required. */
@@ -39,12 +57,85 @@ public class ConsoleProperties {
         return value;
     }
 
+    /** The etcd-* TLS and user properties, validated by the platform's one reader of them; a problem names its property. */
+    EtcdSecurity etcdSecurity() {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("tls", etcdTls == null ? null : etcdTls.toString());
+        settings.put("cacert", etcdCacert == null ? null : etcdCacert.toString());
+        settings.put("cert", etcdCert == null ? null : etcdCert.toString());
+        settings.put("certKey", etcdCertKey == null ? null : etcdCertKey.toString());
+        settings.put("user", etcdUser);
+        settings.put("passwordFile", etcdPasswordFile == null ? null : etcdPasswordFile.toString());
+        settings.put("passwordEnv", etcdPasswordEnv);
+        try {
+            return EtcdSecurity.parse(settings, name -> PREFIX + "etcd-" + name.replaceAll("([A-Z])", "-$1").toLowerCase());
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConsolePropertyException(PREFIX + "etcd", "settings: " + e.getMessage(), e);
+        }
+    }
+
     public String getEtcdEndpoints() {
         return etcdEndpoints;
     }
 
     public void setEtcdEndpoints(String etcdEndpoints) {
         this.etcdEndpoints = etcdEndpoints;
+    }
+
+    public Boolean getEtcdTls() {
+        return etcdTls;
+    }
+
+    public void setEtcdTls(Boolean etcdTls) {
+        this.etcdTls = etcdTls;
+    }
+
+    public Path getEtcdCacert() {
+        return etcdCacert;
+    }
+
+    public void setEtcdCacert(Path etcdCacert) {
+        this.etcdCacert = etcdCacert;
+    }
+
+    public Path getEtcdCert() {
+        return etcdCert;
+    }
+
+    public void setEtcdCert(Path etcdCert) {
+        this.etcdCert = etcdCert;
+    }
+
+    public Path getEtcdCertKey() {
+        return etcdCertKey;
+    }
+
+    public void setEtcdCertKey(Path etcdCertKey) {
+        this.etcdCertKey = etcdCertKey;
+    }
+
+    public String getEtcdUser() {
+        return etcdUser;
+    }
+
+    public void setEtcdUser(String etcdUser) {
+        this.etcdUser = etcdUser;
+    }
+
+    public Path getEtcdPasswordFile() {
+        return etcdPasswordFile;
+    }
+
+    public void setEtcdPasswordFile(Path etcdPasswordFile) {
+        this.etcdPasswordFile = etcdPasswordFile;
+    }
+
+    public String getEtcdPasswordEnv() {
+        return etcdPasswordEnv;
+    }
+
+    public void setEtcdPasswordEnv(String etcdPasswordEnv) {
+        this.etcdPasswordEnv = etcdPasswordEnv;
     }
 
     public String getConfigKey() {

@@ -2,10 +2,15 @@ package io.lanemq.config.etcd;
 
 import io.lanemq.support.Backoff;
 import com.google.protobuf.ByteString;
+import io.grpc.Channel;
+import io.grpc.ChannelCredentials;
+import io.grpc.ClientInterceptors;
 import io.grpc.ConnectivityState;
+import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.TlsChannelCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
@@ -22,10 +27,14 @@ import io.lanemq.config.etcd.internal.WatchCreateRequest;
 import io.lanemq.config.etcd.internal.WatchGrpc;
 import io.lanemq.config.etcd.internal.WatchRequest;
 import io.lanemq.config.etcd.internal.WatchResponse;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -37,6 +46,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import javax.net.ssl.SSLException;
 
 /**
  * A small client for the calls of etcd's v3 API the platform needs: read a key (or the keys under a prefix), write a
@@ -53,11 +63,17 @@ import java.util.function.Function;
  * channel pings ({@code keepAliveTime}) and fails the stream.
  *
  * <p>Endpoints are tried in turn: a call that finds one unreachable moves on to the next, and the one that
- * answered is tried first afterwards. Plaintext only. Thread-safe; {@link #close()} stops the watches started
- * from it and releases the connections.
+ * answered is tried first afterwards. Thread-safe; {@link #close()} stops the watches started from it and releases
+ * the connections.
+ *
+ * <p>Security ({@link Builder#security}): TLS ({@link EtcdTls}: the CA that signed etcd's certificate, optionally a
+ * client certificate for mutual TLS) and etcd users ({@link EtcdCredentials}, see {@link EtcdAuth}). Plaintext is
+ * accepted only when every endpoint is a loopback address: configuration that crosses hosts travels encrypted.
  *
  * <pre>{@code
- * try (EtcdClient etcd = EtcdClient.builder("10.0.0.1:2379,10.0.0.2:2379").build()) {
+ * EtcdSecurity security = new EtcdSecurity(Optional.of(EtcdTls.trusting(Path.of("/etc/lanemq/etcd-ca.pem"))),
+ *         Optional.of(EtcdCredentials.passwordFile("lanemq-sdk", Path.of("/run/secrets/etcd-password"))));
+ * try (EtcdClient etcd = EtcdClient.builder("10.0.0.1:2379,10.0.0.2:2379").security(security).build()) {
  *     long revision = etcd.put("/lanemq/platform/prod", yaml);
  *     Optional<EtcdEntry> entry = etcd.get("/lanemq/platform/prod");
  * }
@@ -66,6 +82,10 @@ import java.util.function.Function;
 public final class EtcdClient implements AutoCloseable {
     private final List<String> endpoints;
     private final List<ManagedChannel> channels;
+    /** The channels as calls use them: with the auth token added when there is a user. */
+    private final List<Channel> callChannels;
+    private final EtcdSecurity security;
+    private final EtcdAuth auth;
     private final Duration requestTimeout;
     private final Backoff backoff;
     private final AtomicInteger preferred = new AtomicInteger();
@@ -75,25 +95,57 @@ public final class EtcdClient implements AutoCloseable {
         this.endpoints = List.copyOf(builder.endpoints);
         this.requestTimeout = builder.requestTimeout;
         this.backoff = new Backoff(builder.backoffInitial, builder.backoffMax, () -> ThreadLocalRandom.current().nextDouble());
+        this.security = builder.security;
+        this.auth = security.credentials().map(c -> new EtcdAuth(c, requestTimeout)).orElse(null);
+        ChannelCredentials credentials = channelCredentials(security);
         List<ManagedChannel> opened = new ArrayList<>();
+        List<Channel> forCalls = new ArrayList<>();
         for (String endpoint : endpoints) {
             int colon = endpoint.lastIndexOf(':');
             String host = endpoint.substring(0, colon).replace("[", "").replace("]", "");
-            opened.add(NettyChannelBuilder.forAddress(host, Integer.parseInt(endpoint.substring(colon + 1)))
-                    .usePlaintext()
+            ManagedChannel channel = NettyChannelBuilder.forAddress(host, Integer.parseInt(endpoint.substring(colon + 1)), credentials)
                     // Finds a silently dead etcd connection; etcd's default --grpc-keepalive-min-time is 5 s.
                     .keepAliveTime(30, TimeUnit.SECONDS)
                     .keepAliveTimeout(10, TimeUnit.SECONDS)
                     // Callbacks only hand responses to the watch thread's queue, so they may run on the I/O thread.
                     .directExecutor()
                     .userAgent("lanemq-etcd-config")
-                    .build());
+                    .build();
+            opened.add(channel);
+            forCalls.add(auth == null ? channel : ClientInterceptors.intercept(channel, auth));
         }
         this.channels = List.copyOf(opened);
+        this.callChannels = List.copyOf(forCalls);
+    }
+
+    private static ChannelCredentials channelCredentials(EtcdSecurity security) {
+        if (security.tls().isEmpty()) {
+            return InsecureChannelCredentials.create();
+        }
+        EtcdTls tls = security.tls().get();
+        TlsChannelCredentials.Builder builder = TlsChannelCredentials.newBuilder();
+        try {
+            if (tls.caCertificate().isPresent()) {
+                builder.trustManager(tls.caCertificate().get().toFile());
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException("etcd TLS CA certificate " + tls.caCertificate().get() + " is not a PEM certificate: " + e, e);
+        }
+        try {
+            if (tls.clientCertificate().isPresent()) {
+                builder.keyManager(tls.clientCertificate().get().toFile(), tls.clientKey().orElseThrow().toFile());
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException("etcd TLS client certificate " + tls.clientCertificate().get() + " with key "
+                    + tls.clientKey().get() + " is not a PEM certificate and PKCS#8 key: " + e, e);
+        }
+        return builder.build();
     }
 
     /**
-     * @param endpoints {@code host:port} pairs, comma-separated ({@code http://} prefixes are accepted)
+     * @param endpoints {@code host:port} pairs, comma-separated ({@code http://} prefixes are accepted; an
+     *                  {@code https://} prefix on every endpoint turns on TLS trusting the JVM's CAs unless
+     *                  {@link Builder#security} says more)
      * @throws IllegalArgumentException naming the endpoint that is not {@code host:port}
      */
     public static Builder builder(String endpoints) {
@@ -102,6 +154,11 @@ public final class EtcdClient implements AutoCloseable {
 
     public List<String> endpoints() {
         return endpoints;
+    }
+
+    /** TLS and user of the connection, for messages (never a password). */
+    public EtcdSecurity security() {
+        return security;
     }
 
     /** The endpoints as given to {@link #builder}, normalised: {@code 127.0.0.1:2379,127.0.0.1:22379}. */
@@ -226,26 +283,66 @@ public final class EtcdClient implements AutoCloseable {
         return new Read(entry(key, response.getKvs(0), storeRevision), storeRevision);
     }
 
-    private <T> T call(String what, String key, Function<ManagedChannel, T> rpc) throws EtcdException {
+    private <T> T call(String what, String key, Function<Channel, T> rpc) throws EtcdException {
         int first = preferred.get();
         StatusRuntimeException last = null;
+        boolean reauthenticated = false;
         for (int i = 0; i < channels.size(); i++) {
             int index = (first + i) % channels.size();
             ManagedChannel channel = channels.get(index);
             reconnectNow(channel);
             try {
-                T result = rpc.apply(channel);
+                if (auth != null) {
+                    auth.ensure(channel, endpoints.get(index));
+                }
+                T result = rpc.apply(callChannels.get(index));
                 preferred.set(index);
                 return result;
             } catch (StatusRuntimeException e) {
                 last = e;
+                if (auth != null && auth.rejected(e) && !reauthenticated) {
+                    reauthenticated = true; // the token expired or etcd restarted: once more with a new one
+                    i--;
+                    continue;
+                }
                 Status.Code code = e.getStatus().getCode();
                 if (code != Status.Code.UNAVAILABLE && code != Status.Code.DEADLINE_EXCEEDED) {
                     break; // etcd answered: another endpoint would answer the same
                 }
+            } catch (EtcdException e) {
+                throw new EtcdException("etcd " + what + " of key '" + key + "' failed: " + e.getMessage(), e);
             }
         }
-        throw new EtcdException("etcd " + what + " of key '" + key + "' failed on [" + describe() + "]: " + describe(last), last);
+        throw new EtcdException("etcd " + what + " of key '" + key + "' failed on [" + describe() + "] (" + security.describe()
+                + "): " + describe(last) + hint(last), last);
+    }
+
+    /** What the operator can do about a failure whose gRPC status alone would leave them guessing. */
+    private String hint(StatusRuntimeException e) {
+        if (e == null) {
+            return "";
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SSLException) {
+                String message = String.valueOf(t.getMessage());
+                if (message.contains("BAD_CERTIFICATE") || message.contains("CERTIFICATE_REQUIRED")) {
+                    // etcd's alert when --client-cert-auth finds no client certificate, or one it does not trust
+                    return "; the TLS handshake failed: etcd refused the client certificate or its absence (etcd requires "
+                            + "one signed by a CA it trusts: configure cert and certKey)";
+                }
+                return "; the TLS handshake failed: check that the CA certificate is the one that signed etcd's certificate, "
+                        + "and whether etcd requires a client certificate (--client-cert-auth)";
+            }
+        }
+        String description = String.valueOf(e.getStatus().getDescription());
+        if (auth == null && description.contains("user name is empty")) {
+            return "; etcd has authentication enabled: configure an etcd user and its password file or environment variable";
+        }
+        if (security.tls().isEmpty() && e.getStatus().getCode() == Status.Code.UNAVAILABLE
+                && description.contains("Network closed")) {
+            return "; does etcd expect TLS? (plaintext was used)";
+        }
+        return "";
     }
 
     /** A call on a channel in TRANSIENT_FAILURE would fail at once; ours is the backoff that counts, not gRPC's. */
@@ -282,12 +379,15 @@ public final class EtcdClient implements AutoCloseable {
         }
     }
 
-    WatchCall openWatch(String key, long fromRevision, Consumer<Object> sink) {
+    WatchCall openWatch(String key, long fromRevision, Consumer<Object> sink) throws EtcdException {
         int index = preferred.get();
         ManagedChannel channel = channels.get(index);
         reconnectNow(channel);
+        if (auth != null) {
+            auth.ensure(channel, endpoints.get(index));
+        }
         AtomicReference<ClientCallStreamObserver<WatchRequest>> requests = new AtomicReference<>();
-        WatchGrpc.newStub(channel).watch(new ClientResponseObserver<WatchRequest, WatchResponse>() {
+        WatchGrpc.newStub(callChannels.get(index)).watch(new ClientResponseObserver<WatchRequest, WatchResponse>() {
             @Override
             public void beforeStart(ClientCallStreamObserver<WatchRequest> requestStream) {
                 requests.set(requestStream);
@@ -320,6 +420,17 @@ public final class EtcdClient implements AutoCloseable {
     /** The watch on {@code endpointIndex} failed: the next stream tries the next endpoint. */
     void endpointFailed(int endpointIndex) {
         preferred.compareAndSet(endpointIndex, (endpointIndex + 1) % channels.size());
+    }
+
+    /**
+     * etcd refused or cancelled a watch for a reason other than compaction: the next stream authenticates anew. etcd
+     * checks a watch's token when the watch is created and reports a refusal as a cancelled watch, whose reason does
+     * not say whether the token had expired; a fresh token costs one request.
+     */
+    void watchRefused(Throwable error) {
+        if (auth != null && (error == null || (error instanceof StatusRuntimeException e && auth.rejected(e)))) {
+            auth.forget();
+        }
     }
 
     void watchClosed(KeyWatcher watcher) {
@@ -355,9 +466,20 @@ public final class EtcdClient implements AutoCloseable {
         private Duration requestTimeout = Duration.ofSeconds(5);
         private Duration backoffInitial = Duration.ofMillis(100);
         private Duration backoffMax = Duration.ofSeconds(2);
+        private EtcdSecurity security = EtcdSecurity.NONE;
+        private final boolean https;
+        private final boolean http;
 
         private Builder(String endpoints) {
             this.endpoints = parseEndpoints(endpoints);
+            this.https = schemes(endpoints);
+            this.http = endpoints.toLowerCase(Locale.ROOT).contains("http://");
+        }
+
+        /** TLS and authentication (default {@link EtcdSecurity#NONE}: plaintext, loopback endpoints only). */
+        public Builder security(EtcdSecurity security) {
+            this.security = Objects.requireNonNull(security, "security");
+            return this;
         }
 
         /** Deadline of each read and write (default 5 s). */
@@ -377,8 +499,60 @@ public final class EtcdClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * @throws IllegalArgumentException plaintext to an endpoint that is not a loopback address (naming it), or a
+         *                                  TLS file that is not PEM
+         */
         public EtcdClient build() {
+            if (https && security.tls().isEmpty()) {
+                security = new EtcdSecurity(Optional.of(EtcdTls.trustingSystemCas()), security.credentials());
+            }
+            if (http && security.tls().isPresent()) {
+                throw new IllegalArgumentException("etcd endpoints '" + String.join(",", endpoints) + "' are given as http:// "
+                        + "but TLS is configured; drop the scheme or write https://");
+            }
+            if (security.tls().isEmpty()) {
+                for (String endpoint : endpoints) {
+                    if (!isLoopback(endpoint)) {
+                        throw new IllegalArgumentException("etcd endpoint '" + endpoint + "' is not a loopback address and TLS is "
+                                + "not configured: plaintext etcd is for tests on loopback only; configure TLS (tls, cacert, "
+                                + "and cert/certKey for mutual TLS)");
+                    }
+                }
+            }
             return new EtcdClient(this);
+        }
+
+        /** Literal loopback addresses and {@code localhost}; a name is not resolved (it may resolve elsewhere later). */
+        static boolean isLoopback(String endpoint) {
+            String host = endpoint.substring(0, endpoint.lastIndexOf(':')).replace("[", "").replace("]", "");
+            if (host.equalsIgnoreCase("localhost")) {
+                return true;
+            }
+            if (!host.matches("[0-9.]+") && !host.contains(":")) {
+                return false;
+            }
+            try {
+                return InetAddress.getByName(host).isLoopbackAddress(); // a literal: no lookup
+            } catch (UnknownHostException e) {
+                return false;
+            }
+        }
+
+        /** Whether the endpoints say https; all or none may. */
+        private static boolean schemes(String endpoints) {
+            long https = 0;
+            long all = 0;
+            for (String raw : endpoints.split(",")) {
+                all++;
+                if (raw.strip().regionMatches(true, 0, "https://", 0, 8)) {
+                    https++;
+                }
+            }
+            if (https != 0 && https != all) {
+                throw new IllegalArgumentException("etcd endpoints '" + endpoints + "' mix https:// and plaintext; use one scheme");
+            }
+            return https != 0;
         }
 
         static List<String> parseEndpoints(String endpoints) {
@@ -388,10 +562,9 @@ public final class EtcdClient implements AutoCloseable {
             List<String> parsed = new ArrayList<>();
             for (String raw : endpoints.split(",")) {
                 String endpoint = raw.strip();
-                if (endpoint.startsWith("https://")) {
-                    throw new IllegalArgumentException("etcd endpoint '" + endpoint + "': TLS is not supported yet; use a plaintext endpoint");
-                }
-                if (endpoint.startsWith("http://")) {
+                if (endpoint.regionMatches(true, 0, "https://", 0, 8)) {
+                    endpoint = endpoint.substring("https://".length());
+                } else if (endpoint.regionMatches(true, 0, "http://", 0, 7)) {
                     endpoint = endpoint.substring("http://".length());
                 }
                 if (endpoint.endsWith("/")) {

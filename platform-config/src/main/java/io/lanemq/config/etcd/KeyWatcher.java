@@ -112,6 +112,8 @@ final class KeyWatcher implements KeyWatch {
             call = client.openWatch(key, next, box::add);
         } catch (RuntimeException e) {
             throw new SessionFailure(null, EtcdClient.describe(e));
+        } catch (EtcdException e) {
+            throw new SessionFailure(null, e.getMessage());
         }
         active = call;
         try {
@@ -121,6 +123,7 @@ final class KeyWatcher implements KeyWatch {
                     return;
                 }
                 if (item instanceof Throwable t) {
+                    client.watchRefused(t);
                     throw new SessionFailure(call, EtcdClient.describe(t));
                 }
                 if (item == WatchCall.COMPLETED) {
@@ -133,6 +136,7 @@ final class KeyWatcher implements KeyWatch {
                         reread(call, "its history before revision " + response.getCompactRevision() + " was compacted");
                         return;
                     }
+                    client.watchRefused(null);
                     throw new SessionFailure(call, "etcd cancelled the watch: " + response.getCancelReason());
                 }
                 if (response.getCreated()) {

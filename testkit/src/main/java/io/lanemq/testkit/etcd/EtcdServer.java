@@ -1,8 +1,10 @@
 package io.lanemq.testkit.etcd;
 
 import io.lanemq.testkit.TestkitException;
+import io.lanemq.testkit.tls.SelfSignedCertificate;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.RandomAccessFile;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -13,6 +15,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -24,6 +29,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A real single-member etcd (the {@code etcd} binary of Debian's {@code etcd-server} package) on free loopback
@@ -37,6 +45,10 @@ import java.util.stream.Stream;
  * <p>{@link #stop()} / {@link #kill()} then {@link #start()} restart it on the same ports and data, as a restart
  * test needs. {@link #put}, {@link #get}, {@link #delete} and {@link #compact} go through etcd's own JSON gateway,
  * independent of the SDK's client under test. Not thread-safe; {@link #close()} stops it and deletes its directory.
+ *
+ * <p>{@link #builder()} starts it secured as production etcd is: TLS with a test certificate, client certificates
+ * required (mutual TLS), or users (etcd's auth enabled, with a root user; {@link #addUser} adds one limited to a key
+ * prefix). The testkit's own calls then use the same TLS and log in as root.
  *
  * <pre>{@code
  * try (EtcdServer etcd = EtcdServer.started()) {
@@ -72,6 +84,10 @@ public final class EtcdServer implements AutoCloseable {
     private final int clientPort;
     private final int peerPort;
     private final HttpClient http;
+    private final SelfSignedCertificate serverCertificate;
+    private final SelfSignedCertificate trustedClient;
+    private final String rootPassword;
+    private boolean authEnabled;
     private Process wrapper;
     private long logOffset;
 
@@ -81,6 +97,13 @@ public final class EtcdServer implements AutoCloseable {
      * @throws TestkitException no etcd binary: run {@code bin/setup-tools}, which installs Debian's etcd-server
      */
     public EtcdServer() {
+        this(new Builder());
+    }
+
+    private EtcdServer(Builder builder) {
+        this.serverCertificate = builder.serverCertificate;
+        this.trustedClient = builder.trustedClient;
+        this.rootPassword = builder.rootPassword;
         this.binary = findBinary();
         try {
             this.directory = Files.createTempDirectory("lanemq-etcd-");
@@ -91,12 +114,88 @@ public final class EtcdServer implements AutoCloseable {
         this.logFile = directory.resolve("etcd.log");
         this.clientPort = freePort(-1);
         this.peerPort = freePort(clientPort);
-        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).version(HttpClient.Version.HTTP_1_1);
+        if (serverCertificate != null) {
+            http.sslContext(sslContext(serverCertificate, trustedClient));
+        }
+        this.http = http.build();
+    }
+
+    /** A server to be secured: {@code EtcdServer.builder().tls(cert).authentication("pw").started()}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** How a secured etcd is started. Not thread-safe. */
+    public static final class Builder {
+        private SelfSignedCertificate serverCertificate;
+        private SelfSignedCertificate trustedClient;
+        private String rootPassword;
+
+        private Builder() {
+        }
+
+        /** Serves TLS only ({@code https}) with this certificate, which clients trust as their CA. */
+        public Builder tls(SelfSignedCertificate server) {
+            this.serverCertificate = server;
+            return this;
+        }
+
+        /** Requires a client certificate ({@code --client-cert-auth}) and trusts this one alone; needs {@link #tls}. */
+        public Builder clientCertificateAuth(SelfSignedCertificate client) {
+            this.trustedClient = client;
+            return this;
+        }
+
+        /** Enables etcd's authentication after the first start, with user {@code root} having this password. */
+        public Builder authentication(String rootPassword) {
+            this.rootPassword = rootPassword;
+            return this;
+        }
+
+        public EtcdServer build() {
+            if (trustedClient != null && serverCertificate == null) {
+                throw new IllegalArgumentException("clientCertificateAuth needs tls");
+            }
+            return new EtcdServer(this);
+        }
+
+        /** {@link #build()}, then {@link EtcdServer#start()}. */
+        public EtcdServer started() {
+            return EtcdServer.started(build());
+        }
+    }
+
+    private static SSLContext sslContext(SelfSignedCertificate server, SelfSignedCertificate client) {
+        try (InputStream pem = Files.newInputStream(server.certificatePem())) {
+            KeyStore trusted = KeyStore.getInstance("PKCS12");
+            trusted.load(null, null);
+            trusted.setCertificateEntry("etcd", CertificateFactory.getInstance("X.509").generateCertificate(pem));
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(trusted);
+            KeyManagerFactory keys = null;
+            if (client != null) {
+                KeyStore identity = KeyStore.getInstance("PKCS12");
+                try (InputStream in = Files.newInputStream(client.keyStore())) {
+                    identity.load(in, client.password());
+                }
+                keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+                keys.init(identity, client.password());
+            }
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(keys == null ? null : keys.getKeyManagers(), trust.getTrustManagers(), null);
+            return context;
+        } catch (IOException | GeneralSecurityException e) {
+            throw new TestkitException("cannot set up TLS towards etcd: " + e, e);
+        }
     }
 
     /** A new server, started: {@code try (EtcdServer etcd = EtcdServer.started()) { ... }}. */
     public static EtcdServer started() {
-        EtcdServer server = new EtcdServer();
+        return started(new EtcdServer());
+    }
+
+    private static EtcdServer started(EtcdServer server) {
         try {
             server.start();
         } catch (RuntimeException e) {
@@ -132,6 +231,13 @@ public final class EtcdServer implements AutoCloseable {
                 "--election-timeout", "200",
                 "--logger", "zap",
                 "--log-outputs", "stderr"));
+        if (serverCertificate != null) {
+            command.addAll(List.of("--cert-file", serverCertificate.certificatePem().toString(),
+                    "--key-file", serverCertificate.privateKeyPem().toString()));
+        }
+        if (trustedClient != null) {
+            command.addAll(List.of("--client-cert-auth", "--trusted-ca-file", trustedClientCas().toString()));
+        }
         try {
             logOffset = Files.exists(logFile) ? Files.size(logFile) : 0;
             wrapper = new ProcessBuilder(command)
@@ -143,6 +249,58 @@ public final class EtcdServer implements AutoCloseable {
             throw new TestkitException("cannot launch " + binary + ": " + e.getMessage(), e);
         }
         awaitHealthy();
+        if (rootPassword != null && !authEnabled) {
+            enableAuthentication();
+        }
+    }
+
+    /**
+     * The client's certificate and the server's own: etcd's JSON gateway reaches etcd's gRPC side over TLS
+     * presenting the server certificate, so with client certificates required that one must be trusted as well.
+     */
+    private Path trustedClientCas() {
+        Path bundle = directory.resolve("trusted-clients.pem");
+        try {
+            Files.writeString(bundle, Files.readString(trustedClient.certificatePem()) + Files.readString(serverCertificate.certificatePem()));
+        } catch (IOException e) {
+            throw new TestkitException("cannot write etcd's trusted client CAs to " + bundle + ": " + e.getMessage(), e);
+        }
+        return bundle;
+    }
+
+    /** etcd enables authentication only once user root exists and holds role root. */
+    private void enableAuthentication() {
+        gateway("auth/user/add", "{\"name\":\"root\",\"password\":\"" + json(rootPassword) + "\"}");
+        gateway("auth/role/add", "{\"name\":\"root\"}");
+        gateway("auth/user/grant", "{\"user\":\"root\",\"role\":\"root\"}");
+        gateway("auth/enable", "{}");
+        authEnabled = true;
+    }
+
+    /**
+     * Adds a user who may read and write the keys under {@code keyPrefix} and nothing else (its own role, named after
+     * it); needs {@link Builder#authentication}.
+     */
+    public void addUser(String name, String password, String keyPrefix) {
+        if (!authEnabled) {
+            throw new IllegalStateException("etcd on " + endpoint() + " has no authentication; build it with authentication(...)");
+        }
+        String role = name + "-role";
+        gateway("auth/user/add", "{\"name\":\"" + json(name) + "\",\"password\":\"" + json(password) + "\"}");
+        gateway("auth/role/add", "{\"name\":\"" + json(role) + "\"}");
+        gateway("auth/role/grant", "{\"name\":\"" + json(role) + "\",\"perm\":{\"permType\":\"READWRITE\",\"key\":\""
+                + b64(keyPrefix) + "\",\"range_end\":\"" + b64(prefixEnd(keyPrefix)) + "\"}}");
+        gateway("auth/user/grant", "{\"user\":\"" + json(name) + "\",\"role\":\"" + json(role) + "\"}");
+    }
+
+    /** The prefix with its last character incremented: etcd's range end for "every key with this prefix" (ASCII prefixes). */
+    private static String prefixEnd(String prefix) {
+        char last = prefix.charAt(prefix.length() - 1);
+        return prefix.substring(0, prefix.length() - 1) + (char) (last + 1);
+    }
+
+    private static String json(String text) {
+        return text.replace("\\", "\\\\").replace("\"", "\\\"");
     }
 
     /** Graceful stop (SIGTERM, as etcd's own service unit does); keeps the data for the next {@link #start()}. */
@@ -196,9 +354,9 @@ public final class EtcdServer implements AutoCloseable {
         return "127.0.0.1:" + clientPort;
     }
 
-    /** {@code http://127.0.0.1:port}, the form etcd's own tools take. */
+    /** {@code http://127.0.0.1:port} ({@code https} with TLS), the form etcd's own tools take. */
     public String clientUrl() {
-        return "http://" + endpoint();
+        return (serverCertificate == null ? "http://" : "https://") + endpoint();
     }
 
     public int clientPort() {
@@ -236,10 +394,24 @@ public final class EtcdServer implements AutoCloseable {
     }
 
     private String gateway(String path, String json) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(clientUrl() + "/v3/" + path))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(clientUrl() + "/v3/" + path))
                 .timeout(Duration.ofSeconds(5))
-                .POST(HttpRequest.BodyPublishers.ofString(json))
-                .build();
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+        if (authEnabled) {
+            // Tokens are forgotten when etcd restarts; a fresh one per call is simplest for a test's few calls.
+            Matcher token = Pattern.compile("\"token\":\"([^\"]+)\"").matcher(send("auth/authenticate",
+                    HttpRequest.newBuilder(URI.create(clientUrl() + "/v3/auth/authenticate")).timeout(Duration.ofSeconds(5))
+                            .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"root\",\"password\":\"" + json(rootPassword) + "\"}"))
+                            .build()));
+            if (!token.find()) {
+                throw new TestkitException("etcd on " + endpoint() + " gave root no token");
+            }
+            request.header("Authorization", token.group(1));
+        }
+        return send(path, request.build());
+    }
+
+    private String send(String path, HttpRequest request) {
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {

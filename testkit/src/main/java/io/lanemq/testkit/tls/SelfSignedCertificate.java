@@ -40,9 +40,22 @@ public final class SelfSignedCertificate {
     /** The JVM's certificate, made on the first call. */
     public static synchronized SelfSignedCertificate shared() {
         if (shared == null) {
-            shared = create();
+            shared = create("lanemq-test");
         }
         return shared;
+    }
+
+    /**
+     * A new certificate of its own, for a test that needs a second identity: a client certificate for mutual TLS,
+     * or a CA that did not sign the server's certificate. Also valid for {@code 127.0.0.1} / {@code localhost}.
+     *
+     * @param commonName the subject's CN (etcd, for one, takes a client certificate's CN as its user name)
+     */
+    public static SelfSignedCertificate create(String commonName) {
+        if (commonName == null || !commonName.matches("[A-Za-z0-9._-]+")) {
+            throw new IllegalArgumentException("commonName must be letters, digits, '.', '_' or '-', was " + commonName);
+        }
+        return make(commonName);
     }
 
     /** The PKCS12 key store holding the private key and the certificate. */
@@ -65,7 +78,7 @@ public final class SelfSignedCertificate {
         return privateKeyPem;
     }
 
-    private static SelfSignedCertificate create() {
+    private static SelfSignedCertificate make(String commonName) {
         try {
             Path dir = Files.createTempDirectory("lanemq-tls");
             Path store = dir.resolve("server.p12");
@@ -77,7 +90,7 @@ public final class SelfSignedCertificate {
             }
             String password = new String(PASSWORD);
             keytool("-genkeypair", "-alias", ALIAS, "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
-                    "-dname", "CN=lanemq-test", "-ext", "SAN=ip:127.0.0.1,dns:localhost",
+                    "-dname", "CN=" + commonName, "-ext", "SAN=ip:127.0.0.1,dns:localhost",
                     "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", password, "-keypass", password);
             keytool("-exportcert", "-rfc", "-alias", ALIAS, "-keystore", store.toString(), "-storepass", password,
                     "-file", pem.toString());
