@@ -55,7 +55,7 @@ public final class ProxyServerOptions {
         this.groupLimits = Map.copyOf(b.groupLimits);
     }
 
-    /** @param configLocation where the platform configuration is: {@code file:/path} or {@code etcd://host:port/key} */
+    /** @param configLocation where the platform configuration is: {@code file:/path} or {@code etcd://host:port/key?cacert=...} (TLS/auth: the README's etcd locations) */
     public static Builder builder(String configLocation) {
         return new Builder(configLocation);
     }

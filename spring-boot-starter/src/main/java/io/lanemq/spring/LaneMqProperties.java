@@ -35,7 +35,8 @@ public class LaneMqProperties {
     /** The name the application is known by to the platform (also the default producer group prefix). */
     private String applicationName;
 
-    /** Where the platform configuration lives: file:/path/platform.yaml (watched) or etcd://host:2379,host2:2379/key. */
+    /** Where the platform configuration lives: file:/path/platform.yaml (watched) or etcd://host:2379,host2:2379/key?cacert=/etc/lanemq/etcd-ca.pem (TLS and
+     * authentication settings: the README's etcd locations; plaintext only to a loopback etcd). */
     private String configLocation;
 
     /** The application's secret for the consumer proxy, needed only by consumer groups in PROXY mode. */

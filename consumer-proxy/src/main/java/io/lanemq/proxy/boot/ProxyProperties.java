@@ -25,7 +25,7 @@ import org.springframework.boot.convert.DurationUnit;
 public class ProxyProperties {
     static final String PREFIX = "lanemq.proxy.";
 
-    /** Platform configuration: file:/path/platform.yaml or etcd://host:port/key. Required. */
+    /** Platform configuration: file:/path/platform.yaml or etcd://host:port/key?cacert=/path/ca.pem (TLS/auth: the README's etcd locations). Required. */
     private String configLocation;
     /** gRPC address to bind (only this one), host:port. */
     private String listen = "127.0.0.1:7443";
