@@ -2,7 +2,9 @@ package io.lanemq.core.internal.produce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lanemq.support.FakeClock;
 import io.lanemq.support.Ticker;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,15 +36,20 @@ class ClusterPulseTest {
     }
 
     @Test
-    void aClusterIsSilentWhenItAnsweredBeforeTheAttemptAndNothingSince() throws Exception {
-        assertThat(pulse.silentSince("cluster-a", System.nanoTime())).as("never answered: cold, not silent").isFalse();
+    void aClusterIsSilentWhenItAnsweredBeforeTheAttemptAndNothingSince() {
+        FakeClock clock = new FakeClock();
+        ClusterPulse pulse = new ClusterPulse(clock);
+        assertThat(pulse.silentSince("cluster-a", clock.read())).as("never answered: cold, not silent").isFalse();
+        assertThat(pulse.hasAnswered("cluster-a")).isFalse();
 
         pulse.answered("cluster-a", 10 * QUICK, QUICK);
-        long attemptStart = System.nanoTime() + 1; // strictly after, even on a clock that repeats a reading
+        clock.advance(Duration.ofMillis(1));
+        long attemptStart = clock.read();
+        assertThat(pulse.hasAnswered("cluster-a")).isTrue();
         assertThat(pulse.silentSince("cluster-a", attemptStart)).as("answered before, nothing since").isTrue();
         assertThat(pulse.silentSince("cluster-b", attemptStart)).as("another cluster's answers").isFalse();
 
-        Thread.sleep(1); // the next answer is read strictly after attemptStart
+        clock.advance(Duration.ofMillis(1));
         pulse.answered("cluster-a", 10 * QUICK, QUICK);
         assertThat(pulse.silentSince("cluster-a", attemptStart)).as("a slow answer since is an answer").isFalse();
     }
