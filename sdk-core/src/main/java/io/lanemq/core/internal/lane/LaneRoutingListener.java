@@ -4,6 +4,7 @@ import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.Lane;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.ReceivedMessage;
+import io.lanemq.core.internal.lane.forward.LaneForwardException;
 import io.lanemq.core.metrics.SdkMetrics;
 import java.time.Duration;
 import java.util.List;
@@ -74,6 +75,18 @@ final class LaneRoutingListener implements MessageListener {
                         ConsumeResult result = forwarder.forward(target, consumerGroup, message);
                         metrics.laneRouted(consumerGroup, SdkMetrics.LaneOutcome.FORWARDED);
                         return result;
+                    } catch (LaneForwardException e) {
+                        metrics.laneRouted(consumerGroup, SdkMetrics.LaneOutcome.FORWARD_FAILED);
+                        if (e.busy()) {
+                            // Back-pressure from a live member: the broker redelivers later. Suspecting it would
+                            // send its whole lane's traffic to its peers, or to nobody, for the suspect period.
+                            log.debug("lane member {} is busy; retrying {} of group '{}' later: {}", target, message,
+                                    consumerGroup, e.getMessage());
+                            return ConsumeResult.RETRY_LATER;
+                        }
+                        directory.suspect(target);
+                        log.warn("forwarding {} of group '{}' to lane member {} failed ({}); routing it again", message,
+                                consumerGroup, target, e.getMessage());
                     } catch (Exception e) {
                         metrics.laneRouted(consumerGroup, SdkMetrics.LaneOutcome.FORWARD_FAILED);
                         directory.suspect(target);

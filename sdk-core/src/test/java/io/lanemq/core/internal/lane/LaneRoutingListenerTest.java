@@ -2,12 +2,14 @@ package io.lanemq.core.internal.lane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.grpc.Status;
 import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.Lane;
 import io.lanemq.api.MessageContext;
 import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.spi.BoundMessage;
 import io.lanemq.core.internal.consume.listener.DeliveredMessage;
+import io.lanemq.core.internal.lane.forward.LaneForwardException;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.support.Ticker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -65,6 +67,21 @@ class LaneRoutingListenerTest {
     }
 
     @Test
+    void aBusyMemberIsNotSuspectedAndTheMessageIsRetriedLater() {
+        directory.update(List.of(A_1.tag(), A_2.tag()));
+        LaneRoutingListener listener = listener(Set.of(), ConsumeResult.SUCCESS);
+        busy = true;
+
+        assertThat(listener.consume(message("A"))).as("while the lane pushes back").isEqualTo(ConsumeResult.RETRY_LATER);
+        assertThat(forwardedTo).as("one forward, no second member tried").hasSize(1);
+        busy = false;
+        for (int i = 0; i < 20; i++) {
+            assertThat(listener.consume(message("A"))).isEqualTo(ConsumeResult.SUCCESS);
+        }
+        assertThat(forwardedTo.subList(1, forwardedTo.size())).as("the busy member keeps its share").contains(forwardedTo.get(0));
+    }
+
+    @Test
     void whenEveryMemberOfTheLaneFailsTheMessageWaitsForTheLaneInsteadOfFallingBack() {
         directory.update(List.of(A_1.tag(), A_2.tag()));
         LaneRoutingListener listener = listener(Set.of(A_1, A_2), ConsumeResult.SUCCESS);
@@ -101,6 +118,7 @@ class LaneRoutingListenerTest {
     }
 
     private Set<LaneMember> failing = Set.of();
+    private boolean busy;
     private ConsumeResult remoteAnswer = ConsumeResult.SUCCESS;
 
     private LaneRoutingListener listener(Set<LaneMember> failing, ConsumeResult remoteAnswer) {
@@ -114,8 +132,11 @@ class LaneRoutingListenerTest {
         return ConsumeResult.SUCCESS;
     }
 
-    private ConsumeResult forward(LaneMember target, String group, ReceivedMessage message) throws IOException {
+    private ConsumeResult forward(LaneMember target, String group, ReceivedMessage message) throws Exception {
         forwardedTo.add(target);
+        if (busy) {
+            throw new LaneForwardException(Status.Code.RESOURCE_EXHAUSTED, "every listener thread of " + target + " is busy", null);
+        }
         if (failing.contains(target)) {
             throw new IOException("connection refused: " + target);
         }

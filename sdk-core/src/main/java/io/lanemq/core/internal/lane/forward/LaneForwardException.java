@@ -13,9 +13,17 @@ import io.grpc.Status;
 public final class LaneForwardException extends Exception {
     private final Status.Code code;
 
-    LaneForwardException(Status.Code code, String message, Throwable cause) {
+    public LaneForwardException(Status.Code code, String message, Throwable cause) {
         super(message, cause);
         this.code = code;
+    }
+
+    /**
+     * The target answered that it cannot take the message now (every listener thread busy, or the message larger
+     * than it accepts): the target is alive, so it is no reason to leave it out.
+     */
+    public boolean busy() {
+        return code == Status.Code.RESOURCE_EXHAUSTED;
     }
 
     /** The gRPC status the call ended with. */
