@@ -77,6 +77,11 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
         return reader.ledgers().stream().mapToInt(QueueOffsetTracker::unfinishedCount).sum();
     }
 
+    /** The physical topic's queues this instance reads now. */
+    int heldQueueCount() {
+        return heldQueues.size();
+    }
+
     String cluster() {
         return cluster;
     }

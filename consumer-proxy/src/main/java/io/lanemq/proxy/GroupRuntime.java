@@ -70,7 +70,10 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
         this.publisherThread = Executors.newSingleThreadScheduledExecutor(NamedThreads.single("lanemq-proxy-publish-" + key.consumerGroup()));
         this.topics = new GroupTopicsPublisher(key, spec.routes(), publisherThread);
         gauges.addAll(metrics.groupGauges(key, dispatcher, () -> fetchers.stream().mapToInt(ClusterFetcher::uncommitted).sum()));
-        fetchers.forEach(fetcher -> gauges.add(metrics.lag(key, fetcher.cluster(), fetcher::lag)));
+        fetchers.forEach(fetcher -> {
+            gauges.add(metrics.lag(key, fetcher.cluster(), fetcher::lag));
+            gauges.add(metrics.queues(key, fetcher.cluster(), fetcher::heldQueueCount));
+        });
         this.ticks = ticker.scheduleWithFixedDelay(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
         // Its own thread: a broker that does not answer must hold up neither dispatching nor dead-lettering.
         this.lagThread = Executors.newSingleThreadScheduledExecutor(NamedThreads.single("lanemq-proxy-lag-" + key.consumerGroup()));

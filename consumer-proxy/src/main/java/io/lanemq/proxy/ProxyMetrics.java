@@ -23,6 +23,7 @@ final class ProxyMetrics {
     static final String CONSUMERS = "lanemq.proxy.consumers";
     static final String UNCOMMITTED = "lanemq.proxy.uncommitted";
     static final String LAG = "lanemq.proxy.lag";
+    static final String QUEUES = "lanemq.proxy.queues";
     static final String COMMIT_FAILURES = "lanemq.proxy.commit.failures";
     static final String DROPPED_FRAMES = "lanemq.proxy.dropped.frames";
     static final String REFUSED_CALLS = "lanemq.proxy.refused.calls";
@@ -107,6 +108,15 @@ final class ProxyMetrics {
         return Gauge.builder(LAG, lag).tags(tags(group).and("cluster", cluster))
                 .description("messages on the brokers beyond the group's committed offset, on the queues this proxy holds")
                 .register(registry);
+    }
+
+    /**
+     * How many of the logic topic's queues on one cluster RocketMQ's rebalancing gave this instance (tag
+     * {@code cluster}): the instances of a group add up to the topic's queue count once the split has settled.
+     */
+    Meter queues(GroupKey group, String cluster, Supplier<Number> queues) {
+        return Gauge.builder(QUEUES, queues).tags(tags(group).and("cluster", cluster))
+                .description("queues of the logic topic on this cluster that this proxy instance reads").register(registry);
     }
 
     void remove(List<Meter> meters) {

@@ -25,8 +25,12 @@ class TwoProxiesIT {
              TestConsumer viaSecond = ProxyHarness.consumer(second, "via-second", d -> true)
                      .subscribe(ProxyHarness.APPLICATION, group, "proxy-two", 64)) {
             await().atMost(Duration.ofSeconds(30)).until(() -> viaFirst.subscribed.get() != null && viaSecond.subscribed.get() != null);
-            // Both instances' RocketMQ consumers must be in the group before sending, or one may take every queue first.
-            await().atMost(Duration.ofSeconds(30)).until(() -> groupMembers(platform, group) == 2);
+            // The split must have settled on both clusters before sending: a queue that moves while its messages are
+            // in flight is read again from its committed offset by the new owner (at-least-once), which this test
+            // would count as served twice. Waiting on cluster A's members alone let cluster B move two queues
+            // mid-test (CI: 414 deliveries for 400 messages).
+            await().atMost(Duration.ofSeconds(30)).until(() -> queuesHeld(first) == 4 && queuesHeld(second) == 4
+                    && heldOnEveryCluster(first, 2) && heldOnEveryCluster(second, 2));
             List<String> ids = ProxyHarness.send(platform, "proxy-two", 400, i -> null);
 
             await().atMost(Duration.ofSeconds(60)).until(() -> ackedIds(viaFirst, viaSecond).containsAll(ids));
@@ -62,6 +66,16 @@ class TwoProxiesIT {
         } finally {
             platform.close();
         }
+    }
+
+    /** Queues of the topic the instance reads, over both clusters. */
+    private static double queuesHeld(ConsumerProxyServer proxy) {
+        return proxy.meters().find(ProxyMetrics.QUEUES).gauges().stream().mapToDouble(g -> g.value()).sum();
+    }
+
+    private static boolean heldOnEveryCluster(ConsumerProxyServer proxy, int queues) {
+        var gauges = proxy.meters().find(ProxyMetrics.QUEUES).gauges();
+        return gauges.size() == 2 && gauges.stream().allMatch(g -> g.value() == queues);
     }
 
     /** Consumer clients of the group on cluster A, as the broker sees them. */
