@@ -188,7 +188,7 @@ final class SendAttempts {
      * Whether {@code attempt}, still unanswered, should be given up on now.
      * <ul>
      *   <li>Another cluster answered quickly since it started, and its own cluster, which answered before, answered
-     *       nothing at all since then: its connection is stalled, and it is given up on at {@link #stallNanos()}. A lost packet makes
+     *       nothing at all since then: its connection is stalled, and it is given up on at {@link #stallNanos}. A lost packet makes
      *       TCP wait for a retransmission (200 ms at least on Linux, doubling on each loss), and every request on
      *       the connection waits with it: under 10% packet loss on one IDC, the 4 senders of
      *       IdcPartitionFaultIT all piled onto that IDC within milliseconds and waited out failoverAfterMs
@@ -210,12 +210,16 @@ final class SendAttempts {
             return waited >= lastChanceNanos();
         }
         return waited >= failoverAfter.toNanos()
-                || waited >= stallNanos() && pulse.silentSince(attempt.cluster(), attempt.startNanos());
+                || waited >= stallNanos(attempt.cluster()) && pulse.silentSince(attempt.cluster(), attempt.startNanos());
     }
 
-    /** How long an attempt waits on a cluster that answers nothing while another answers: a quarter of {@link #failoverAfter()}. */
-    long stallNanos() {
-        return quickNanos();
+    /**
+     * How long an attempt waits on a cluster that answers nothing while another answers: a quarter of
+     * {@link #failoverAfter()}, or longer while that cluster's own recent answers have been slow
+     * ({@link ClusterPulse#patienceNanos}), never past failoverAfter.
+     */
+    long stallNanos(String cluster) {
+        return pulse.patienceNanos(cluster, quickNanos(), failoverAfter.toNanos());
     }
 
     /** How long an attempt may go unanswered without evidence against its cluster before it is given up on. */
