@@ -19,6 +19,7 @@ import io.lanemq.support.Ticker;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -54,10 +55,17 @@ final class SendAttempts {
     private final long maxHeldBytes;
     /** One id for every attempt, so whichever cluster stores the record, the id is the one reported. */
     private final String delayId;
+    /**
+     * One message id for every attempt: a copy stored by an attempt given up on (its answer came late) carries the
+     * id of the copy that was acknowledged, so a consumer can tell it is the same message (deduplication).
+     */
+    private final Optional<String> messageId;
 
     SendAttempts(LogicTopicConfig topic, Message message, Map<String, String> properties, boolean stressTest,
-                 PlatformConfig snapshot, ClusterChooser chooser, SdkMetrics metrics, ClusterPulse pulse, Ticker ticker) {
+                 PlatformConfig snapshot, ClusterChooser chooser, SdkMetrics metrics, ClusterPulse pulse, Ticker ticker,
+                 Optional<String> messageId) {
         this.topic = topic;
+        this.messageId = messageId;
         this.message = message;
         this.properties = properties;
         this.chooser = chooser;
@@ -120,7 +128,7 @@ final class SendAttempts {
         tried.add(route.cluster());
         PhysicalMessage physical = delayId != null ? DelayProtocol.schedule(message, properties, delayTopic, delayId)
                 : new PhysicalMessage(physicalTopic(route), message.body(), message.keys(), message.tag(),
-                        properties, message.shardingKey());
+                        properties, message.shardingKey(), messageId);
         return new Attempt(message.logicTopic(), lease, physical, delayId, ticker.read(), new AtomicBoolean());
     }
 

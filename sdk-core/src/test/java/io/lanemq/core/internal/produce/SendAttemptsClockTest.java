@@ -173,7 +173,7 @@ class SendAttemptsClockTest {
                 .build();
         Message message = Message.builder("orders").body("x".getBytes(StandardCharsets.UTF_8)).build();
         return new SendAttempts(topic, message, Map.of(), false, snapshot, new OneRoute(lease),
-                new SdkMetrics(new SimpleMeterRegistry(), "test"), pulse, clock);
+                new SdkMetrics(new SimpleMeterRegistry(), "test"), pulse, clock, Optional.empty());
     }
 
     private record OneRoute(RouteLease lease) implements ClusterChooser {
