@@ -10,10 +10,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /** Turns a {@code configLocation} from the client options into a {@link ConfigSource}. */
 public final class ConfigSources {
     private static final String ETCD_PREFIX = "etcd://";
+    public static final String ENVIRONMENT_PROPERTY = "lanemq.environment";
+    public static final String ENVIRONMENT_VARIABLE = "LANEMQ_ENVIRONMENT";
 
     private ConfigSources() {
     }
@@ -29,7 +32,16 @@ public final class ConfigSources {
      * @throws InvalidConfigurationException the scheme is not one this SDK knows, or the location is malformed
      */
     public static ConfigSource open(String location) throws InvalidConfigurationException {
-        PlatformConfigParser parser = new PlatformConfigParser();
+        return open(location, Optional.empty());
+    }
+
+    /**
+     * As {@link #open(String)}, resolving the document for {@code environment}, or when empty for the environment the
+     * deployment names: system property {@value #ENVIRONMENT_PROPERTY}, else environment variable
+     * {@value #ENVIRONMENT_VARIABLE}, else the document's top level.
+     */
+    public static ConfigSource open(String location, Optional<String> environment) throws InvalidConfigurationException {
+        PlatformConfigParser parser = new PlatformConfigParser(environment.orElseGet(ConfigSources::deploymentEnvironment));
         if (location.regionMatches(true, 0, ETCD_PREFIX, 0, ETCD_PREFIX.length())) {
             return openEtcd(location, parser);
         }
@@ -47,6 +59,15 @@ public final class ConfigSources {
         }
         throw new InvalidConfigurationException("configLocation scheme '" + uri.getScheme()
                 + "' is not supported; use file:/path/to/platform.yaml or etcd://host:port/key");
+    }
+
+    /** The environment this process's deployment names, or the document's top level. */
+    public static String deploymentEnvironment() {
+        String named = System.getProperty(ENVIRONMENT_PROPERTY);
+        if (named == null || named.isBlank()) {
+            named = System.getenv(ENVIRONMENT_VARIABLE);
+        }
+        return named == null || named.isBlank() ? Environments.DEFAULT : named.strip();
     }
 
     /** Parsed by hand: java.net.URI takes a comma-separated endpoint list for a registry name, not a host. */

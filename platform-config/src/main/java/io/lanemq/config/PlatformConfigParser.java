@@ -50,8 +50,24 @@ import java.util.stream.Collectors;
 public final class PlatformConfigParser {
     private final JsonFactory factory;
     private final ObjectMapper mapper;
+    private final String environment;
 
+    /** A parser for clients of the default environment: the document's top level. */
     public PlatformConfigParser() {
+        this(Environments.DEFAULT);
+    }
+
+    /**
+     * A parser that gives what a client of {@code environment} sees: the top level with that entry of the document's
+     * {@code environments} laid over it (see the class comment). Every environment is validated each time, so a
+     * document one environment cannot use is refused for all, and so is one where two environments share a
+     * physical topic on a cluster.
+     */
+    public PlatformConfigParser(String environment) {
+        if (environment == null || environment.isBlank()) {
+            throw new IllegalArgumentException("environment must be a name, was '" + environment + "'");
+        }
+        this.environment = environment;
         this.factory = YAMLFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
         this.mapper = new ObjectMapper(factory)
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -75,11 +91,46 @@ public final class PlatformConfigParser {
             throw new InvalidPlatformConfigException(source, List.of(new ConfigProblem("", "the document is empty")));
         }
         RawPlatformConfig raw = read(text, source);
+        if (raw.environments == null) {
+            raw.environments = Map.of();
+        }
         try {
-            return toConfig(raw).build(source);
+            Map<String, PlatformConfig> byEnvironment = new LinkedHashMap<>();
+            byEnvironment.put(Environments.DEFAULT, toConfig(raw).build(source));
+            List<ConfigProblem> problems = new ArrayList<>();
+            for (String name : raw.environments.keySet()) {
+                if (Environments.DEFAULT.equals(name)) {
+                    problems.add(new ConfigProblem(Environments.pointer(name), "'default' is the top level of the "
+                            + "document; an environment needs another name"));
+                    continue;
+                }
+                try {
+                    byEnvironment.put(name, toConfig(Environments.resolve(raw, name)).build(source));
+                } catch (InvalidPlatformConfigException e) {
+                    e.problems().forEach(p -> problems.add(new ConfigProblem(Environments.pointer(name) + p.pointer(),
+                            "in environment '" + name + "': " + p.message())));
+                }
+            }
+            if (problems.isEmpty()) {
+                problems.addAll(Environments.sharedTopics(byEnvironment));
+            }
+            if (!problems.isEmpty()) {
+                throw new InvalidPlatformConfigException(source, problems);
+            }
+            PlatformConfig chosen = byEnvironment.get(environment);
+            if (chosen == null) {
+                throw new InvalidPlatformConfigException(source, List.of(new ConfigProblem("/environments",
+                        "no environment '" + environment + "' in this document; it has " + byEnvironment.keySet())));
+            }
+            return chosen;
         } catch (InvalidPlatformConfigException e) {
             throw withLines(e, text, source);
         }
+    }
+
+    /** The environment this parser resolves. */
+    public String environment() {
+        return environment;
     }
 
     private RawPlatformConfig read(String text, String source) throws InvalidPlatformConfigException {

@@ -17,6 +17,16 @@ final class RawPlatformConfig {
     public RawProxy proxy;
     public RawStressTest stressTest;
     public Map<String, RawTopic> topics = new LinkedHashMap<>();
+    public Map<String, RawEnvironment> environments = new LinkedHashMap<>();
+
+    /** How one environment differs from the top level (see {@link Environments#resolve}). */
+    static final class RawEnvironment {
+        public String physicalTopicSuffix;
+        public Map<String, RawCluster> clusters;
+        public RawDelay delay;
+        public RawProxy proxy;
+        public Map<String, RawTopic> topics;
+    }
 
     static final class RawCluster {
         public String idc;

@@ -18,6 +18,12 @@ import java.util.Optional;
  * secret, so it comes from the application's own secret store, never from the platform
  * configuration, and {@link #toString()} does not show it.
  *
+ * <p>{@code environment} is the platform environment this instance runs in ({@code prod}, {@code staging}, as the
+ * platform configuration names them): which routes, clusters and physical topics its logic topics resolve to.
+ * It belongs to the deployment, not the code: when not set here it is read from the system property
+ * {@code lanemq.environment}, then the environment variable {@code LANEMQ_ENVIRONMENT}, and is otherwise the
+ * configuration's top level ({@code default}).
+ *
  * <pre>{@code
  * ClientOptions options = ClientOptions.builder("billing")
  *         .configLocation("file:/etc/lanemq/platform.yaml")
@@ -31,6 +37,7 @@ public final class ClientOptions {
     private final Map<String, String> properties;
     private final String proxyToken;
     private final LaneOptions lanes;
+    private final String environment;
 
     private ClientOptions(Builder builder) {
         this.applicationName = builder.applicationName;
@@ -38,6 +45,7 @@ public final class ClientOptions {
         this.properties = Collections.unmodifiableMap(new LinkedHashMap<>(builder.properties));
         this.proxyToken = builder.proxyToken;
         this.lanes = builder.lanes;
+        this.environment = builder.environment;
     }
 
     public static Builder builder(String applicationName) {
@@ -67,10 +75,15 @@ public final class ClientOptions {
         return Optional.ofNullable(lanes);
     }
 
+    /** The platform environment given here; empty: chosen by the deployment (see the class comment). */
+    public Optional<String> environment() {
+        return Optional.ofNullable(environment);
+    }
+
     @Override
     public String toString() {
         return "ClientOptions[applicationName=" + applicationName + ", configLocation=" + configLocation
-                + ", proxyToken=" + (proxyToken == null ? "none" : "(set)") + ", lanes=" + (lanes == null ? "off" : lanes) + "]";
+                + (environment == null ? "" : ", environment=" + environment) + ", proxyToken=" + (proxyToken == null ? "none" : "(set)") + ", lanes=" + (lanes == null ? "off" : lanes) + "]";
     }
 
     /** Builds {@link ClientOptions}; not thread-safe. */
@@ -80,6 +93,7 @@ public final class ClientOptions {
         private final Map<String, String> properties = new LinkedHashMap<>();
         private String proxyToken;
         private LaneOptions lanes;
+        private String environment;
 
         private Builder(String applicationName) {
             this.applicationName = Names.requireName("applicationName", applicationName);
@@ -110,6 +124,12 @@ public final class ClientOptions {
         /** Takes part in lanes: runs in {@code lanes.lane()} and serves forwarded messages of it. */
         public Builder lanes(LaneOptions lanes) {
             this.lanes = Objects.requireNonNull(lanes, "lanes");
+            return this;
+        }
+
+        /** The platform environment, for a deployment that sets it in code; usually left to the deployment's variables. */
+        public Builder environment(String environment) {
+            this.environment = Names.requireName("environment", environment);
             return this;
         }
 

@@ -103,7 +103,7 @@ public final class CoreMessagingClient implements MessagingClient {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(ticker, "ticker");
         Objects.requireNonNull(wallClock, "wallClock");
-        ConfigSource source = ConfigSources.open(options.configLocation());
+        ConfigSource source = ConfigSources.open(options.configLocation(), options.environment());
         LaneRuntime lanes = null;
         try {
             PlatformConfigRef config = new PlatformConfigRef(source.load());
