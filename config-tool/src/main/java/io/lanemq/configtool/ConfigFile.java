@@ -16,6 +16,11 @@ record ConfigFile(Path path, String text, PlatformConfig config) {
 
     /** Returns null after printing why the file cannot be used. */
     static ConfigFile read(Path path, PrintWriter err) {
+        return read(path, err, new PlatformConfigParser());
+    }
+
+    /** As {@link #read(Path, PrintWriter)}, resolved for the parser's environment. */
+    static ConfigFile read(Path path, PrintWriter err, PlatformConfigParser parser) {
         String text;
         try {
             text = Files.readString(path, StandardCharsets.UTF_8);
@@ -24,7 +29,7 @@ record ConfigFile(Path path, String text, PlatformConfig config) {
             return null;
         }
         try {
-            return new ConfigFile(path, text, new PlatformConfigParser().parse(text, path.toString()));
+            return new ConfigFile(path, text, parser.parse(text, path.toString()));
         } catch (InvalidPlatformConfigException e) {
             err.println("INVALID " + path + " (" + e.problems().size() + (e.problems().size() == 1 ? " problem" : " problems") + "):");
             for (ConfigProblem problem : e.problems()) {

@@ -1,5 +1,8 @@
 package io.lanemq.configtool;
 
+import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.config.PlatformConfigParser;
+import io.lanemq.config.PlatformConfigWriter;
 import io.lanemq.config.etcd.EtcdClient;
 import io.lanemq.config.etcd.EtcdEntry;
 import io.lanemq.config.etcd.EtcdException;
@@ -9,6 +12,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "show", mixinStandardHelpOptions = true, description = "Prints the document an etcd key holds (its revision goes to stderr, so stdout can be saved as a file).")
@@ -18,6 +22,10 @@ final class ShowCommand implements Callable<Integer> {
 
     @Mixin
     EtcdOptions etcd;
+
+    @Option(names = "--env", paramLabel = "<environment>", description = "Print what a client of this environment "
+            + "resolves (the document's top level with that environment laid over it), as YAML, instead of the document.")
+    String environment;
 
     @Override
     public Integer call() {
@@ -31,7 +39,17 @@ final class ShowCommand implements Callable<Integer> {
             }
             err.println("# etcd key " + etcd.key + " on [" + client.describe() + "], revision " + entry.get().modRevision());
             err.flush();
-            out.print(entry.get().value());
+            if (environment == null) {
+                out.print(entry.get().value());
+            } else {
+                try {
+                    out.print(new PlatformConfigWriter().toYaml(new PlatformConfigParser(environment)
+                            .parse(entry.get().value(), "etcd key " + etcd.key)));
+                } catch (InvalidConfigurationException e) {
+                    err.println("INVALID etcd key " + etcd.key + ": " + e.getMessage());
+                    return ConfigTool.INVALID;
+                }
+            }
             out.flush();
             return ConfigTool.OK;
         } catch (EtcdException e) {

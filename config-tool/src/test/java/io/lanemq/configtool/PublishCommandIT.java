@@ -64,6 +64,19 @@ class PublishCommandIT {
     }
 
     @Test
+    void showWithEnvPrintsWhatAClientOfThatEnvironmentResolves() throws Exception {
+        String key = "/lanemq/platform/environments";
+        etcd.put(key, Documents.VALID + "environments:\n  staging: { physicalTopicSuffix: _staging }\n");
+
+        ToolRun staging = ToolRun.of("show", "--etcd", etcd.endpoint(), "--key", key, "--env", "staging");
+
+        assertThat(staging.exitCode()).isZero();
+        assertThat(staging.out()).contains("physicalTopic: order_paid_staging").doesNotContain("environments");
+        assertThat(ToolRun.of("show", "--etcd", etcd.endpoint(), "--key", key, "--env", "prod").err())
+                .contains("no environment 'prod'");
+    }
+
+    @Test
     void showOfAMissingKeyExitsOne() {
         ToolRun show = ToolRun.of("show", "--etcd", etcd.endpoint(), "--key", "/lanemq/platform/none");
 

@@ -26,6 +26,21 @@ class ValidateCommandTest {
     }
 
     @Test
+    void withEnvIt_summarisesWhatAClientOfThatEnvironmentResolves() throws Exception {
+        Path file = Files.writeString(dir.resolve("platform.yaml"), Documents.VALID
+                + "environments:\n  staging: { physicalTopicSuffix: _staging }\n");
+
+        ToolRun staging = ToolRun.of("validate", "--env", "staging", file.toString());
+        ToolRun prod = ToolRun.of("validate", "--env", "prod", file.toString());
+
+        assertThat(staging.exitCode()).isZero();
+        assertThat(staging.out()).contains("VALID " + file + " (environment staging)")
+                .contains("order-paid: cluster-a/order_paid_staging weight 70 (70%), cluster-b/order_paid_staging weight 30");
+        assertThat(prod.exitCode()).as("an environment the document does not have").isEqualTo(1);
+        assertThat(prod.err()).contains("no environment 'prod' in this document; it has [default, staging]");
+    }
+
+    @Test
     void aTopicThatTakesStressTrafficListsItsShadowTopics() throws Exception {
         Path file = Files.writeString(dir.resolve("platform.yaml"), Documents.VALID.replace("  order-paid:\n",
                 "  order-paid:\n    stressTest: true\n") + "stressTest: { shadowSuffix: _LOAD }\n");
