@@ -45,7 +45,8 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
     private volatile Set<QueueRef> heldQueues = Set.of();
     private volatile double lag = Double.NaN;
 
-    ClusterFetcher(GroupKey group, ClusterConfig cluster, String physicalTopic, String retryTopic, ConsumerConfig settings,
+    ClusterFetcher(GroupKey group, String brokerGroup, ClusterConfig cluster, String physicalTopic, String retryTopic,
+                   ConsumerConfig settings,
                    GroupDispatcher dispatcher, GroupLimits limits, RateLimiter sharedRate, long commitIntervalNanos,
                    ProxyMetrics metrics) throws InvalidConfigurationException {
         this.group = group;
@@ -55,7 +56,7 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
         this.limits = limits;
         this.rate = sharedRate;
         this.metrics = metrics;
-        this.reader = QueueReader.<QueueOffsetTracker>builder(group.consumerGroup(), cluster.endpoint())
+        this.reader = QueueReader.<QueueOffsetTracker>builder(brokerGroup, cluster.endpoint())
                 .name(group + " on " + this.cluster)
                 .threadName("lanemq-proxy-fetch-" + group.consumerGroup() + "-" + this.cluster)
                 .topics(physicalTopic, retryTopic)

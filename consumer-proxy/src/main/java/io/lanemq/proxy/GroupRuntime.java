@@ -61,14 +61,16 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
                 System::nanoTime, deliveryIds, this);
         GroupLimits limits = GroupLimits.of(settings, config.limits(key.consumerGroup()));
         RateLimiter rate = limits.maxPerSecond() > 0 ? RateLimiter.create(limits.maxPerSecond()) : null;
+        // The group's name on the brokers: its environment's suffix keeps two environments on one cluster apart.
+        String brokerGroup = platform.physicalGroup(key.consumerGroup());
         for (TopicRoute route : topic.routes()) {
             ClusterConfig cluster = platform.cluster(route.cluster());
-            fetchers.add(new ClusterFetcher(key, cluster, route.physicalTopic(), GroupTopics.retryTopic(key.consumerGroup()),
+            fetchers.add(new ClusterFetcher(key, brokerGroup, cluster, route.physicalTopic(), GroupTopics.retryTopic(brokerGroup),
                     settings, dispatcher, limits, rate,
                     config.commitInterval().toNanos(), metrics));
         }
         this.publisherThread = Executors.newSingleThreadScheduledExecutor(NamedThreads.single("lanemq-proxy-publish-" + key.consumerGroup()));
-        this.topics = new GroupTopicsPublisher(key, spec.routes(), publisherThread);
+        this.topics = new GroupTopicsPublisher(key, brokerGroup, spec.routes(), publisherThread);
         gauges.addAll(metrics.groupGauges(key, dispatcher, () -> fetchers.stream().mapToInt(ClusterFetcher::uncommitted).sum()));
         fetchers.forEach(fetcher -> {
             gauges.add(metrics.lag(key, fetcher.cluster(), fetcher::lag));

@@ -32,12 +32,12 @@ final class GroupTopicsPublisher implements AutoCloseable {
     private final UntilStored untilStored;
 
     /** @param executor one thread: sends are serial, in the order they were asked for */
-    GroupTopicsPublisher(GroupKey group, List<GroupSpec.Route> routes, ScheduledExecutorService executor) {
+    GroupTopicsPublisher(GroupKey group, String brokerGroup, List<GroupSpec.Route> routes, ScheduledExecutorService executor) {
         this.group = group;
         this.routes = List.copyOf(routes);
         Map<String, ClusterEndpoint> clusters = new HashMap<>();
         routes.forEach(route -> clusters.put(route.cluster().name(), route.cluster().endpoint()));
-        this.topics = new GroupTopics(group.consumerGroup(), "lanemq-proxy-" + group.consumerGroup(), clusters);
+        this.topics = new GroupTopics(brokerGroup, "lanemq-proxy-" + brokerGroup, clusters);
         this.executor = executor;
         this.untilStored = new UntilStored(executor, 1_000);
     }

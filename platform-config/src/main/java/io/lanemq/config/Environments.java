@@ -40,6 +40,7 @@ final class Environments {
         String suffix = env.physicalTopicSuffix == null ? "" : env.physicalTopicSuffix;
         RawPlatformConfig resolved = new RawPlatformConfig();
         resolved.binding = base.binding;
+        resolved.consumerGroupSuffix = env.consumerGroupSuffix != null ? env.consumerGroupSuffix : suffix;
         resolved.clusters = new LinkedHashMap<>(base.clusters);
         if (env.clusters != null) {
             resolved.clusters.putAll(env.clusters);
@@ -63,8 +64,18 @@ final class Environments {
      */
     static List<ConfigProblem> sharedTopics(Map<String, PlatformConfig> byEnvironment) {
         Map<String, String> owners = new LinkedHashMap<>(); // "cluster/topic" -> first environment using it
+        Map<String, String> groupOwners = new LinkedHashMap<>(); // "cluster/group" on the brokers -> first environment
         List<ConfigProblem> problems = new ArrayList<>();
         byEnvironment.forEach((environment, config) -> {
+            for (String group : groupsOf(config)) {
+                String owner = groupOwners.putIfAbsent(group, environment);
+                if (owner != null && !owner.equals(environment)) {
+                    problems.add(new ConfigProblem(pointer(environment), "environments '" + owner + "' and '"
+                            + environment + "' both consume as group " + group.substring(group.indexOf('/') + 1)
+                            + " on cluster " + group.substring(0, group.indexOf('/')) + ": RocketMQ would split that "
+                            + "group's queues between their consumers; give one environment a consumerGroupSuffix"));
+                }
+            }
             for (String used : topicsOf(config)) {
                 String owner = owners.putIfAbsent(used, environment);
                 if (owner != null && !owner.equals(environment)) {
@@ -81,6 +92,17 @@ final class Environments {
 
     static String pointer(String environment) {
         return DEFAULT.equals(environment) ? "" : "/environments/" + PlatformConfigValidator.escape(environment);
+    }
+
+    private static List<String> groupsOf(PlatformConfig config) {
+        List<String> used = new ArrayList<>();
+        for (LogicTopicConfig topic : config.topics().values()) {
+            for (TopicRoute route : topic.routes()) {
+                topic.consumerGroups().keySet().forEach(group -> used.add(route.cluster() + "/" + config.physicalGroup(group)));
+            }
+        }
+        config.clusters().keySet().forEach(cluster -> used.add(cluster + "/" + config.physicalGroup(config.delay().serverGroup())));
+        return used.stream().distinct().toList();
     }
 
     private static List<String> topicsOf(PlatformConfig config) {

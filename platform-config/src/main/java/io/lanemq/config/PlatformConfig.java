@@ -21,6 +21,7 @@ public final class PlatformConfig {
     private final DelayConfig delay;
     private final ConsumerProxyConfig proxy;
     private final StressTestConfig stressTest;
+    private final String consumerGroupSuffix;
 
     private PlatformConfig(Builder builder) {
         this.binding = Optional.ofNullable(builder.binding);
@@ -31,6 +32,7 @@ public final class PlatformConfig {
         this.delay = builder.delay;
         this.proxy = builder.proxy;
         this.stressTest = builder.stressTest;
+        this.consumerGroupSuffix = builder.consumerGroupSuffix;
     }
 
     public static Builder builder() {
@@ -74,6 +76,20 @@ public final class PlatformConfig {
         return producer;
     }
 
+    /** Appended to every consumer group's name on the brokers (see {@link #physicalGroup}); empty by default. */
+    public String consumerGroupSuffix() {
+        return consumerGroupSuffix;
+    }
+
+    /**
+     * The consumer group {@code group} (as code and the configuration name it) is on the brokers. Two environments on
+     * one cluster must not share a group there: RocketMQ would split one group's queues between their consumers,
+     * and each would read only some of its own topic. An environment's suffix keeps the code's names unchanged.
+     */
+    public String physicalGroup(String group) {
+        return group + consumerGroupSuffix;
+    }
+
     public ConsumerConfig consumerDefaults() {
         return consumerDefaults;
     }
@@ -108,6 +124,7 @@ public final class PlatformConfig {
         private DelayConfig delay = DelayConfig.DEFAULTS;
         private ConsumerProxyConfig proxy = ConsumerProxyConfig.NONE;
         private StressTestConfig stressTest = StressTestConfig.DEFAULTS;
+        private String consumerGroupSuffix = "";
 
         private Builder() {
         }
@@ -149,6 +166,11 @@ public final class PlatformConfig {
 
         public Builder stressTest(StressTestConfig stressTest) {
             this.stressTest = stressTest;
+            return this;
+        }
+
+        public Builder consumerGroupSuffix(String suffix) {
+            this.consumerGroupSuffix = suffix == null ? "" : suffix;
             return this;
         }
 
@@ -200,6 +222,10 @@ public final class PlatformConfig {
 
         StressTestConfig stressTest() {
             return stressTest;
+        }
+
+        String consumerGroupSuffix() {
+            return consumerGroupSuffix;
         }
     }
 }

@@ -199,7 +199,8 @@ public final class PlatformConfigParser {
         ConsumerConfig consumerDefaults = merge(ConsumerConfig.DEFAULTS, raw.consumer);
         builder.producer(producer).consumerDefaults(consumerDefaults).delay(toDelay(raw.delay)).proxy(toProxy(raw.proxy))
                 .stressTest(raw.stressTest == null || raw.stressTest.shadowSuffix == null ? StressTestConfig.DEFAULTS
-                        : new StressTestConfig(raw.stressTest.shadowSuffix));
+                        : new StressTestConfig(raw.stressTest.shadowSuffix))
+                .consumerGroupSuffix(raw.consumerGroupSuffix);
         if (raw.topics != null) {
             BatchConfig batchDefaults = producer.batch();
             raw.topics.forEach((name, t) -> builder.topic(toTopic(name, t == null ? new RawTopic() : t, consumerDefaults,

@@ -48,7 +48,17 @@ final class PlatformConfigValidator {
         checkTopics();
         checkStressTest();
         checkProxy("/proxy", draft.proxy());
+        checkGroupSuffix();
         return problems;
+    }
+
+    /** Group names on the brokers are names too: letters, digits, '.', '_' and '-'. */
+    private void checkGroupSuffix() {
+        String suffix = draft.consumerGroupSuffix();
+        if (!suffix.isEmpty() && !suffix.matches("[A-Za-z0-9._-]{1,32}")) {
+            problems.add(new ConfigProblem("/consumerGroupSuffix", "must be 1-32 letters, digits, '.', '_' or '-', was '"
+                    + suffix + "'"));
+        }
     }
 
     private void checkBinding() {

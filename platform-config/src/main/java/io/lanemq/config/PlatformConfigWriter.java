@@ -49,6 +49,9 @@ public final class PlatformConfigWriter {
             document.put("proxy", proxy);
         }
         document.put("stressTest", Map.of("shadowSuffix", config.stressTest().shadowSuffix()));
+        if (!config.consumerGroupSuffix().isEmpty()) {
+            document.put("consumerGroupSuffix", config.consumerGroupSuffix());
+        }
         Map<String, Object> topics = new LinkedHashMap<>();
         config.topics().values().forEach(t -> topics.put(t.name(), topic(t)));
         document.put("topics", topics);

@@ -18,10 +18,14 @@ final class RawPlatformConfig {
     public RawStressTest stressTest;
     public Map<String, RawTopic> topics = new LinkedHashMap<>();
     public Map<String, RawEnvironment> environments = new LinkedHashMap<>();
+    /** Written by {@link PlatformConfigWriter} for a resolved environment; an environment sets it through its own keys. */
+    public String consumerGroupSuffix;
 
     /** How one environment differs from the top level (see {@link Environments#resolve}). */
     static final class RawEnvironment {
         public String physicalTopicSuffix;
+        /** Appended to consumer group names on the brokers; when absent, the physicalTopicSuffix. */
+        public String consumerGroupSuffix;
         public Map<String, RawCluster> clusters;
         public RawDelay delay;
         public RawProxy proxy;

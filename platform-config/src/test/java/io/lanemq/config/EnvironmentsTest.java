@@ -33,6 +33,7 @@ class EnvironmentsTest {
                     routes:
                       - { cluster: cluster-a, physicalTopic: staging_only }
               dev:
+                consumerGroupSuffix: _dev
                 clusters:
                   cluster-dev: { idc: idc-a, nameServer: "10.0.9.1:9876" }
                 delay: { internalTopic: LANEMQ_DELAY_DEV }
@@ -75,6 +76,29 @@ class EnvironmentsTest {
         assertThat(dev.clusters()).containsKeys("cluster-a", "cluster-b", "cluster-dev");
         assertThat(dev.topic("order-paid").orElseThrow().routes()).containsExactly(new TopicRoute("cluster-dev", "order_paid", 1));
         assertThat(dev.delay().internalTopic()).isEqualTo("LANEMQ_DELAY_DEV");
+        assertThat(dev.physicalGroup("billing")).isEqualTo("billing_dev");
+    }
+
+    @Test
+    void groupsOnTheBrokersCarryTheEnvironmentsSuffixSoTheCodesNamesNeedNotChange() throws Exception {
+        PlatformConfig staging = new PlatformConfigParser("staging").parse(TWO_ENVIRONMENTS, "platform.yaml");
+
+        assertThat(staging.physicalGroup("billing")).as("the physicalTopicSuffix, when no consumerGroupSuffix").isEqualTo("billing_staging");
+        assertThat(new PlatformConfigParser().parse(TWO_ENVIRONMENTS, "platform.yaml").physicalGroup("billing")).isEqualTo("billing");
+    }
+
+    @Test
+    void twoEnvironmentsConsumingAsOneGroupOnACluster_areRefused() {
+        String sharedGroup = BASE + """
+                environments:
+                  staging:
+                    physicalTopicSuffix: _staging
+                    consumerGroupSuffix: ""
+                """;
+
+        assertThatThrownBy(() -> new PlatformConfigParser("staging").parse(sharedGroup, "platform.yaml"))
+                .hasMessageContaining("environments 'default' and 'staging' both consume as group billing on cluster cluster-a")
+                .hasMessageContaining("consumerGroupSuffix");
     }
 
     @Test

@@ -82,7 +82,8 @@ public final class DelayServer implements AutoCloseable {
             platform = source.load();
         }
         DelayConfig delay = platform.delay();
-        DelayServerOptions settings = base.withInternalTopic(delay.internalTopic(), delay.serverGroup());
+        // The group on the brokers carries the environment's suffix, as every consumer group does.
+        DelayServerOptions settings = base.withInternalTopic(delay.internalTopic(), platform.physicalGroup(delay.serverGroup()));
         client = MessagingClient.create(ClientOptions.builder("lanemq-delay-server")
                 .configLocation(settings.configLocation()).build());
         producer = client.createProducer(ProducerOptions.defaults());

@@ -80,7 +80,7 @@ final class DirectConsumption implements AutoCloseable {
         Map<String, BoundConsumerSpec> plan = new LinkedHashMap<>();
         for (TopicRoute route : topic.routes()) {
             BoundConsumerSpec.Builder spec = BoundConsumerSpec.builder(config.cluster(route.cluster()).endpoint(),
-                            subscription.consumerGroup(), route.physicalTopic())
+                            config.physicalGroup(subscription.consumerGroup()), route.physicalTopic())
                     .tagFilter(subscription.tagFilter()).ordered(subscription.ordered())
                     .consumeThreads(settings.threads()).maxDeliveryAttempts(settings.maxDeliveryAttempts())
                     .startPosition(BoundConsumerSpec.StartPosition.valueOf(settings.startPosition().name()))
