@@ -21,6 +21,7 @@ import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import io.lanemq.api.ConsumeResult;
+import io.lanemq.core.grpc.GrpcServerLimits;
 import io.lanemq.protocol.lane.ForwardReply;
 import io.lanemq.protocol.lane.LaneForwardGrpc;
 import io.lanemq.proxy.protocol.ProxyHeaders;
@@ -177,6 +178,74 @@ class LaneForwardServerTest {
         }
         assertThat(first.get(20, TimeUnit.SECONDS)).isEqualTo(ConsumeResult.SUCCESS);
         assertThat(client.forward(server.address(), "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
+    }
+
+    @Test
+    void aConnectionBeyondTheCapIsClosedWhileTheOpenOnesKeepWorking() throws Exception {
+        LaneForwardServer server = fixture.server(ForwardFixture.serverSettings()
+                .limits(GrpcServerLimits.builder().maxConnections(2).build()).build(), counting);
+        LaneForwardClient first = fixture.client();
+        LaneForwardClient second = fixture.client();
+        assertThat(first.forward(server.address(), "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
+        assertThat(second.forward(server.address(), "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
+
+        // Each client holds one connection: the third is closed on accept, before TLS.
+        assertThatThrownBy(() -> fixture.client().forward(server.address(), "billing", ForwardFixture.fullMessage()))
+                .isInstanceOfSatisfying(LaneForwardException.class,
+                        e -> assertThat(e.code()).isEqualTo(Status.Code.UNAVAILABLE));
+
+        assertThat(fixture.rejected(LaneForwardMetrics.REASON_CONNECTION_CAP)).as("counted").isGreaterThanOrEqualTo(1);
+        assertThat(first.forward(server.address(), "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
+        assertThat(second.forward(server.address(), "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
+        assertThat(handled).as("the refused client's message never reached the listener").hasValue(4);
+    }
+
+    @Test
+    void aClientThatConnectsAndNeverStartsTlsIsClosedAfterTheHandshakeTimeout() throws Exception {
+        LaneForwardServer server = fixture.server(ForwardFixture.serverSettings()
+                .limits(GrpcServerLimits.builder().handshakeTimeout(Duration.ofMillis(500)).build()).build(), counting);
+        try (Socket silent = new Socket()) {
+            silent.connect(server.address(), 5_000);
+            // Far beyond the timeout: a read that returns or fails before it means the server closed the socket.
+            silent.setSoTimeout(10_000);
+            long start = System.nanoTime();
+            int read;
+            try {
+                read = silent.getInputStream().read();
+            } catch (IOException reset) {
+                read = -1;
+            }
+            long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertThat(read).as("closed by the server, nothing sent").isEqualTo(-1);
+            assertThat(waitedMillis).as("closed by the handshake timeout, not by the 10 s read timeout").isBetween(300L, 5_000L);
+        }
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(fixture.rejected(LaneForwardMetrics.REASON_HANDSHAKE)).isEqualTo(1));
+        assertThat(fixture.client().forward(server.address(), "billing", ForwardFixture.fullMessage()))
+                .isEqualTo(ConsumeResult.SUCCESS);
+    }
+
+    @Test
+    void aMessageOverTheLimitIsRefusedBeforeSendingNamingTopicSizeAndLimitAndTheServerRefusesOneSentAnyway() throws Exception {
+        int limit = 64 * 1024;
+        LaneForwardServer server = fixture.server(ForwardFixture.serverSettings().maxMessageBytes(limit).build(), counting);
+        LaneForwardClient client = fixture.client(ForwardFixture.clientSettings().maxMessageBytes(limit).build());
+
+        assertThatThrownBy(() -> client.forward(server.address(), "billing", LaneForwardClientTest.withBody(new byte[100 * 1024])))
+                .isInstanceOfSatisfying(LaneForwardException.class, e -> {
+                    assertThat(e.code()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+                    assertThat(e.getMessage()).contains("logic topic order-paid").containsPattern("is 10\\d{4} bytes")
+                            .contains("over the limit of " + limit);
+                });
+        // A client that does not hold the limit (another version, a hostile one): the server refuses the call. gRPC
+        // 1.53 resets the stream for it, so that client sees CANCELLED, or the status when it races ahead.
+        LaneForwardClient unlimited = fixture.client(ForwardFixture.clientSettings().maxMessageBytes(1024 * 1024).build());
+        assertThatThrownBy(() -> unlimited.forward(server.address(), "billing", LaneForwardClientTest.withBody(new byte[100 * 1024])))
+                .isInstanceOfSatisfying(LaneForwardException.class,
+                        e -> assertThat(e.code()).isIn(Status.Code.RESOURCE_EXHAUSTED, Status.Code.CANCELLED));
+        assertThat(handled).hasValue(0);
+        assertThat(client.forward(server.address(), "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
+        assertThat(unlimited.forward(server.address(), "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
     }
 
     @Test
