@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -125,21 +126,36 @@ public final class PortFuzzer {
      * them; returns how many were accepted (a server may refuse some at once: a connection cap).
      */
     public int flood(int connections, ThrowingRunnable during) throws Exception {
-        List<Socket> open = new ArrayList<>();
-        int accepted = 0;
+        List<Socket> open = new CopyOnWriteArrayList<>();
+        AtomicInteger accepted = new AtomicInteger();
+        // Connected from many threads at once, as a flood comes: one by one, each SYN the full backlog dropped would
+        // wait out the kernel's retry (1 s, then 3 s) before the next even started.
+        ExecutorService connectors = Executors.newFixedThreadPool(PARALLEL * 4, r -> {
+            Thread t = new Thread(r, "port-fuzzer-flood");
+            t.setDaemon(true);
+            return t;
+        });
         try {
+            List<Future<?>> done = new ArrayList<>();
             for (int i = 0; i < connections; i++) {
-                Socket socket = new Socket();
-                open.add(socket);
-                try {
-                    socket.connect(target, 5_000);
-                    accepted++;
-                } catch (IOException refused) {
-                    // A full backlog or a refusal: what a flood should meet.
-                }
+                done.add(connectors.submit(() -> {
+                    Socket socket = new Socket();
+                    open.add(socket);
+                    try {
+                        socket.connect(target, 5_000);
+                        accepted.incrementAndGet();
+                    } catch (IOException refused) {
+                        // A full backlog or a refusal: what a flood should meet.
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
             }
             during.run();
         } finally {
+            connectors.shutdownNow();
             for (Socket socket : open) {
                 try {
                     socket.close();
@@ -148,7 +164,7 @@ public final class PortFuzzer {
                 }
             }
         }
-        return accepted;
+        return accepted.get();
     }
 
     @FunctionalInterface
