@@ -82,16 +82,18 @@ public final class ConsumerProxyServer implements AutoCloseable {
         this.idleCheck = Executors.newSingleThreadScheduledExecutor(NamedThreads.single("lanemq-proxy-idle-groups"));
         idleCheck.scheduleWithFixedDelay(groups::stopIdleGroups, 1, 1, TimeUnit.SECONDS);
         this.service = new ConsumerProxyService(groups, config, metrics);
+        // One line a minute per kind of refusal (connection cap, token, malformed frame), each with its count.
+        LogThrottle refusals = LogThrottle.perMinute();
         this.transport = GrpcServerTransport.create("lanemq-proxy", Runtime.getRuntime().availableProcessors(),
                 config.serverLimits(), "consumer proxy " + config.proxyId(),
-                metrics.refusedConnections("connection_cap")::increment, LogThrottle.perMinute());
+                metrics.refusedConnections("connection_cap")::increment, refusals);
         try {
             // Clients send small frames (subscriptions, acks, credits); the bound still follows the one message size
             // limit, so nothing a producer may send is refused on any hop.
             this.server = transport.applyTo(NettyServerBuilder.forAddress(config.grpcAddress(), credentials(config)),
                             GrpcServerLimits.maxFrameBytes(initial.producer().maxBodyBytes()))
                     .addService(ServerInterceptors.intercept(ServerInterceptors.useInputStreamMessages(service.bindService()),
-                            new MalformedFrameGuard(metrics), new TokenAuthInterceptor(config.tokens(), metrics)))
+                            new MalformedFrameGuard(metrics, refusals), new TokenAuthInterceptor(config.tokens(), metrics, refusals)))
                     .build()
                     .start();
         } catch (IOException | RuntimeException e) {

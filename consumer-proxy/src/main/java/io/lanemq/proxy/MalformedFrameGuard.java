@@ -9,6 +9,7 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import java.util.concurrent.atomic.AtomicReference;
+import io.lanemq.support.LogThrottle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,9 +28,11 @@ final class MalformedFrameGuard implements ServerInterceptor {
     static final Context.Key<AtomicReference<Runnable>> ON_MALFORMED = Context.key("lanemq-on-malformed");
 
     private final ProxyMetrics metrics;
+    private final LogThrottle refusals;
 
-    MalformedFrameGuard(ProxyMetrics metrics) {
+    MalformedFrameGuard(ProxyMetrics metrics, LogThrottle refusals) {
         this.metrics = metrics;
+        this.refusals = refusals;
     }
 
     @Override
@@ -50,7 +53,8 @@ final class MalformedFrameGuard implements ServerInterceptor {
                 } catch (RuntimeException e) {
                     closed = true;
                     metrics.refusedCalls(Status.Code.INVALID_ARGUMENT.name()).increment();
-                    log.info("ending a stream on a malformed frame: {}", e.toString());
+                    refusals.warn(log, "malformed", "ending a stream on a malformed frame: {}",
+                            TokenAuthInterceptor.printable(e.toString()));
                     Runnable onMalformed = hook.get();
                     if (onMalformed != null) {
                         onMalformed.run();
