@@ -48,6 +48,25 @@ import org.slf4j.LoggerFactory;
  */
 public final class GrpcServerTransport implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(GrpcServerTransport.class);
+    /**
+     * gRPC 1.53 logs each inbound message it cannot take (over the size limit, say) at WARNING with a stack trace,
+     * through java.util.logging: one line per hostile message. Held here, so the filter below outlives a logger
+     * java.util.logging only references weakly.
+     */
+    static final java.util.logging.Logger GRPC_STREAM_LOG =
+            java.util.logging.Logger.getLogger("io.grpc.netty.shaded.io.grpc.netty.NettyServerStream");
+
+    static {
+        LogThrottle throttle = LogThrottle.perMinute();
+        // One such line a minute, its count in the message; the refused calls' metrics count every one.
+        GRPC_STREAM_LOG.setFilter(record -> {
+            long count = throttle.event(String.valueOf(record.getMessage()));
+            if (count > 1) {
+                record.setMessage(record.getMessage() + " (" + (count - 1) + " similar suppressed)");
+            }
+            return count > 0;
+        });
+    }
 
     private final EventLoopGroup acceptor;
     private final EventLoopGroup workers;

@@ -44,6 +44,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -246,6 +250,41 @@ class LaneForwardServerTest {
         assertThat(handled).hasValue(0);
         assertThat(client.forward(server.address(), "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
         assertThat(unlimited.forward(server.address(), "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
+    }
+
+    @Test
+    void oversizeMessagesFromAClientIgnoringTheLimitAreRefusedWithABoundedLog() throws Exception {
+        List<LogRecord> published = new CopyOnWriteArrayList<>();
+        java.util.logging.Logger grpcLog = java.util.logging.Logger.getLogger("io.grpc.netty.shaded.io.grpc.netty.NettyServerStream");
+        Handler counter = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                published.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        grpcLog.addHandler(counter);
+        try {
+            LaneForwardServer server = fixture.server(ForwardFixture.serverSettings().maxMessageBytes(64 * 1024).build(), counting);
+            LaneForwardClient unlimited = fixture.client(ForwardFixture.clientSettings().maxMessageBytes(1024 * 1024).build());
+            for (int i = 0; i < 30; i++) {
+                assertThatThrownBy(() -> unlimited.forward(server.address(), "billing",
+                        LaneForwardClientTest.withBody(new byte[100 * 1024]))).isInstanceOf(LaneForwardException.class);
+            }
+            assertThat(handled).hasValue(0);
+            assertThat(unlimited.forward(server.address(), "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
+            // gRPC logs each refused message with a stack trace; throttled, 30 make at most one line.
+            assertThat(published).as("gRPC's log lines for 30 oversize messages").hasSizeLessThanOrEqualTo(1);
+        } finally {
+            grpcLog.removeHandler(counter);
+        }
     }
 
     @Test
