@@ -90,10 +90,11 @@ public final class ConsumerProxyServer implements AutoCloseable {
         try {
             // Clients send small frames (subscriptions, acks, credits); the bound still follows the one message size
             // limit, so nothing a producer may send is refused on any hop.
-            this.server = transport.applyTo(NettyServerBuilder.forAddress(config.grpcAddress(), credentials(config)),
-                            GrpcServerLimits.maxFrameBytes(initial.producer().maxBodyBytes()))
+            int maxFrameBytes = GrpcServerLimits.maxFrameBytes(initial.producer().maxBodyBytes());
+            this.server = transport.applyTo(NettyServerBuilder.forAddress(config.grpcAddress(), credentials(config)), maxFrameBytes)
                     .addService(ServerInterceptors.intercept(ServerInterceptors.useInputStreamMessages(service.bindService()),
-                            new MalformedFrameGuard(metrics, refusals), new TokenAuthInterceptor(config.tokens(), metrics, refusals)))
+                            new MalformedFrameGuard(metrics, refusals, maxFrameBytes),
+                            new TokenAuthInterceptor(config.tokens(), metrics, refusals)))
                     .build()
                     .start();
         } catch (IOException | RuntimeException e) {

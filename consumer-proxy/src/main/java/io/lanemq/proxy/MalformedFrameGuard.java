@@ -9,6 +9,7 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import java.util.concurrent.atomic.AtomicReference;
+import io.lanemq.core.grpc.GrpcServerTransport;
 import io.lanemq.support.LogThrottle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,9 +31,12 @@ final class MalformedFrameGuard implements ServerInterceptor {
     private final ProxyMetrics metrics;
     private final LogThrottle refusals;
 
-    MalformedFrameGuard(ProxyMetrics metrics, LogThrottle refusals) {
+    private final int maxFrameBytes;
+
+    MalformedFrameGuard(ProxyMetrics metrics, LogThrottle refusals, int maxFrameBytes) {
         this.metrics = metrics;
         this.refusals = refusals;
+        this.maxFrameBytes = maxFrameBytes;
     }
 
     @Override
@@ -46,6 +50,20 @@ final class MalformedFrameGuard implements ServerInterceptor {
             @Override
             public void onMessage(Q message) {
                 if (closed) {
+                    return;
+                }
+                int bytes = GrpcServerTransport.serializedSize(message);
+                if (bytes > maxFrameBytes) {
+                    closed = true;
+                    metrics.refusedCalls(Status.Code.RESOURCE_EXHAUSTED.name()).increment();
+                    refusals.warn(log, "too-large", "ending a stream on a frame of {} bytes, over the limit of {}", bytes,
+                            maxFrameBytes);
+                    Runnable onRefused = hook.get();
+                    if (onRefused != null) {
+                        onRefused.run();
+                    }
+                    call.close(Status.RESOURCE_EXHAUSTED.withDescription("frame of " + bytes + " bytes is over the limit of "
+                            + maxFrameBytes + " bytes (producer.maxBodyBytes plus framing room)"), new Metadata());
                     return;
                 }
                 try {

@@ -97,6 +97,20 @@ class ProxyHardeningIT {
     }
 
     @Test
+    void aFrameOverTheLimitEndsItsCallWithResourceExhaustedNamingTheLimitAndOthersGoOn() throws Exception {
+        int limit = GrpcServerLimits.maxFrameBytes(ProducerConfig.DEFAULTS.maxBodyBytes());
+
+        io.grpc.Status refused = ProxyHarness.rawCall(proxy, new byte[limit + 1]);
+
+        assertThat(refused.getCode()).isEqualTo(io.grpc.Status.Code.RESOURCE_EXHAUSTED);
+        assertThat(refused.getDescription()).isEqualTo("frame of " + (limit + 1) + " bytes is over the limit of " + limit
+                + " bytes (producer.maxBodyBytes plus framing room)");
+        assertThat(proxy.meters().counter(ProxyMetrics.REFUSED_CALLS, "code", "RESOURCE_EXHAUSTED").count()).isEqualTo(1);
+        ProxyHarness.send(platform, "proxy-hardening", 2, i -> null);
+        await().atMost(Duration.ofSeconds(30)).until(() -> healthy.acked.size() == 3 + 2);
+    }
+
+    @Test
     void hostileConnectionsAreClosedTheFloodMeetsTheCapAndTheConsumerKeepsReceiving() throws Exception {
         logged.start();
         root.addAppender(logged);

@@ -104,7 +104,12 @@ public final class GrpcServerTransport implements AutoCloseable {
                 false, limits, cap);
     }
 
-    /** The event loops, the cap and every limit on {@code builder}; inbound messages up to {@code maxInboundMessageBytes}. */
+    /**
+     * The event loops, the cap and every limit on {@code builder}. Inbound messages: the transport takes up to
+     * {@link #transportLimit(int) twice} {@code maxInboundMessageBytes}, so the service can refuse one over the limit
+     * itself with {@code RESOURCE_EXHAUSTED} naming the limit (gRPC 1.53 only resets the stream, {@code CANCELLED},
+     * and logs a stack trace); beyond twice the limit the transport resets the stream without reading further.
+     */
     public NettyServerBuilder applyTo(NettyServerBuilder builder, int maxInboundMessageBytes) {
         ChannelFactory<ServerChannel> listening = () -> {
             ServerChannel channel = epoll ? new EpollServerSocketChannel() : new NioServerSocketChannel();
@@ -120,7 +125,24 @@ public final class GrpcServerTransport implements AutoCloseable {
                 .permitKeepAliveTime(limits.permitKeepAliveTime().toMillis(), TimeUnit.MILLISECONDS)
                 .maxConnectionIdle(limits.maxConnectionIdle().toMillis(), TimeUnit.MILLISECONDS)
                 .maxInboundMetadataSize(limits.maxInboundMetadataSize())
-                .maxInboundMessageSize(maxInboundMessageBytes);
+                .maxInboundMessageSize(transportLimit(maxInboundMessageBytes));
+    }
+
+    /** What the transport itself accepts for a service limit of {@code maxInboundMessageBytes}: twice that. */
+    public static int transportLimit(int maxInboundMessageBytes) {
+        return (int) Math.min(Integer.MAX_VALUE, 2L * maxInboundMessageBytes);
+    }
+
+    /**
+     * The size of an inbound message of a service that keeps its requests serialized
+     * ({@code ServerInterceptors.useInputStreamMessages}): gRPC hands it over as a stream of known length.
+     */
+    public static int serializedSize(Object message) {
+        try {
+            return message instanceof java.io.InputStream in ? in.available() : 0;
+        } catch (java.io.IOException e) {
+            return 0;
+        }
     }
 
     /** Sockets open now, handshaking ones included. */

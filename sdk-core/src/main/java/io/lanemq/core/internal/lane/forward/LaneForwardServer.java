@@ -93,7 +93,7 @@ public final class LaneForwardServer implements AutoCloseable {
                     // The last interceptor runs first: the token is checked before the request is parsed.
                     .addService(ServerInterceptors.intercept(
                             ServerInterceptors.useInputStreamMessages(new LaneForwardService(handler, listeners, metrics).bindService()),
-                            new MalformedRequestGuard(metrics, refusals),
+                            new MalformedRequestGuard(metrics, refusals, settings.maxMessageBytes()),
                             new BearerTokenInterceptor(settings.token(), metrics, refusals)))
                     .addTransportFilter(failedConnections)
                     .build()

@@ -36,7 +36,8 @@
  * their message limit from the platform's {@code producer.maxBodyBytes} plus framing room
  * ({@link io.lanemq.core.grpc.GrpcServerLimits#maxFrameBytes(int)}): the client refuses a larger request before
  * sending it ({@code RESOURCE_EXHAUSTED} naming the logic topic, its size and the limit), the server refuses one
- * from a client that did not (gRPC 1.53 resets that stream: {@code CANCELLED}).
+ * from a client that did not with {@code RESOURCE_EXHAUSTED} naming the limit (counted as {@code too_large}); its
+ * transport takes up to twice the limit for that, and resets the stream ({@code CANCELLED}) beyond.
  *
  * <h2>Security</h2>
  * TLS always: the server presents a PEM certificate chain and PKCS#8 key; the client trusts only the
