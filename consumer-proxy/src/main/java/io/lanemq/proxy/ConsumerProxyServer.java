@@ -8,6 +8,9 @@ import io.grpc.Status;
 import io.grpc.TlsServerCredentials;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.lanemq.core.grpc.GrpcServerLimits;
+import io.lanemq.core.grpc.GrpcServerTransport;
+import io.lanemq.support.LogThrottle;
 import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.config.ConfigListener;
 import io.lanemq.config.ConfigSource;
@@ -61,7 +64,7 @@ public final class ConsumerProxyServer implements AutoCloseable {
     private final ScheduledExecutorService idleCheck;
     private final GroupRegistry groups;
     private final ConsumerProxyService service;
-    private final ServerEventLoops eventLoops = ServerEventLoops.create(Runtime.getRuntime().availableProcessors());
+    private final GrpcServerTransport transport;
     private final Server server;
     private volatile boolean serving = true;
     private boolean closed;
@@ -79,12 +82,27 @@ public final class ConsumerProxyServer implements AutoCloseable {
         this.idleCheck = Executors.newSingleThreadScheduledExecutor(NamedThreads.single("lanemq-proxy-idle-groups"));
         idleCheck.scheduleWithFixedDelay(groups::stopIdleGroups, 1, 1, TimeUnit.SECONDS);
         this.service = new ConsumerProxyService(groups, config, metrics);
-        this.server = eventLoops.applyTo(NettyServerBuilder.forAddress(config.grpcAddress(), credentials(config)))
-                .addService(ServerInterceptors.intercept(ServerInterceptors.useInputStreamMessages(service.bindService()),
-                        new MalformedFrameGuard(metrics), new TokenAuthInterceptor(config.tokens(), metrics)))
-                .permitKeepAliveTime(10, TimeUnit.SECONDS)
-                .build()
-                .start();
+        // One line a minute per kind of refusal (connection cap, token, malformed frame), each with its count.
+        LogThrottle refusals = LogThrottle.perMinute();
+        this.transport = GrpcServerTransport.create("lanemq-proxy", Runtime.getRuntime().availableProcessors(),
+                config.serverLimits(), "consumer proxy " + config.proxyId(),
+                metrics.refusedConnections("connection_cap")::increment, refusals);
+        try {
+            // Clients send small frames (subscriptions, acks, credits); the bound still follows the one message size
+            // limit, so nothing a producer may send is refused on any hop.
+            int maxFrameBytes = GrpcServerLimits.maxFrameBytes(initial.producer().maxBodyBytes());
+            this.server = transport.applyTo(NettyServerBuilder.forAddress(config.grpcAddress(), credentials(config)), maxFrameBytes)
+                    .addService(ServerInterceptors.intercept(ServerInterceptors.useInputStreamMessages(service.bindService()),
+                            new MalformedFrameGuard(metrics, refusals, maxFrameBytes),
+                            new TokenAuthInterceptor(config.tokens(), metrics, refusals)))
+                    .build()
+                    .start();
+        } catch (IOException | RuntimeException e) {
+            transport.close();
+            ticker.shutdownNow();
+            idleCheck.shutdownNow();
+            throw e;
+        }
         source.watch(new ConfigListener() {
             @Override
             public void onChange(PlatformConfig next) {
@@ -223,7 +241,7 @@ public final class ConsumerProxyServer implements AutoCloseable {
             Thread.currentThread().interrupt();
             server.shutdownNow();
         }
-        eventLoops.close();
+        transport.close();
         running.forEach(GroupRuntime::close);
         ticker.shutdownNow();
         idleCheck.shutdownNow();

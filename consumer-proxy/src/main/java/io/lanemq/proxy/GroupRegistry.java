@@ -8,6 +8,7 @@ import io.lanemq.config.ConsumerConfig;
 import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.PlatformConfigRef;
+import io.lanemq.core.grpc.GrpcServerLimits;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -34,6 +35,14 @@ final class GroupRegistry {
     private final Map<GroupKey, GroupRuntime> running = new ConcurrentHashMap<>();
     private final Map<GroupKey, Long> idleSince = new HashMap<>();
     private volatile boolean closed;
+
+    /**
+     * The largest frame to push: what a producer may send now (the platform's {@code producer.maxBodyBytes}) plus framing
+     * room. The SDK's channel accepts up to the platform's ceiling, so a reload that raises the limit needs no reconnect.
+     */
+    int maxFrameBytes() {
+        return GrpcServerLimits.maxFrameBytes(platform.current().producer().maxBodyBytes());
+    }
 
     GroupRegistry(PlatformConfigRef platform, ProxyServerOptions config, ScheduledExecutorService ticker, ProxyMetrics metrics) {
         this.platform = platform;

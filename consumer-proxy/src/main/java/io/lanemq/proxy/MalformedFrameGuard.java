@@ -9,6 +9,8 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import java.util.concurrent.atomic.AtomicReference;
+import io.lanemq.core.grpc.GrpcServerTransport;
+import io.lanemq.support.LogThrottle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,9 +29,14 @@ final class MalformedFrameGuard implements ServerInterceptor {
     static final Context.Key<AtomicReference<Runnable>> ON_MALFORMED = Context.key("lanemq-on-malformed");
 
     private final ProxyMetrics metrics;
+    private final LogThrottle refusals;
 
-    MalformedFrameGuard(ProxyMetrics metrics) {
+    private final int maxFrameBytes;
+
+    MalformedFrameGuard(ProxyMetrics metrics, LogThrottle refusals, int maxFrameBytes) {
         this.metrics = metrics;
+        this.refusals = refusals;
+        this.maxFrameBytes = maxFrameBytes;
     }
 
     @Override
@@ -45,12 +52,27 @@ final class MalformedFrameGuard implements ServerInterceptor {
                 if (closed) {
                     return;
                 }
+                int bytes = GrpcServerTransport.serializedSize(message);
+                if (bytes > maxFrameBytes) {
+                    closed = true;
+                    metrics.refusedCalls(Status.Code.RESOURCE_EXHAUSTED.name()).increment();
+                    refusals.warn(log, "too-large", "ending a stream on a frame of {} bytes, over the limit of {}", bytes,
+                            maxFrameBytes);
+                    Runnable onRefused = hook.get();
+                    if (onRefused != null) {
+                        onRefused.run();
+                    }
+                    call.close(Status.RESOURCE_EXHAUSTED.withDescription("frame of " + bytes + " bytes is over the limit of "
+                            + maxFrameBytes + " bytes (producer.maxBodyBytes plus framing room)"), new Metadata());
+                    return;
+                }
                 try {
                     super.onMessage(message);
                 } catch (RuntimeException e) {
                     closed = true;
                     metrics.refusedCalls(Status.Code.INVALID_ARGUMENT.name()).increment();
-                    log.info("ending a stream on a malformed frame: {}", e.toString());
+                    refusals.warn(log, "malformed", "ending a stream on a malformed frame: {}",
+                            TokenAuthInterceptor.printable(e.toString()));
                     Runnable onMalformed = hook.get();
                     if (onMalformed != null) {
                         onMalformed.run();

@@ -27,6 +27,8 @@ final class ProxyMetrics {
     static final String COMMIT_FAILURES = "lanemq.proxy.commit.failures";
     static final String DROPPED_FRAMES = "lanemq.proxy.dropped.frames";
     static final String REFUSED_CALLS = "lanemq.proxy.refused.calls";
+    /** Connections closed on accept, by {@code reason} ({@code connection_cap}). */
+    static final String REFUSED_CONNECTIONS = "lanemq.proxy.refused.connections";
     static final String FRAME_DELIVERIES = "lanemq.proxy.frame.deliveries";
 
     private final MeterRegistry registry;
@@ -90,6 +92,10 @@ final class ProxyMetrics {
     /** A call ended with a terminal status before it was served; {@code code} is the gRPC code. */
     Counter refusedCalls(String code) {
         return registry.counter(REFUSED_CALLS, "code", code);
+    }
+
+    Counter refusedConnections(String reason) {
+        return registry.counter(REFUSED_CONNECTIONS, "reason", reason);
     }
 
     /** Registers the group's gauges; returns them, so a stopped group can remove them (a restarted one registers anew). */

@@ -1,5 +1,6 @@
 package io.lanemq.proxy;
 
+import io.lanemq.core.grpc.GrpcServerLimits;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,6 +37,7 @@ public final class ProxyServerOptions {
     private final Duration idleGroupTimeout;
     private final GroupLimits defaultLimits;
     private final Map<String, GroupLimits> groupLimits;
+    private final GrpcServerLimits serverLimits;
 
     private ProxyServerOptions(Builder b) {
         this.configLocation = b.configLocation;
@@ -53,6 +55,7 @@ public final class ProxyServerOptions {
         this.idleGroupTimeout = b.idleGroupTimeout;
         this.defaultLimits = b.defaultLimits;
         this.groupLimits = Map.copyOf(b.groupLimits);
+        this.serverLimits = b.serverLimits;
     }
 
     /** @param configLocation where the platform configuration is: {@code file:/path} or {@code etcd://host:port/key?cacert=...} (TLS/auth: the README's etcd locations) */
@@ -116,6 +119,14 @@ public final class ProxyServerOptions {
         return idleGroupTimeout;
     }
 
+    /**
+     * The gRPC server's connection, call, handshake, keepalive and idle limits. Its largest inbound message follows
+     * the platform configuration's {@code producer.maxBodyBytes} ({@link GrpcServerLimits#maxFrameBytes(int)}).
+     */
+    public GrpcServerLimits serverLimits() {
+        return serverLimits;
+    }
+
     public GroupLimits limits(String consumerGroup) {
         return groupLimits.getOrDefault(consumerGroup, defaultLimits);
     }
@@ -138,6 +149,7 @@ public final class ProxyServerOptions {
         private Duration idleGroupTimeout = Duration.ofSeconds(30);
         private GroupLimits defaultLimits = GroupLimits.DEFAULTS;
         private final Map<String, GroupLimits> groupLimits = new HashMap<>();
+        private GrpcServerLimits serverLimits = GrpcServerLimits.DEFAULTS;
 
         private Builder(String configLocation) {
             this.configLocation = requireText(configLocation, "configLocation");
@@ -226,6 +238,11 @@ public final class ProxyServerOptions {
 
         public Builder groupLimits(String consumerGroup, GroupLimits limits) {
             groupLimits.put(requireText(consumerGroup, "consumerGroup"), Objects.requireNonNull(limits, "limits"));
+            return this;
+        }
+
+        public Builder serverLimits(GrpcServerLimits limits) {
+            this.serverLimits = Objects.requireNonNull(limits, "serverLimits");
             return this;
         }
 

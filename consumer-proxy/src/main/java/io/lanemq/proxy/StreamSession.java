@@ -243,14 +243,38 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
 
     private void push(List<Delivery> deliveries) {
         if (deliveries.size() > 1 && acceptsBatches) {
-            send(ConsumeResponse.newBuilder().setDeliveries(Deliveries.newBuilder().addAllDeliveries(deliveries)).build());
-            frameDeliveries.record(deliveries.size());
+            // A frame stays within what the client's channel accepts: batches are cut at the frame limit, and a
+            // delivery that alone comes near it (a body at producer.maxBodyBytes) travels in a frame of its own.
+            int budget = groups.maxFrameBytes();
+            Deliveries.Builder frame = Deliveries.newBuilder();
+            long frameBytes = 0;
+            for (Delivery delivery : deliveries) {
+                // Each repeated entry costs its size plus a tag and a length prefix of at most 6 bytes.
+                long bytes = delivery.getSerializedSize() + 6L;
+                if (frame.getDeliveriesCount() > 0 && frameBytes + bytes > budget) {
+                    sendFrame(frame);
+                    frame = Deliveries.newBuilder();
+                    frameBytes = 0;
+                }
+                frame.addDeliveries(delivery);
+                frameBytes += bytes;
+            }
+            sendFrame(frame);
             return;
         }
         for (Delivery delivery : deliveries) {
             send(ConsumeResponse.newBuilder().setDelivery(delivery).build());
             frameDeliveries.record(1);
         }
+    }
+
+    private void sendFrame(Deliveries.Builder frame) {
+        if (frame.getDeliveriesCount() == 1) {
+            send(ConsumeResponse.newBuilder().setDelivery(frame.getDeliveries(0)).build());
+        } else {
+            send(ConsumeResponse.newBuilder().setDeliveries(frame).build());
+        }
+        frameDeliveries.record(frame.getDeliveriesCount());
     }
 
     private synchronized void send(ConsumeResponse response) {

@@ -11,6 +11,7 @@ import io.lanemq.proxy.protocol.ProxyHeaders;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Map;
+import io.lanemq.support.LogThrottle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,8 +28,10 @@ final class TokenAuthInterceptor implements ServerInterceptor {
 
     private final Map<String, byte[]> tokens;
     private final ProxyMetrics metrics;
+    private final LogThrottle refusals;
 
-    TokenAuthInterceptor(Map<String, String> tokens, ProxyMetrics metrics) {
+    TokenAuthInterceptor(Map<String, String> tokens, ProxyMetrics metrics, LogThrottle refusals) {
+        this.refusals = refusals;
         this.tokens = tokens.entrySet().stream().collect(java.util.stream.Collectors.toUnmodifiableMap(
                 Map.Entry::getKey, entry -> entry.getValue().getBytes(StandardCharsets.UTF_8)));
         this.metrics = metrics;
@@ -40,13 +43,24 @@ final class TokenAuthInterceptor implements ServerInterceptor {
         String authorization = headers.get(ProxyHeaders.AUTHORIZATION);
         if (!authentic(application, authorization)) {
             metrics.refusedCalls(Status.Code.UNAUTHENTICATED.name()).increment();
-            log.info("refused an unauthenticated call to {} (application header: {})",
-                    call.getMethodDescriptor().getFullMethodName(), application == null ? "absent" : "'" + application + "'");
+            // Anyone can cause this line: throttled, and the caller's header cut and stripped of control characters.
+            refusals.warn(log, "unauthenticated", "refused an unauthenticated call to {} (application header: {})",
+                    call.getMethodDescriptor().getFullMethodName(), application == null ? "absent" : "'" + printable(application) + "'");
             call.close(Status.UNAUTHENTICATED.withDescription("missing or invalid application credentials"), new Metadata());
             return new ServerCall.Listener<>() {
             };
         }
         return Contexts.interceptCall(Context.current().withValue(APPLICATION, application), call, headers, next);
+    }
+
+    /** At most 64 characters, printable ASCII only: a header cannot forge log lines or fill them. */
+    static String printable(String untrusted) {
+        StringBuilder out = new StringBuilder(Math.min(untrusted.length(), 64) + 3);
+        for (int i = 0; i < untrusted.length() && out.length() < 64; i++) {
+            char c = untrusted.charAt(i);
+            out.append(c >= ' ' && c <= '~' ? c : '?');
+        }
+        return untrusted.length() > 64 ? out + "..." : out.toString();
     }
 
     private boolean authentic(String application, String authorization) {

@@ -42,6 +42,7 @@ class ProxyDashboardMetricNamesTest {
         metrics.commitFailures(group).increment();
         metrics.droppedFrames("INVALID_ARGUMENT").increment();
         metrics.refusedCalls("UNAUTHENTICATED").increment();
+        metrics.refusedConnections("connection_cap").increment();
         metrics.frameDeliveries().record(4);
         metrics.groupGauges(group, dispatcher, () -> 0);
         metrics.lag(group, "cluster-a", () -> 0);

@@ -1,5 +1,20 @@
 package io.lanemq.proxy;
 
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.lanemq.proxy.protocol.ConsumerProxyGrpc;
+import io.lanemq.proxy.protocol.ProxyHeaders;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
 import io.lanemq.api.Message;
 import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
@@ -81,5 +96,44 @@ final class ProxyHarness {
             }
         }
         return ids;
+    }
+
+    /** Sends {@code bytes} as one frame of an authenticated Consume call; returns how the proxy ended the call. */
+    static Status rawCall(ConsumerProxyServer proxy, byte[] bytes) throws Exception {
+        MethodDescriptor<byte[], byte[]> method = ConsumerProxyGrpc.getConsumeMethod().toBuilder(new RawBytes(), new RawBytes()).build();
+        ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", proxy.grpcAddress().getPort(), TestTls.clientCredentials())
+                .overrideAuthority("127.0.0.1").maxInboundMessageSize(64 * 1024 * 1024).build();
+        try {
+            CompletableFuture<Status> ended = new CompletableFuture<>();
+            ClientCall<byte[], byte[]> call = channel.newCall(method, CallOptions.DEFAULT);
+            call.start(new ClientCall.Listener<>() {
+                @Override
+                public void onClose(Status status, Metadata trailers) {
+                    ended.complete(status);
+                }
+            }, ProxyHeaders.credentials(ProxyHarness.APPLICATION, ProxyHarness.TOKEN));
+            call.request(10);
+            call.sendMessage(bytes);
+            return ended.get(30, TimeUnit.SECONDS);
+        } finally {
+            channel.shutdownNow();
+            channel.awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private static final class RawBytes implements MethodDescriptor.Marshaller<byte[]> {
+        @Override
+        public InputStream stream(byte[] value) {
+            return new ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+            try {
+                return stream.readAllBytes();
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
     }
 }

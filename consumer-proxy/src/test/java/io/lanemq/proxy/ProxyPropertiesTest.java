@@ -2,6 +2,7 @@ package io.lanemq.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lanemq.core.grpc.GrpcServerLimits;
 import io.lanemq.proxy.boot.InvalidProxyPropertyException;
 import io.lanemq.proxy.boot.InvalidProxyPropertyFailureAnalyzer;
 import io.lanemq.proxy.boot.ProxyProperties;
@@ -47,7 +48,10 @@ class ProxyPropertiesTest {
                 Map.entry("lanemq.proxy.max-per-second", "40"),
                 Map.entry("lanemq.proxy.group-limits.billing.max-in-flight", "10"),
                 Map.entry("lanemq.proxy.group-limits.billing.max-per-second", "20"),
-                Map.entry("lanemq.proxy.group-limits.audit.max-in-flight", "5"))).toProxyConfig();
+                Map.entry("lanemq.proxy.group-limits.audit.max-in-flight", "5"),
+                Map.entry("lanemq.proxy.grpc.max-connections", "77"),
+                Map.entry("lanemq.proxy.grpc.handshake-timeout", "3s"),
+                Map.entry("lanemq.proxy.grpc.keep-alive-timeout", "5s"))).toProxyConfig();
         assertThat(config.configLocation()).isEqualTo("file:/etc/p.yaml");
         assertThat(config.grpcAddress().getHostString()).isEqualTo("127.0.0.1");
         assertThat(config.keyStore()).isEmpty();
@@ -63,6 +67,9 @@ class ProxyPropertiesTest {
         assertThat(config.limits("other")).isEqualTo(new GroupLimits(300, 40));
         assertThat(config.limits("billing")).isEqualTo(new GroupLimits(10, 20));
         assertThat(config.limits("audit")).as("an unset per-group value takes the proxy-wide one").isEqualTo(new GroupLimits(5, 40));
+        assertThat(config.serverLimits()).isEqualTo(GrpcServerLimits.DEFAULTS.toBuilder().maxConnections(77)
+                .handshakeTimeout(Duration.ofSeconds(3)).keepAlive(GrpcServerLimits.DEFAULTS.keepAliveTime(), Duration.ofSeconds(5))
+                .build());
     }
 
     @Test
@@ -94,6 +101,8 @@ class ProxyPropertiesTest {
         assertStartupFails(valid, "lanemq.proxy.group-limits.billing.max-in-flight=0",
                 "lanemq.proxy.group-limits.billing: maxInFlight must be at least 1");
         assertStartupFails(valid, "lanemq.proxy.plaintext=false", "lanemq.proxy.tls-key-store: is required");
+        assertStartupFails(valid, "lanemq.proxy.grpc.max-connections=0",
+                "lanemq.proxy.grpc.max-connections: GrpcServerLimits.maxConnections must be at least 1, was 0");
         assertStartupFails(List.of("lanemq.proxy.plaintext=true", "lanemq.proxy.tokens-file=" + tokens), "lanemq.proxy.proxy-id=p1",
                 "lanemq.proxy.config-location: is required");
         Path shortToken = Files.writeString(dir.resolve("short.properties"), "app=short\n");

@@ -1,5 +1,7 @@
 package io.lanemq.proxy;
 
+import io.lanemq.config.ProducerConfig;
+import io.lanemq.core.grpc.GrpcServerLimits;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
@@ -45,7 +47,10 @@ final class TestConsumer implements AutoCloseable {
         this.name = name;
         this.autoAck = autoAck;
         this.channel = NettyChannelBuilder.forAddress(proxy.getHostString(), proxy.getPort(), TestTls.clientCredentials())
-                .overrideAuthority("127.0.0.1").build();
+                .overrideAuthority("127.0.0.1")
+                // As the SDK's channel: any frame the proxy may push, whatever producer.maxBodyBytes is.
+                .maxInboundMessageSize(GrpcServerLimits.maxFrameBytes(ProducerConfig.MAX_BODY_BYTES_LIMIT))
+                .build();
         this.requests = ConsumerProxyGrpc.newStub(channel)
                 .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers))
                 .consume(new Responses());

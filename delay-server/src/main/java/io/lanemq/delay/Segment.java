@@ -85,6 +85,9 @@ final class Segment {
     /** Written since the last {@link #force()}: what a power loss could still take. */
     private boolean dataDirty;
     private boolean marksDirty;
+    /** Whether the data and marks files' names are known durable (their directory forced since they were created). */
+    private boolean dataNamed;
+    private boolean marksNamed;
     /** Corrupt ranges recovery skipped, as [from, to) pairs: walks jump over them. */
     private final long[] skips;
 
@@ -112,6 +115,9 @@ final class Segment {
         this.marksLength = recovered.marksLength;
         this.skips = recovered.skips;
         this.idleSince = now;
+        // Recovered files were found by name, so their names are durable; a marks file may still be created later.
+        this.dataNamed = recovered != Recovered.EMPTY;
+        this.marksNamed = recovered != Recovered.EMPTY && recovered.marksLength > 0;
         if (loadNow) {
             // A new bucket already inside the load horizon: nothing on disk to read.
             this.firstOrdinal = new HashMap<>();
@@ -654,14 +660,25 @@ final class Segment {
         if (deleted) {
             return;
         }
+        boolean forcedData = false;
+        boolean forcedMarks = false;
         if (dataDirty) {
             data().force(false);
             dataDirty = false;
+            forcedData = true;
         }
         if (marksDirty) {
             ensureStoreOpen();
             marks.force();
             marksDirty = false;
+            forcedMarks = true;
+        }
+        // A file's first force keeps its bytes but not necessarily its name: the directory is forced once per new file,
+        // before this force returns and so before anything it settles is acknowledged.
+        if ((forcedData && !dataNamed) || (forcedMarks && !marksNamed)) {
+            ctx.files.forceDirectory(dataPath.getParent());
+            dataNamed |= forcedData;
+            marksNamed |= forcedMarks;
         }
     }
 

@@ -73,7 +73,10 @@ final class SegmentStore implements Closeable {
     /** Opens (creating if needed) and recovers the store in {@code root}; what was dropped goes to {@code dropped}. */
     static SegmentStore open(Path root, long spanMillis, StoreContext ctx, List<DroppedRange> dropped)
             throws IOException {
-        Files.createDirectories(root.resolve("segments"));
+        if (!Files.isDirectory(root.resolve("segments"))) {
+            Files.createDirectories(root.resolve("segments"));
+            ctx.files.forceDirectory(root);
+        }
         FileChannel lockChannel = FileChannel.open(root.resolve("lock"), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE);
         FileLock dirLock;
@@ -212,7 +215,11 @@ final class SegmentStore implements Closeable {
                 return existing;
             }
             Path data = segmentPath(start, ".seg");
-            Files.createDirectories(data.getParent());
+            if (!Files.isDirectory(data.getParent())) {
+                // A new day's directory: its name must be durable before the segment's files in it can be.
+                Files.createDirectories(data.getParent());
+                ctx.files.forceDirectory(segmentsDir);
+            }
             Segment s = new Segment(start, start + spanMillis, data, segmentPath(start, ".mark"), ctx,
                     Segment.Recovered.EMPTY, start <= loadHorizon, ctx.clock.millis());
             segments.put(start, s);

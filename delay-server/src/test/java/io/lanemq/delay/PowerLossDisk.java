@@ -12,14 +12,18 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Real files with a page cache that a power loss empties. Each file opened through it keeps, apart
  * from what is written, its contents as of its last {@code force()}; {@link #powerOff()} fails
  * every write and force from then on (the machine is dead), and {@link #powerOn()} puts every file
  * back to its last forced contents: a file never forced disappears, bytes written after the last
- * force vanish, bytes forced remain. A file the store deleted stays deleted. Forces are counted per
- * file suffix and can be held ({@link #holdForces()}) to model a slow device.
+ * force vanish, bytes forced remain. A file the store deleted stays deleted. A file created since boot
+ * also needs its name kept: it disappears, forced or not, unless its directory was forced
+ * ({@link #forceDirectory}) after it was created, as on a file system that does not journal a
+ * directory with its files. Forces are counted per file suffix ({@code "dir"} for directories) and
+ * can be held ({@link #holdForces()}) to model a slow device.
  *
  * <p>Files the store writes without this factory ({@code store.properties}, the lock) are left as
  * they are: they are written once, when the directory is created.
@@ -30,6 +34,11 @@ final class PowerLossDisk implements FileChannelFactory {
     private final Map<Path, byte[]> durable = new ConcurrentHashMap<>();
     private final Set<Path> opened = ConcurrentHashMap.newKeySet();
     private final Map<String, AtomicInteger> forces = new ConcurrentHashMap<>();
+    /** Files created since boot, with the event number of their creation. */
+    private final Map<Path, Long> createdAt = new ConcurrentHashMap<>();
+    /** Directories by the event number of their last completed force. */
+    private final Map<Path, Long> directoryForcedAt = new ConcurrentHashMap<>();
+    private final AtomicLong events = new AtomicLong();
     private volatile boolean off;
     private volatile CountDownLatch forceGate;
 
@@ -38,10 +47,31 @@ final class PowerLossDisk implements FileChannelFactory {
         if (off) {
             throw new IOException("power is off");
         }
-        if (opened.add(path) && Files.exists(path)) {
-            durable.put(path, Files.readAllBytes(path)); // on the device before this boot's first open
+        if (opened.add(path)) {
+            if (Files.exists(path)) {
+                durable.put(path, Files.readAllBytes(path)); // on the device before this boot's first open
+            } else {
+                createdAt.put(path, events.incrementAndGet());
+            }
         }
         return new Channel(FileChannel.open(path, options), path);
+    }
+
+    @Override
+    public void forceDirectory(Path directory) throws IOException {
+        if (off) {
+            throw new IOException("power is off");
+        }
+        FileChannelFactory.super.forceDirectory(directory);
+        directoryForcedAt.put(directory, events.incrementAndGet());
+        forces.computeIfAbsent("dir", k -> new AtomicInteger()).incrementAndGet();
+    }
+
+    /** Whether the name of {@code file}, created since boot, would survive a power loss now. */
+    boolean nameDurable(Path file) {
+        Long created = createdAt.get(file);
+        Long forced = directoryForcedAt.get(file.getParent());
+        return created == null || (forced != null && forced > created);
     }
 
     /** The machine dies: nothing written from now on reaches any file. */
@@ -60,7 +90,7 @@ final class PowerLossDisk implements FileChannelFactory {
                 continue; // deleted by the store: a deletion is treated as durable
             }
             byte[] kept = durable.get(path);
-            if (kept == null) {
+            if (kept == null || !nameDurable(path)) {
                 Files.delete(path);
             } else {
                 Files.write(path, kept);
@@ -68,6 +98,8 @@ final class PowerLossDisk implements FileChannelFactory {
         }
         opened.clear();
         durable.clear();
+        createdAt.clear();
+        directoryForcedAt.clear();
         off = false;
     }
 

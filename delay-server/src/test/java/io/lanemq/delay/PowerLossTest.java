@@ -113,6 +113,28 @@ class PowerLossTest {
     }
 
     @Test
+    void aNewSegmentsNameIsMadeDurableByItsFirstForceSoItsRecordsOutliveAPowerLoss() throws Exception {
+        open();
+        List<DelayedRecord> records = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            records.add(f.schedule(t0 + 120_000 + i * 100L, "n" + i)); // one new bucket, not loaded yet
+        }
+        int directoryForcesBefore = disk.forces("dir");
+        assertThat(f.engine.cancelUnflushed(records.get(0).id())).isEqualTo(CancelResult.CANCELLED);
+
+        f.engine.flushCancels(); // forces the segment's records and marks: their first force
+
+        assertThat(disk.forces("dir") - directoryForcesBefore).as("the segment's directory forced with its first force")
+                .isPositive();
+        f.powerLossAndRestart(disk);
+        // The disk drops a file created since boot unless its directory was forced after: without the directory
+        // force, both files and the ten records would be gone here.
+        Map<DelayId, RecordState> onDisk = states(f.engine);
+        assertThat(onDisk).as("every record of the new segment survived").hasSize(10);
+        assertThat(onDisk.get(records.get(0).id())).isEqualTo(RecordState.CANCELLED);
+    }
+
+    @Test
     void cancelsOfAPullAreForcedOncePerBucketAndReportedOnlyAfterTheForce() throws Exception {
         open();
         List<DelayedRecord> records = new ArrayList<>();

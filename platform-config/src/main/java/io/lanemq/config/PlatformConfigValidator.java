@@ -20,7 +20,7 @@ final class PlatformConfigValidator {
     private static final Pattern ADDRESSES = Pattern.compile("[^;:\\s]+:\\d{1,5}(;[^;:\\s]+:\\d{1,5})*");
     private static final Pattern ENDPOINT = Pattern.compile("[^;:\\s/]+:\\d{1,5}");
     /** Well above any broker's default maximum; a larger body belongs in object storage. */
-    static final int MAX_BODY_BYTES_LIMIT = 64 * 1024 * 1024;
+    static final int MAX_BODY_BYTES_LIMIT = ProducerConfig.MAX_BODY_BYTES_LIMIT;
     static final int MAX_CONSUMER_THREADS = 1024;
     /** RocketMQ caps one pull at 1024 messages; a group asking for more would silently get less. */
     static final int MAX_BATCH_SIZE = 1024;

@@ -26,6 +26,11 @@ public record ProducerConfig(Duration sendTimeout, int maxBodyBytes, int retries
     public static final Duration DEFAULT_FAILOVER_AFTER = Duration.ofSeconds(1);
     /** 64 MiB: 16 of the largest messages, or over 200,000 of 300 bytes, waiting at once. */
     public static final long DEFAULT_MAX_HELD_BYTES = 64L * 1024 * 1024;
+    /**
+     * The most {@code maxBodyBytes} may be set to: 64 MiB. A component that must accept whatever the setting may
+     * become (a consumer's channel, across a reload) sizes itself on this.
+     */
+    public static final int MAX_BODY_BYTES_LIMIT = 64 * 1024 * 1024;
     public static final ProducerConfig DEFAULTS = new ProducerConfig(Duration.ofSeconds(3), 4 * 1024 * 1024);
 
     /** With the default gathering and held-bytes limit. */

@@ -1,5 +1,6 @@
 package io.lanemq.proxy.boot;
 
+import io.lanemq.core.grpc.GrpcServerLimits;
 import io.lanemq.proxy.GroupLimits;
 import io.lanemq.proxy.ProxyServerOptions;
 import java.io.IOException;
@@ -68,6 +69,8 @@ public class ProxyProperties {
     private int maxPerSecond = GroupLimits.DEFAULTS.maxPerSecond();
     /** Per-group overrides: group-limits.<group>.max-in-flight / .max-per-second; an unset one takes the default above. */
     private Map<String, Limits> groupLimits = new LinkedHashMap<>();
+    /** The gRPC server's limits (grpc.max-connections, grpc.handshake-timeout, ...); unset ones keep the defaults. */
+    private Grpc grpc = new Grpc();
 
     /** The validated settings; throws {@link InvalidProxyPropertyException} naming the first bad property. */
     public ProxyServerOptions toProxyConfig() {
@@ -98,6 +101,7 @@ public class ProxyProperties {
             throw new InvalidProxyPropertyException(PREFIX + "tls-key-store",
                     "is required (a PKCS12 key store); " + PREFIX + "plaintext=true only for loopback development");
         }
+        builder.serverLimits(grpc.toLimits());
         checkedRun("tokens-file", () -> readTokens(required("tokens-file", tokensFile)).forEach(builder::token));
         return checked("tokens-file", builder::build);
     }
@@ -152,6 +156,119 @@ public class ProxyProperties {
             step.run();
             return null;
         });
+    }
+
+    /**
+     * {@code lanemq.proxy.grpc.*}: the gRPC server's {@link GrpcServerLimits} (defaults and their reasons there and in
+     * the README); null keeps the default.
+     */
+    public static class Grpc {
+        @DurationUnit(ChronoUnit.MILLIS)
+        private Duration handshakeTimeout;
+        private Integer maxConnections;
+        private Integer maxConcurrentCallsPerConnection;
+        @DurationUnit(ChronoUnit.MILLIS)
+        private Duration keepAliveTime;
+        @DurationUnit(ChronoUnit.MILLIS)
+        private Duration keepAliveTimeout;
+        @DurationUnit(ChronoUnit.MILLIS)
+        private Duration permitKeepAliveTime;
+        @DurationUnit(ChronoUnit.MILLIS)
+        private Duration maxConnectionIdle;
+        private Integer maxInboundMetadataSize;
+
+        GrpcServerLimits toLimits() {
+            GrpcServerLimits defaults = GrpcServerLimits.DEFAULTS;
+            GrpcServerLimits.Builder b = defaults.toBuilder();
+            if (handshakeTimeout != null) {
+                checked("grpc.handshake-timeout", () -> b.handshakeTimeout(handshakeTimeout));
+            }
+            if (maxConnections != null) {
+                checked("grpc.max-connections", () -> b.maxConnections(maxConnections));
+            }
+            if (maxConcurrentCallsPerConnection != null) {
+                checked("grpc.max-concurrent-calls-per-connection", () -> b.maxConcurrentCallsPerConnection(maxConcurrentCallsPerConnection));
+            }
+            if (keepAliveTime != null || keepAliveTimeout != null) {
+                checked(keepAliveTime != null ? "grpc.keep-alive-time" : "grpc.keep-alive-timeout", () -> b.keepAlive(
+                        keepAliveTime != null ? keepAliveTime : defaults.keepAliveTime(),
+                        keepAliveTimeout != null ? keepAliveTimeout : defaults.keepAliveTimeout()));
+            }
+            if (permitKeepAliveTime != null) {
+                checked("grpc.permit-keep-alive-time", () -> b.permitKeepAliveTime(permitKeepAliveTime));
+            }
+            if (maxConnectionIdle != null) {
+                checked("grpc.max-connection-idle", () -> b.maxConnectionIdle(maxConnectionIdle));
+            }
+            if (maxInboundMetadataSize != null) {
+                checked("grpc.max-inbound-metadata-size", () -> b.maxInboundMetadataSize(maxInboundMetadataSize));
+            }
+            return b.build();
+        }
+
+        public Duration getHandshakeTimeout() {
+            return handshakeTimeout;
+        }
+
+        public void setHandshakeTimeout(Duration handshakeTimeout) {
+            this.handshakeTimeout = handshakeTimeout;
+        }
+
+        public Integer getMaxConnections() {
+            return maxConnections;
+        }
+
+        public void setMaxConnections(Integer maxConnections) {
+            this.maxConnections = maxConnections;
+        }
+
+        public Integer getMaxConcurrentCallsPerConnection() {
+            return maxConcurrentCallsPerConnection;
+        }
+
+        public void setMaxConcurrentCallsPerConnection(Integer maxConcurrentCallsPerConnection) {
+            this.maxConcurrentCallsPerConnection = maxConcurrentCallsPerConnection;
+        }
+
+        public Duration getKeepAliveTime() {
+            return keepAliveTime;
+        }
+
+        public void setKeepAliveTime(Duration keepAliveTime) {
+            this.keepAliveTime = keepAliveTime;
+        }
+
+        public Duration getKeepAliveTimeout() {
+            return keepAliveTimeout;
+        }
+
+        public void setKeepAliveTimeout(Duration keepAliveTimeout) {
+            this.keepAliveTimeout = keepAliveTimeout;
+        }
+
+        public Duration getPermitKeepAliveTime() {
+            return permitKeepAliveTime;
+        }
+
+        public void setPermitKeepAliveTime(Duration permitKeepAliveTime) {
+            this.permitKeepAliveTime = permitKeepAliveTime;
+        }
+
+        public Duration getMaxConnectionIdle() {
+            return maxConnectionIdle;
+        }
+
+        public void setMaxConnectionIdle(Duration maxConnectionIdle) {
+            this.maxConnectionIdle = maxConnectionIdle;
+        }
+
+        public Integer getMaxInboundMetadataSize() {
+            return maxInboundMetadataSize;
+        }
+
+        public void setMaxInboundMetadataSize(Integer maxInboundMetadataSize) {
+            this.maxInboundMetadataSize = maxInboundMetadataSize;
+        }
     }
 
     /** {@code lanemq.proxy.group-limits.<group>.*}; null: the proxy-wide value. */
@@ -318,5 +435,13 @@ public class ProxyProperties {
 
     public void setGroupLimits(Map<String, Limits> groupLimits) {
         this.groupLimits = groupLimits;
+    }
+
+    public Grpc getGrpc() {
+        return grpc;
+    }
+
+    public void setGrpc(Grpc grpc) {
+        this.grpc = grpc;
     }
 }

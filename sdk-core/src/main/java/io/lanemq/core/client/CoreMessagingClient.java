@@ -110,7 +110,8 @@ public final class CoreMessagingClient implements MessagingClient {
             MessagingBinding binding = BindingLoader.load(config.current().binding(), CoreMessagingClient.class.getClassLoader());
             SdkMetrics metrics = new SdkMetrics(registry, options.applicationName());
             if (options.lanes().isPresent()) {
-                lanes = LaneRuntime.start(options.lanes().get(), metrics, ticker, options.applicationName());
+                lanes = LaneRuntime.start(options.lanes().get(), config.current().producer().maxBodyBytes(), metrics, ticker,
+                        options.applicationName());
             }
             CoreMessagingClient client = new CoreMessagingClient(options, source, config, binding,
                     new FailoverClusterChooser(config, metrics, ticker, options.applicationName()), metrics, lanes, ticker, wallClock);

@@ -9,6 +9,7 @@ import io.lanemq.api.MessageListener;
 import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.Subscription;
 import io.lanemq.core.internal.consume.listener.ListenerAdapter;
+import io.lanemq.core.grpc.GrpcServerLimits;
 import io.lanemq.core.internal.lane.forward.ForwardClientOptions;
 import io.lanemq.core.internal.lane.forward.ForwardServerOptions;
 import io.lanemq.core.internal.lane.forward.LaneForwardClient;
@@ -58,15 +59,18 @@ public final class LaneRuntime implements AutoCloseable {
     private record GroupTopic(String group, String logicTopic) {
     }
 
-    private LaneRuntime(LaneOptions options, SdkMetrics metrics, Ticker ticker, String owner) throws InvalidConfigurationException {
+    private LaneRuntime(LaneOptions options, int maxBodyBytes, SdkMetrics metrics, Ticker ticker, String owner)
+            throws InvalidConfigurationException {
         this.options = options;
         this.metrics = metrics;
         this.ticker = ticker;
         this.client = new LaneForwardClient(ForwardClientOptions.builder(options.trustedCertificates(), options.token())
-                .callDeadline(options.forwardTimeout()).build(), metrics.registry(), ticker);
+                .callDeadline(options.forwardTimeout()).maxMessageBytes(GrpcServerLimits.maxFrameBytes(maxBodyBytes)).build(),
+                metrics.registry(), ticker);
         try {
             this.server = LaneForwardServer.start(ForwardServerOptions.builder(options.certificateChain(), options.privateKey(),
                             options.token()).host(options.listenHost()).port(options.listenPort()).threads(options.serverThreads())
+                    .maxMessageBytes(GrpcServerLimits.maxFrameBytes(maxBodyBytes))
                     .build(), this::consumeForwarded, metrics.registry(), ticker, owner);
         } catch (IOException | RuntimeException e) {
             client.close();
@@ -78,13 +82,15 @@ public final class LaneRuntime implements AutoCloseable {
     }
 
     /**
+     * @param maxBodyBytes the platform's {@code producer.maxBodyBytes}: the forwarding endpoint accepts any message
+     *                     a producer may send (the body plus framing room), and refuses larger ones
      * @param ticker the client's clock: member suspicion, forwarding latency, idle channels
      * @param owner  the application whose client this is, named in the threads' names
      * @throws LaneEndpointException the forwarding endpoint cannot start (port taken, unreadable TLS files)
      */
-    public static LaneRuntime start(LaneOptions options, SdkMetrics metrics, Ticker ticker, String owner)
+    public static LaneRuntime start(LaneOptions options, int maxBodyBytes, SdkMetrics metrics, Ticker ticker, String owner)
             throws InvalidConfigurationException {
-        LaneRuntime runtime = new LaneRuntime(options, metrics, ticker, owner);
+        LaneRuntime runtime = new LaneRuntime(options, maxBodyBytes, metrics, ticker, owner);
         log.info("lane member {} serving forwarded messages on {}", runtime.self, runtime.server.address());
         return runtime;
     }

@@ -19,6 +19,7 @@ import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.StartPosition;
 import io.lanemq.config.TopicRoute;
+import io.lanemq.config.ProducerConfig;
 import io.lanemq.core.internal.consume.listener.DeliveredMessage;
 import io.lanemq.core.internal.consume.DualClusterConsumer;
 import io.lanemq.core.internal.consume.proxy.ProxyIdentity;
@@ -154,7 +155,7 @@ class LaneRuntimeTest {
         LaneRuntime first = runtime(Optional.empty(), new SdkMetrics(new SimpleMeterRegistry(), "test"));
         int port = first.address().getPort();
 
-        assertThatThrownBy(() -> LaneRuntime.start(options(Optional.empty(), port), new SdkMetrics(new SimpleMeterRegistry(), "t"),
+        assertThatThrownBy(() -> LaneRuntime.start(options(Optional.empty(), port), ProducerConfig.DEFAULTS.maxBodyBytes(), new SdkMetrics(new SimpleMeterRegistry(), "t"),
                 Ticker.system(), "test"))
                 .isInstanceOf(LaneEndpointException.class).hasMessageContaining("127.0.0.1:" + port);
     }
@@ -174,7 +175,7 @@ class LaneRuntimeTest {
     }
 
     private LaneRuntime runtime(Optional<String> lane, SdkMetrics metrics) throws Exception {
-        LaneRuntime runtime = LaneRuntime.start(options(lane, 0), metrics, Ticker.system(), "test");
+        LaneRuntime runtime = LaneRuntime.start(options(lane, 0), ProducerConfig.DEFAULTS.maxBodyBytes(), metrics, Ticker.system(), "test");
         closing.add(runtime);
         return runtime;
     }

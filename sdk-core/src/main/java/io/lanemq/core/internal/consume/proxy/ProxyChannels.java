@@ -7,6 +7,8 @@ import io.grpc.Grpc;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.TlsChannelCredentials;
+import io.lanemq.config.ProducerConfig;
+import io.lanemq.core.grpc.GrpcServerLimits;
 import io.lanemq.proxy.protocol.ProxyHeaders;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,6 +35,10 @@ final class ProxyChannels implements AutoCloseable {
         for (String endpoint : endpoints) {
             channels.add(Grpc.newChannelBuilder(endpoint, credentials)
                     .keepAliveTime(30, TimeUnit.SECONDS)
+                    // The proxy cuts frames at the platform's producer.maxBodyBytes plus framing room; sized on that
+                    // setting's ceiling, the channel accepts every frame whatever a reload sets it to (gRPC's own
+                    // default, 4 MiB, is the default body limit alone: one such message would not fit).
+                    .maxInboundMessageSize(GrpcServerLimits.maxFrameBytes(ProducerConfig.MAX_BODY_BYTES_LIMIT))
                     .build());
         }
     }

@@ -1,5 +1,7 @@
 package io.lanemq.core.internal.lane.forward;
 
+import io.lanemq.config.ProducerConfig;
+import io.lanemq.core.grpc.GrpcServerLimits;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -18,8 +20,12 @@ import java.time.Duration;
  * @param token       sent as {@code authorization: Bearer <token>} on every call
  * @param callDeadline how long one forward may take, listener included
  * @param idleTimeout a channel to a target unused for this long is closed
+ * @param maxMessageBytes the largest request sent; a larger one fails at once with {@code RESOURCE_EXHAUSTED}
+ *                    naming its size and this limit, without a byte on the wire. The same value as the servers'
+ *                    {@link ForwardServerOptions#maxMessageBytes()}, derived from {@code producer.maxBodyBytes}
  */
-public record ForwardClientOptions(Path trustedCa, String token, Duration callDeadline, Duration idleTimeout) {
+public record ForwardClientOptions(Path trustedCa, String token, Duration callDeadline, Duration idleTimeout,
+                                   int maxMessageBytes) {
     private static final String NAME = "ForwardClientOptions.";
 
     public ForwardClientOptions {
@@ -27,6 +33,7 @@ public record ForwardClientOptions(Path trustedCa, String token, Duration callDe
         SettingsChecks.token(token, NAME + "token");
         SettingsChecks.positive(callDeadline, NAME + "callDeadline");
         SettingsChecks.positive(idleTimeout, NAME + "idleTimeout");
+        SettingsChecks.atLeast(maxMessageBytes, 1024, NAME + "maxMessageBytes");
     }
 
     /** Defaults: a 30 s call deadline, channels closed after 5 idle minutes. */
@@ -38,7 +45,7 @@ public record ForwardClientOptions(Path trustedCa, String token, Duration callDe
     @Override
     public String toString() {
         return "ForwardClientOptions[trustedCa=" + trustedCa + ", token=***, callDeadline=" + callDeadline
-                + ", idleTimeout=" + idleTimeout + "]";
+                + ", idleTimeout=" + idleTimeout + ", maxMessageBytes=" + maxMessageBytes + "]";
     }
 
     public static final class Builder {
@@ -46,6 +53,7 @@ public record ForwardClientOptions(Path trustedCa, String token, Duration callDe
         private final String token;
         private Duration callDeadline = Duration.ofSeconds(30);
         private Duration idleTimeout = Duration.ofMinutes(5);
+        private int maxMessageBytes = GrpcServerLimits.maxFrameBytes(ProducerConfig.DEFAULTS.maxBodyBytes());
 
         private Builder(Path trustedCa, String token) {
             this.trustedCa = trustedCa;
@@ -62,8 +70,13 @@ public record ForwardClientOptions(Path trustedCa, String token, Duration callDe
             return this;
         }
 
+        public Builder maxMessageBytes(int maxMessageBytes) {
+            this.maxMessageBytes = maxMessageBytes;
+            return this;
+        }
+
         public ForwardClientOptions build() {
-            return new ForwardClientOptions(trustedCa, token, callDeadline, idleTimeout);
+            return new ForwardClientOptions(trustedCa, token, callDeadline, idleTimeout, maxMessageBytes);
         }
     }
 }

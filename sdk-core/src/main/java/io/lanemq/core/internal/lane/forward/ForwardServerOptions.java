@@ -1,5 +1,7 @@
 package io.lanemq.core.internal.lane.forward;
 
+import io.lanemq.config.ProducerConfig;
+import io.lanemq.core.grpc.GrpcServerLimits;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -25,10 +27,13 @@ import java.time.Duration;
  * @param maxMessageBytes  the largest forwarded message accepted (body, keys and properties); a larger one
  *                         is refused (the caller sees {@code RESOURCE_EXHAUSTED}, or {@code CANCELLED}
  *                         when gRPC reports the reset stream instead). At least the platform's
- *                         {@code producer.maxBodyBytes} plus room for properties.
+ *                         {@code producer.maxBodyBytes} plus room for properties:
+ *                         {@link GrpcServerLimits#maxFrameBytes(int)} of it, which is how the SDK sets it.
+ * @param limits           connections, calls, handshake, keepalive and idle limits of the gRPC server
  */
 public record ForwardServerOptions(String host, int port, Path certificateChain, Path privateKey, String token,
-                                    int threads, int queueCapacity, Duration shutdownGrace, int maxMessageBytes) {
+                                    int threads, int queueCapacity, Duration shutdownGrace, int maxMessageBytes,
+                                    GrpcServerLimits limits) {
     private static final String NAME = "ForwardServerOptions.";
 
     public ForwardServerOptions {
@@ -45,9 +50,13 @@ public record ForwardServerOptions(String host, int port, Path certificateChain,
         SettingsChecks.atLeast(queueCapacity, 0, NAME + "queueCapacity");
         SettingsChecks.positive(shutdownGrace, NAME + "shutdownGrace");
         SettingsChecks.atLeast(maxMessageBytes, 1024, NAME + "maxMessageBytes");
+        SettingsChecks.required(limits, NAME + "limits");
     }
 
-    /** Defaults: every interface, any free port, 4 threads, no queue, 10 s shutdown grace, 16 MiB messages. */
+    /**
+     * Defaults: every interface, any free port, 4 threads, no queue, 10 s shutdown grace, messages up to the
+     * platform's default body limit plus framing room, {@link GrpcServerLimits#DEFAULTS}.
+     */
     public static Builder builder(Path certificateChain, Path privateKey, String token) {
         return new Builder(certificateChain, privateKey, token);
     }
@@ -57,7 +66,7 @@ public record ForwardServerOptions(String host, int port, Path certificateChain,
     public String toString() {
         return "ForwardServerOptions[host=" + host + ", port=" + port + ", certificateChain=" + certificateChain
                 + ", privateKey=" + privateKey + ", token=***, threads=" + threads + ", queueCapacity=" + queueCapacity
-                + ", shutdownGrace=" + shutdownGrace + ", maxMessageBytes=" + maxMessageBytes + "]";
+                + ", shutdownGrace=" + shutdownGrace + ", maxMessageBytes=" + maxMessageBytes + ", limits=" + limits + "]";
     }
 
     public static final class Builder {
@@ -70,7 +79,8 @@ public record ForwardServerOptions(String host, int port, Path certificateChain,
         private int queueCapacity;
         private Duration shutdownGrace = Duration.ofSeconds(10);
         // gRPC's default is 4 MiB, the platform's default body limit alone: a message at that limit would not fit.
-        private int maxMessageBytes = 16 * 1024 * 1024;
+        private int maxMessageBytes = GrpcServerLimits.maxFrameBytes(ProducerConfig.DEFAULTS.maxBodyBytes());
+        private GrpcServerLimits limits = GrpcServerLimits.DEFAULTS;
 
         private Builder(Path certificateChain, Path privateKey, String token) {
             this.certificateChain = certificateChain;
@@ -108,9 +118,14 @@ public record ForwardServerOptions(String host, int port, Path certificateChain,
             return this;
         }
 
+        public Builder limits(GrpcServerLimits limits) {
+            this.limits = limits;
+            return this;
+        }
+
         public ForwardServerOptions build() {
             return new ForwardServerOptions(host, port, certificateChain, privateKey, token, threads, queueCapacity,
-                    shutdownGrace, maxMessageBytes);
+                    shutdownGrace, maxMessageBytes, limits);
         }
     }
 }

@@ -12,6 +12,7 @@ import io.grpc.stub.MetadataUtils;
 import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.ReceivedMessage;
 import io.lanemq.protocol.lane.ForwardReply;
+import io.lanemq.protocol.lane.ForwardRequest;
 import io.lanemq.protocol.lane.LaneForwardGrpc;
 import io.lanemq.proxy.protocol.ProxyHeaders;
 import io.lanemq.support.Ticker;
@@ -88,21 +89,32 @@ public final class LaneForwardClient implements AutoCloseable {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(consumerGroup, "consumerGroup");
         Objects.requireNonNull(message, "message");
+        ForwardRequest request = LaneMessages.request(consumerGroup, message);
+        int bytes = request.getSerializedSize();
+        if (bytes > settings.maxMessageBytes()) {
+            // Checked here rather than by gRPC's outbound limit, whose failure on a channel still connecting never
+            // completed the call in 1.53; and the server would only reset the stream (CANCELLED), naming nothing.
+            metrics.called(consumerGroup, LaneForwardMetrics.lowerCase(Status.Code.RESOURCE_EXHAUSTED.name()), 0);
+            throw new LaneForwardException(Status.Code.RESOURCE_EXHAUSTED, "lane forward of " + message.messageId()
+                    + " (logic topic " + message.logicTopic() + ") to " + target + " for group " + consumerGroup
+                    + " refused: the request is " + bytes + " bytes, over the limit of " + settings.maxMessageBytes()
+                    + " (producer.maxBodyBytes plus framing room)", null);
+        }
         long start = ticker.read();
         try {
             ManagedChannel channel = channels.channel(target);
             ForwardReply reply = LaneForwardGrpc.newBlockingStub(channel)
                     .withInterceptors(token)
                     .withDeadlineAfter(settings.callDeadline().toNanos(), TimeUnit.NANOSECONDS)
-                    .consume(LaneMessages.request(consumerGroup, message));
+                    .consume(request);
             ConsumeResult result = result(reply, target, consumerGroup);
             metrics.called(consumerGroup, LaneForwardMetrics.lowerCase(result.name()), ticker.read() - start);
             return result;
         } catch (StatusRuntimeException e) {
             Status status = e.getStatus();
             metrics.called(consumerGroup, LaneForwardMetrics.lowerCase(status.getCode().name()), ticker.read() - start);
-            throw new LaneForwardException(status.getCode(), "lane forward of " + message.messageId() + " to " + target
-                    + " for group " + consumerGroup + " failed: " + status.getCode()
+            throw new LaneForwardException(status.getCode(), "lane forward of " + message.messageId() + " (logic topic "
+                    + message.logicTopic() + ") to " + target + " for group " + consumerGroup + " failed: " + status.getCode()
                     + (status.getDescription() == null ? "" : " (" + status.getDescription() + ")"), e);
         }
     }

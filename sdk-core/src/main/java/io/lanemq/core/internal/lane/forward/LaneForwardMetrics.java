@@ -28,6 +28,10 @@ public final class LaneForwardMetrics {
 
     /** A connection that ended before TLS and HTTP/2 were up: plaintext, garbage, a refused certificate. */
     public static final String REASON_HANDSHAKE = "handshake";
+    /** A connection closed on accept: the server already had {@code GrpcServerLimits.maxConnections} open. */
+    public static final String REASON_CONNECTION_CAP = "connection_cap";
+    /** An authenticated call whose request is over {@code maxMessageBytes}. */
+    public static final String REASON_TOO_LARGE = "too_large";
     public static final String REASON_UNAUTHENTICATED = "unauthenticated";
     /** An authenticated call whose bytes are not a {@code ForwardRequest}. */
     public static final String REASON_MALFORMED = "malformed";

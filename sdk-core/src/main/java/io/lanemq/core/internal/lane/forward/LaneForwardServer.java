@@ -5,9 +5,11 @@ import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptors;
 import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.lanemq.core.grpc.GrpcServerTransport;
 import io.lanemq.support.LogThrottle;
 import io.lanemq.support.NamedThreads;
 import io.lanemq.support.Ticker;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -45,12 +47,15 @@ public final class LaneForwardServer implements AutoCloseable {
     private final ForwardServerOptions settings;
     private final Server server;
     private final ThreadPoolExecutor listeners;
+    private final GrpcServerTransport transport;
     private final InetSocketAddress address;
 
-    private LaneForwardServer(ForwardServerOptions settings, Server server, ThreadPoolExecutor listeners) {
+    private LaneForwardServer(ForwardServerOptions settings, Server server, ThreadPoolExecutor listeners,
+                              GrpcServerTransport transport) {
         this.settings = settings;
         this.server = server;
         this.listeners = listeners;
+        this.transport = transport;
         this.address = (InetSocketAddress) server.getListenSockets().get(0);
     }
 
@@ -78,25 +83,28 @@ public final class LaneForwardServer implements AutoCloseable {
         LogThrottle refusals = LogThrottle.every(Duration.ofMinutes(1), ticker);
         InetSocketAddress bind = new InetSocketAddress(settings.host(), settings.port());
         FailedConnections failedConnections = new FailedConnections(metrics, refusals);
+        Counter overCap = metrics.rejected(LaneForwardMetrics.REASON_CONNECTION_CAP);
+        // Two event loops: TLS and framing only, the listeners run on threads of their own.
+        GrpcServerTransport transport = GrpcServerTransport.create(NamedThreads.name("lanemq-lane-forward", owner), 2,
+                settings.limits(), "lane forward server " + bind, overCap::increment, refusals);
         try {
-            Server server = NettyServerBuilder.forAddress(bind, credentials)
+            Server server = transport.applyTo(NettyServerBuilder.forAddress(bind, credentials), settings.maxMessageBytes())
                     .directExecutor()
                     // The last interceptor runs first: the token is checked before the request is parsed.
                     .addService(ServerInterceptors.intercept(
                             ServerInterceptors.useInputStreamMessages(new LaneForwardService(handler, listeners, metrics).bindService()),
-                            new MalformedRequestGuard(metrics, refusals),
+                            new MalformedRequestGuard(metrics, refusals, settings.maxMessageBytes()),
                             new BearerTokenInterceptor(settings.token(), metrics, refusals)))
                     .addTransportFilter(failedConnections)
-                    .handshakeTimeout(10, TimeUnit.SECONDS)
-                    .maxInboundMessageSize(settings.maxMessageBytes())
                     .build()
                     .start();
-            LaneForwardServer started = new LaneForwardServer(settings, server, listeners);
+            LaneForwardServer started = new LaneForwardServer(settings, server, listeners, transport);
             failedConnections.boundTo(started.address);
             log.info("lane forward server serving on {} (TLS, {} listener threads)", started.address, settings.threads());
             return started;
         } catch (IOException | RuntimeException e) {
             listeners.shutdownNow();
+            transport.close();
             throw new IOException("cannot serve lane forwarding on " + bind + ": " + e.getMessage(), e);
         }
     }
@@ -148,6 +156,7 @@ public final class LaneForwardServer implements AutoCloseable {
         } finally {
             server.shutdownNow();
             listeners.shutdownNow();
+            transport.close();
         }
         log.info("lane forward server {} stopped", address);
     }

@@ -31,6 +31,14 @@
  * {@link io.lanemq.core.internal.lane.forward.ForwardClientOptions#idleTimeout()}, and re-dials a target that was
  * down as soon as it is asked for again.
  *
+ * <p>The server applies {@link io.lanemq.core.grpc.GrpcServerLimits} (handshake timeout, connection cap, calls per
+ * connection, keepalive, idle, metadata size; defaults and reasons there) on event loops of its own. Both ends take
+ * their message limit from the platform's {@code producer.maxBodyBytes} plus framing room
+ * ({@link io.lanemq.core.grpc.GrpcServerLimits#maxFrameBytes(int)}): the client refuses a larger request before
+ * sending it ({@code RESOURCE_EXHAUSTED} naming the logic topic, its size and the limit), the server refuses one
+ * from a client that did not with {@code RESOURCE_EXHAUSTED} naming the limit (counted as {@code too_large}); its
+ * transport takes up to twice the limit for that, and resets the stream ({@code CANCELLED}) beyond.
+ *
  * <h2>Security</h2>
  * TLS always: the server presents a PEM certificate chain and PKCS#8 key; the client trusts only the
  * configured CA and verifies that the certificate names the address it dialled (IP SAN for an IP). Every

@@ -22,7 +22,7 @@ class ForwardSettingsTest {
         assertThat(settings.threads()).isEqualTo(4);
         assertThat(settings.queueCapacity()).isZero();
         assertThat(settings.shutdownGrace()).isEqualTo(Duration.ofSeconds(10));
-        assertThat(settings.maxMessageBytes()).isEqualTo(16 * 1024 * 1024);
+        assertThat(settings.maxMessageBytes()).isEqualTo(4 * 1024 * 1024 + 256 * 1024);
     }
 
     @Test

@@ -61,7 +61,7 @@ class LaneForwardClientTest {
     @Test
     void aBodyAtThePlatformsDefaultLimitFitsAndALargerMessageThanTheServerAllowsIsRefused() throws Exception {
         List<Integer> sizes = new CopyOnWriteArrayList<>();
-        LaneForwardServer server = fixture.server(ForwardFixture.serverSettings().maxMessageBytes(5 * 1024 * 1024).build(),
+        LaneForwardServer server = fixture.server(ForwardFixture.serverSettings().build(),
                 (group, topic, message) -> {
                     sizes.add(message.body().length);
                     return ConsumeResult.SUCCESS;
@@ -251,7 +251,7 @@ class LaneForwardClientTest {
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
     }
 
-    private static ForwardedMessage withBody(byte[] body) {
+    static ForwardedMessage withBody(byte[] body) {
         ForwardedMessage m = ForwardFixture.fullMessage();
         return new ForwardedMessage(m.messageId(), m.logicTopic(), body, m.keys(), m.tag(), m.properties(),
                 m.shardingKey(), m.cluster(), m.physicalTopic(), m.queueId(), m.queueOffset(), m.deliveryAttempt(),

@@ -21,6 +21,7 @@ import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import io.lanemq.api.ConsumeResult;
+import io.lanemq.core.grpc.GrpcServerLimits;
 import io.lanemq.protocol.lane.ForwardReply;
 import io.lanemq.protocol.lane.LaneForwardGrpc;
 import io.lanemq.proxy.protocol.ProxyHeaders;
@@ -43,6 +44,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -177,6 +182,112 @@ class LaneForwardServerTest {
         }
         assertThat(first.get(20, TimeUnit.SECONDS)).isEqualTo(ConsumeResult.SUCCESS);
         assertThat(client.forward(server.address(), "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
+    }
+
+    @Test
+    void aConnectionBeyondTheCapIsClosedWhileTheOpenOnesKeepWorking() throws Exception {
+        LaneForwardServer server = fixture.server(ForwardFixture.serverSettings()
+                .limits(GrpcServerLimits.builder().maxConnections(2).build()).build(), counting);
+        LaneForwardClient first = fixture.client();
+        LaneForwardClient second = fixture.client();
+        assertThat(first.forward(server.address(), "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
+        assertThat(second.forward(server.address(), "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
+
+        // Each client holds one connection: the third is closed on accept, before TLS.
+        assertThatThrownBy(() -> fixture.client().forward(server.address(), "billing", ForwardFixture.fullMessage()))
+                .isInstanceOfSatisfying(LaneForwardException.class,
+                        e -> assertThat(e.code()).isEqualTo(Status.Code.UNAVAILABLE));
+
+        assertThat(fixture.rejected(LaneForwardMetrics.REASON_CONNECTION_CAP)).as("counted").isGreaterThanOrEqualTo(1);
+        assertThat(first.forward(server.address(), "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
+        assertThat(second.forward(server.address(), "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
+        assertThat(handled).as("the refused client's message never reached the listener").hasValue(4);
+    }
+
+    @Test
+    void aClientThatConnectsAndNeverStartsTlsIsClosedAfterTheHandshakeTimeout() throws Exception {
+        LaneForwardServer server = fixture.server(ForwardFixture.serverSettings()
+                .limits(GrpcServerLimits.builder().handshakeTimeout(Duration.ofMillis(500)).build()).build(), counting);
+        try (Socket silent = new Socket()) {
+            silent.connect(server.address(), 5_000);
+            // Far beyond the timeout: a read that returns or fails before it means the server closed the socket.
+            silent.setSoTimeout(10_000);
+            long start = System.nanoTime();
+            int read;
+            try {
+                read = silent.getInputStream().read();
+            } catch (IOException reset) {
+                read = -1;
+            }
+            long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertThat(read).as("closed by the server, nothing sent").isEqualTo(-1);
+            assertThat(waitedMillis).as("closed by the handshake timeout, not by the 10 s read timeout").isBetween(300L, 5_000L);
+        }
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(fixture.rejected(LaneForwardMetrics.REASON_HANDSHAKE)).isEqualTo(1));
+        assertThat(fixture.client().forward(server.address(), "billing", ForwardFixture.fullMessage()))
+                .isEqualTo(ConsumeResult.SUCCESS);
+    }
+
+    @Test
+    void aMessageOverTheLimitIsRefusedBeforeSendingNamingTopicSizeAndLimitAndTheServerRefusesOneSentAnyway() throws Exception {
+        int limit = 64 * 1024;
+        LaneForwardServer server = fixture.server(ForwardFixture.serverSettings().maxMessageBytes(limit).build(), counting);
+        LaneForwardClient client = fixture.client(ForwardFixture.clientSettings().maxMessageBytes(limit).build());
+
+        assertThatThrownBy(() -> client.forward(server.address(), "billing", LaneForwardClientTest.withBody(new byte[100 * 1024])))
+                .isInstanceOfSatisfying(LaneForwardException.class, e -> {
+                    assertThat(e.code()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+                    assertThat(e.getMessage()).contains("logic topic order-paid").containsPattern("is 10\\d{4} bytes")
+                            .contains("over the limit of " + limit);
+                });
+        // A client that does not hold the limit (another version, a hostile one): the server refuses the call itself.
+        LaneForwardClient unlimited = fixture.client(ForwardFixture.clientSettings().maxMessageBytes(1024 * 1024).build());
+        assertThatThrownBy(() -> unlimited.forward(server.address(), "billing", LaneForwardClientTest.withBody(new byte[100 * 1024])))
+                .isInstanceOfSatisfying(LaneForwardException.class, e -> {
+                    assertThat(e.code()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+                    assertThat(e.getMessage()).containsPattern("ForwardRequest of 10\\d{4} bytes is over the limit of " + limit);
+                });
+        assertThat(fixture.rejected(LaneForwardMetrics.REASON_TOO_LARGE)).isEqualTo(1);
+        assertThat(handled).hasValue(0);
+        assertThat(client.forward(server.address(), "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
+        assertThat(unlimited.forward(server.address(), "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
+    }
+
+    @Test
+    void oversizeMessagesFromAClientIgnoringTheLimitAreRefusedWithABoundedLog() throws Exception {
+        List<LogRecord> published = new CopyOnWriteArrayList<>();
+        java.util.logging.Logger grpcLog = java.util.logging.Logger.getLogger("io.grpc.netty.shaded.io.grpc.netty.NettyServerStream");
+        Handler counter = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                published.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        grpcLog.addHandler(counter);
+        try {
+            LaneForwardServer server = fixture.server(ForwardFixture.serverSettings().maxMessageBytes(64 * 1024).build(), counting);
+            LaneForwardClient unlimited = fixture.client(ForwardFixture.clientSettings().maxMessageBytes(1024 * 1024).build());
+            // Over twice the limit: the transport itself resets these streams (CANCELLED) and gRPC logs each.
+            for (int i = 0; i < 30; i++) {
+                assertThatThrownBy(() -> unlimited.forward(server.address(), "billing",
+                        LaneForwardClientTest.withBody(new byte[200 * 1024]))).isInstanceOf(LaneForwardException.class);
+            }
+            assertThat(handled).hasValue(0);
+            assertThat(unlimited.forward(server.address(), "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
+            // gRPC logs each refused message with a stack trace; throttled, 30 make at most one line.
+            assertThat(published).as("gRPC's log lines for 30 oversize messages").hasSizeLessThanOrEqualTo(1);
+        } finally {
+            grpcLog.removeHandler(counter);
+        }
     }
 
     @Test
