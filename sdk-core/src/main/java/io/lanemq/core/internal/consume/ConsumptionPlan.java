@@ -69,6 +69,8 @@ record ConsumptionPlan(Map<String, BoundConsumerSpec> direct, ProxyConsumerSpec 
             throw new InvalidConfigurationException("proxy.caCertificate: " + ca + " is not a readable file; " + group
                     + " is in PROXY mode and needs it to check the proxy's TLS certificate");
         }
-        return new ProxyConsumerSpec(subscription, settings.threads(), proxy.endpoints(), ca, identity.application(), token);
+        // One proxy stream feeds one pool for all clusters: the total is the pool's size.
+        return new ProxyConsumerSpec(subscription, subscription.threads().orElse(settings.threads()), proxy.endpoints(), ca,
+                identity.application(), token);
     }
 }
