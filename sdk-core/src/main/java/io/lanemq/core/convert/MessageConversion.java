@@ -126,8 +126,8 @@ public final class MessageConversion {
         String contentType = message.properties().get(CONTENT_TYPE_PROPERTY);
         MessageConverter converter = contentType == null ? defaultConverter : converters.get(mediaType(contentType));
         if (converter == null) {
-            throw new MessageConversionException("no converter for content type '" + contentType + "' of " + describe(message)
-                    + "; converters here: " + converters.keySet(), null);
+            throw new MessageConversionException("cannot read " + describe(message) + " as " + type.getTypeName()
+                    + ": no converter for its content type '" + contentType + "'; converters here: " + converters.keySet(), null);
         }
         try {
             Object payload = converter.read(message.body(), type);
