@@ -5,9 +5,7 @@ import io.lanemq.api.MessageListener;
 import io.lanemq.api.ReceivedMessage;
 import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -218,10 +216,5 @@ public final class MessageConversion {
             }
             return new MessageConversion(this);
         }
-    }
-
-    /** For tests and tools: the content types this conversion reads. */
-    List<String> contentTypes() {
-        return new ArrayList<>(converters.keySet());
     }
 }
