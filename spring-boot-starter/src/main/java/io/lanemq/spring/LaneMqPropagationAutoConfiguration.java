@@ -20,7 +20,8 @@ import org.springframework.http.client.ClientHttpRequestInterceptor;
  * The lane and stress-test marks beyond the request's thread: {@code @Async} methods and Spring Boot's task
  * executor run in the submitter's {@link MessageContext} (a {@link TaskDecorator}, unless the application has
  * one), and {@code RestTemplate} / {@code RestClient} built from Spring Boot's builders send them on to the next
- * application in the headers its {@link LaneMqContextFilter} reads. Off with {@code lanemq.context.enabled=false}.
+ * application in the headers its {@link LaneMqContextFilter} reads, as {@code WebClient} does from Spring Boot's
+ * builder. Off with {@code lanemq.context.enabled=false}.
  *
  * <p>With Micrometer's context-propagation on the class path the decorator is Spring's
  * {@link ContextPropagatingTaskDecorator}, which carries every registered context (tracing's too, and ours through
@@ -48,6 +49,17 @@ public class LaneMqPropagationAutoConfiguration {
         @ConditionalOnMissingBean(TaskDecorator.class)
         TaskDecorator laneMqTaskDecorator() {
             return runnable -> MessageContext.current().wrap(runnable);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.springframework.web.reactive.function.client.WebClient",
+            "org.springframework.boot.web.reactive.function.client.WebClientCustomizer"})
+    static class WebClientHeaders {
+        @Bean
+        org.springframework.boot.web.reactive.function.client.WebClientCustomizer laneMqWebClientContext(LaneMqProperties properties) {
+            ContextHeadersExchangeFilter filter = new ContextHeadersExchangeFilter(properties.getContext().headers());
+            return builder -> builder.filter(filter);
         }
     }
 
