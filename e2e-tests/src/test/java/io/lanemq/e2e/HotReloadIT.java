@@ -100,18 +100,18 @@ class HotReloadIT {
     @Test
     void consumersFollowALogicTopicMovedToAnotherPhysicalTopicAndThreadCountChangesLive() throws Exception {
         String group = LocalPlatform.unique("reload-move");
-        LocalPlatform platform = LocalPlatform.on(RocketMqStack.shared()).consumerThreads(2).addTopic("settlement", 4, 50, 50, group);
+        LocalPlatform platform = LocalPlatform.on(RocketMqStack.shared()).consumerThreads(4).addTopic("settlement", 4, 50, 50, group);
         Received received = new Received();
         try (MessagingClient client = platform.client("reload-move-it");
              Producer producer = client.createProducer(ProducerOptions.defaults());
              Consumer consumer = client.subscribe(Subscription.builder("settlement", group).build(), received);
              SendStream stream = new SendStream(producer, "settlement", 500)) {
             String oldPhysical = platform.physicalTopic("settlement");
-            assertThat(directThreadsByTopic(group)).as("one consumer per cluster, on the topic, with the configured threads")
+            assertThat(directThreadsByTopic(group)).as("one consumer per cluster, on the topic, with half the configured total each")
                     .containsExactly(Map.entry(oldPhysical, List.of(2.0, 2.0)));
             await().atMost(Duration.ofSeconds(20)).until(() -> stream.nowNanos() > 3 * SECOND);
 
-            platform.moveTopic("settlement", 4).consumerThreads(6).writeConfig();
+            platform.moveTopic("settlement", 4).consumerThreads(12).writeConfig();
             String newPhysical = platform.physicalTopic("settlement");
             await().atMost(Duration.ofSeconds(10)).until(() -> directThreadsByTopic(group)
                     .equals(Map.of(newPhysical, List.of(6.0, 6.0))));

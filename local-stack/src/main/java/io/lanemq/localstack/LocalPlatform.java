@@ -73,7 +73,8 @@ public final class LocalPlatform implements AutoCloseable {
     private BatchConfig batch = BatchConfig.DEFAULTS;
     private Map<String, String> clientTuning = CLIENT_TUNING;
     private long maxHeldBytes = ProducerConfig.DEFAULT_MAX_HELD_BYTES;
-    private ConsumerConfig groupSettings = new ConsumerConfig(4, 5, StartPosition.EARLIEST);
+    /** 8 threads in total: 4 per cluster, what every test ran with while threads counted per cluster. */
+    private ConsumerConfig groupSettings = new ConsumerConfig(8, 5, StartPosition.EARLIEST);
     private DelayConfig delay = DelayConfig.DEFAULTS;
     private ConsumerProxyConfig proxy = ConsumerProxyConfig.NONE;
 
@@ -212,7 +213,7 @@ public final class LocalPlatform implements AutoCloseable {
         return this;
     }
 
-    /** Sets the listener threads of every consumer group of every logic topic (and of those added later). */
+    /** Sets the listener threads (per consumer, in total over both clusters) of every consumer group of every logic topic (and of those added later). */
     public synchronized LocalPlatform consumerThreads(int threads) {
         groupSettings = new ConsumerConfig(threads, groupSettings.maxDeliveryAttempts(), groupSettings.startPosition());
         topics.replaceAll((name, topic) -> {

@@ -3,7 +3,9 @@ package io.lanemq.config;
 /**
  * How one consumer group consumes.
  *
- * @param threads             listener threads per cluster
+ * @param threads             listener threads of one consumer (one application instance) in total, over all the
+ *                            clusters of the topic: DIRECT mode splits them over the routes (at least one each),
+ *                            PROXY mode runs them as one pool
  * @param maxDeliveryAttempts deliveries before a message goes to the group's dead-letter topic
  * @param startPosition       where the group starts when it has no committed offset
  * @param batchSize           messages fetched from a queue per request

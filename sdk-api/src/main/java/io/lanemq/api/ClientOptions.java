@@ -60,7 +60,12 @@ public final class ClientOptions {
         return configLocation;
     }
 
-    /** Extra settings for the SDK core or a binding; unknown names are ignored. */
+    /**
+     * Binding tuning for this application's clients, laid over every cluster's endpoint properties from the
+     * platform configuration (this value wins for a key both set), e.g. {@code rocketmq.pullBatchSize}. A key with
+     * the binding's prefix that the binding does not know fails the producer or consumer naming it; keys of other
+     * bindings are ignored.
+     */
     public Map<String, String> properties() {
         return properties;
     }

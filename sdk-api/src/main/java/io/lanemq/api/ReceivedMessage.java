@@ -3,6 +3,7 @@ package io.lanemq.api;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * A message handed to a {@link MessageListener}. Immutable. Delivery is at least once: the same
@@ -40,6 +41,21 @@ public interface ReceivedMessage {
 
     /** When the producer created the message, in epoch milliseconds. */
     long bornTimestamp();
+
+    /**
+     * The deliveries this message gets before it goes to the group's dead-letter topic, when the SDK knows it
+     * (it consumes from the brokers itself); empty otherwise. {@code deliveryAttempt() == maxDeliveryAttempts()}
+     * is the last chance to handle it.
+     */
+    default OptionalInt maxDeliveryAttempts() {
+        return OptionalInt.empty();
+    }
+
+    /** True on the last delivery before the dead-letter topic; false when that is not known. */
+    default boolean lastDeliveryAttempt() {
+        OptionalInt max = maxDeliveryAttempts();
+        return max.isPresent() && deliveryAttempt() >= max.getAsInt();
+    }
 
     /** The lane the message was sent in; empty for the base, and for a stamp that is not a lane path. */
     default Optional<Lane> lane() {

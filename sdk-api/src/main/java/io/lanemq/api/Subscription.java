@@ -2,6 +2,7 @@ package io.lanemq.api;
 
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * What a consumer wants: a logic topic, the consumer group it consumes as, and whether order per
@@ -12,7 +13,14 @@ import java.util.Optional;
  *
  * <pre>{@code
  * Subscription subscription = Subscription.builder("order-paid", "billing").ordered(true).build();
+ * Subscription busy = Subscription.builder("order-paid", "audit")
+ *     .threads(16)                 // instead of the group's platform setting, for this consumer
+ *     .maxDeliveryAttempts(3)
+ *     .build();
  * }</pre>
+ *
+ * <p>{@link #threads()} and {@link #maxDeliveryAttempts()} override the group's platform configuration for this
+ * consumer only; unset, the platform's values apply (and follow its reloads).
  */
 public final class Subscription {
     private final String logicTopic;
@@ -20,6 +28,8 @@ public final class Subscription {
     private final boolean ordered;
     private final String tagFilter;
     private final Deduplication deduplication;
+    private final int threads;
+    private final int maxDeliveryAttempts;
 
     private Subscription(Builder builder) {
         this.logicTopic = builder.logicTopic;
@@ -27,6 +37,8 @@ public final class Subscription {
         this.ordered = builder.ordered;
         this.tagFilter = builder.tagFilter;
         this.deduplication = builder.deduplication;
+        this.threads = builder.threads;
+        this.maxDeliveryAttempts = builder.maxDeliveryAttempts;
     }
 
     public static Builder builder(String logicTopic, String consumerGroup) {
@@ -56,10 +68,29 @@ public final class Subscription {
         return Optional.ofNullable(deduplication);
     }
 
+    /**
+     * Listener threads of this consumer in total, over all the clusters it consumes from; empty means the
+     * group's {@code threads} from the platform configuration (also a total).
+     */
+    public OptionalInt threads() {
+        return threads == 0 ? OptionalInt.empty() : OptionalInt.of(threads);
+    }
+
+    /**
+     * Deliveries of a message before it goes to the group's dead-letter topic; empty means the group's
+     * {@code maxDeliveryAttempts} from the platform configuration. Applies where this client consumes from the
+     * brokers itself (DIRECT mode); in PROXY mode the proxy delivers and its group setting applies.
+     */
+    public OptionalInt maxDeliveryAttempts() {
+        return maxDeliveryAttempts == 0 ? OptionalInt.empty() : OptionalInt.of(maxDeliveryAttempts);
+    }
+
     @Override
     public String toString() {
         return "Subscription[logicTopic=" + logicTopic + ", consumerGroup=" + consumerGroup + ", ordered=" + ordered
-                + ", tagFilter=" + tagFilter + (deduplication == null ? "" : ", " + deduplication) + "]";
+                + ", tagFilter=" + tagFilter + (threads == 0 ? "" : ", threads=" + threads)
+                + (maxDeliveryAttempts == 0 ? "" : ", maxDeliveryAttempts=" + maxDeliveryAttempts)
+                + (deduplication == null ? "" : ", " + deduplication) + "]";
     }
 
     /** Builds a {@link Subscription}; not thread-safe. */
@@ -69,6 +100,8 @@ public final class Subscription {
         private boolean ordered;
         private String tagFilter = "*";
         private Deduplication deduplication;
+        private int threads;
+        private int maxDeliveryAttempts;
 
         private Builder(String logicTopic, String consumerGroup) {
             this.logicTopic = Names.requireName("logicTopic", logicTopic);
@@ -88,6 +121,26 @@ public final class Subscription {
         /** Drops copies of messages already processed successfully by this consumer (see {@link Deduplication}). */
         public Builder deduplicate(Deduplication deduplication) {
             this.deduplication = Objects.requireNonNull(deduplication, "deduplication");
+            return this;
+        }
+
+        /** Listener threads in total over all clusters, instead of the group's platform setting; at least 1. */
+        public Builder threads(int threads) {
+            if (threads < 1) {
+                throw new IllegalArgumentException("threads must be >= 1, was " + threads + " [logicTopic=" + logicTopic
+                        + ", consumerGroup=" + consumerGroup + "]");
+            }
+            this.threads = threads;
+            return this;
+        }
+
+        /** Deliveries before the dead-letter topic, instead of the group's platform setting; at least 1. */
+        public Builder maxDeliveryAttempts(int maxDeliveryAttempts) {
+            if (maxDeliveryAttempts < 1) {
+                throw new IllegalArgumentException("maxDeliveryAttempts must be >= 1, was " + maxDeliveryAttempts
+                        + " [logicTopic=" + logicTopic + ", consumerGroup=" + consumerGroup + "]");
+            }
+            this.maxDeliveryAttempts = maxDeliveryAttempts;
             return this;
         }
 

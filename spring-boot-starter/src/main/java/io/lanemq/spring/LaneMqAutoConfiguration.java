@@ -8,8 +8,13 @@ import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.TransactionChecker;
 import io.lanemq.core.client.CoreMessagingClient;
 import io.lanemq.api.LaneEndpointException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lanemq.core.convert.JsonMessageConverter;
+import io.lanemq.core.convert.MessageConversion;
+import io.lanemq.core.convert.MessageConverter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -19,8 +24,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * LaneMQ for a Spring Boot application: a {@link MessagingClient} from the {@code lanemq.*}
- * properties, a {@link Producer}, and the {@link LaneMqListener} subscriptions. An application that
- * defines its own client or producer bean gets it used instead.
+ * properties, a {@link Producer}, a {@link LaneMqTemplate} that sends objects, a {@link MessageConversion}, and
+ * the {@link LaneMqListener} subscriptions. An application that defines its own bean of any of these gets it used instead.
  *
  * <p>SDK metrics go to the application's {@link MeterRegistry} when it has one (Actuator's, or its
  * own), else to Micrometer's global registry as for any SDK client. Ordered after Actuator's metrics
@@ -54,15 +59,47 @@ public class LaneMqAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnProperty(prefix = LaneMqProperties.PREFIX, name = "producer.enabled", matchIfMissing = true)
     public Producer laneMqProducer(MessagingClient client, LaneMqProperties properties,
-                                   ObjectProvider<TransactionChecker> transactionChecker) throws MessagingException {
+                                   ObjectProvider<TransactionChecker> transactionChecker, ListableBeanFactory beans)
+            throws MessagingException {
         ProducerOptions options = properties.producerOptions();
         TransactionChecker checker = transactionChecker.getIfUnique();
+        String[] checkers = beans.getBeanNamesForType(TransactionChecker.class);
+        if (checker == null && checkers.length > 1) {
+            // getIfUnique gives null for two as for none: without this the producer would silently refuse every transaction.
+            throw new IllegalStateException("the LaneMQ producer takes one TransactionChecker, but the context has "
+                    + checkers.length + ": " + String.join(", ", checkers) + "; keep one, or mark the one to use @Primary");
+        }
         if (checker != null) {
             ProducerOptions.Builder builder = ProducerOptions.builder().transactionChecker(checker);
             options.producerGroup().ifPresent(builder::producerGroup);
             options = builder.build();
         }
         return client.createProducer(options);
+    }
+
+    /**
+     * How payloads become bodies and back, for the template and the {@code @LaneMqListener} methods: JSON through the
+     * application's {@link ObjectMapper} when it has one (Spring Boot's, with its {@code spring.jackson.*} settings),
+     * plus every {@link MessageConverter} bean for its content type.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public MessageConversion laneMqMessageConversion(ObjectProvider<ObjectMapper> objectMapper,
+                                                     ObjectProvider<MessageConverter> converters) {
+        MessageConversion.Builder builder = MessageConversion.builder();
+        converters.orderedStream().forEach(builder::converter);
+        ObjectMapper mapper = objectMapper.getIfUnique();
+        if (mapper != null && converters.stream().noneMatch(c -> JsonMessageConverter.CONTENT_TYPE.equals(c.contentType()))) {
+            builder.defaultConverter(new JsonMessageConverter(mapper));
+        }
+        return builder.build();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(prefix = LaneMqProperties.PREFIX, name = "producer.enabled", matchIfMissing = true)
+    public LaneMqTemplate laneMqTemplate(Producer producer, MessageConversion conversion) {
+        return new LaneMqTemplate(producer, conversion);
     }
 
     @Bean

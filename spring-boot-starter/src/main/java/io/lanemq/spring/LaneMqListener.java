@@ -7,34 +7,41 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Subscribes a {@link io.lanemq.api.MessageListener} bean to a logic topic once the application
- * context is refreshed; the subscription is closed, letting messages in hand finish, before any
- * other bean is destroyed. Put it on the listener's class, on the {@code @Bean} method that
- * returns the listener, or on a {@code ConsumeResult name(ReceivedMessage)} method of any bean.
+ * Subscribes a handler to a logic topic once the application context is refreshed; the subscription is closed,
+ * letting messages in hand finish, before any other bean is destroyed. Put it on a method of any bean (most
+ * often), on a {@link io.lanemq.api.MessageListener} class, or on the {@code @Bean} method that returns one.
  * Attribute values may hold {@code ${...}} placeholders.
+ *
+ * <p>A handler method takes the payload, converted from the message's content type to the parameter's type by the
+ * application's {@link io.lanemq.core.convert.MessageConversion} bean (JSON by default; {@code byte[]} and
+ * {@code String} take the body as it is), plus any of: {@code @Header(LaneMqHeaders...)} for the message id, keys,
+ * delivery attempt, lane and more, {@code @Header("name")} for a user property, {@code @Headers Map<String, String>},
+ * the {@code ReceivedMessage} itself. It returns {@code void}, where returning means done and an exception means
+ * retry later, or a {@code ConsumeResult}.
  *
  * <pre>{@code
  * @Component
- * @LaneMqListener(topic = "order-paid", group = "billing")
+ * class Billing {
+ *     @LaneMqListener(topic = "order-paid", group = "billing", concurrency = "16", errorHandler = "parkFailedOrders")
+ *     void onPaid(@Payload OrderPaid paid, @Header(LaneMqHeaders.DELIVERY_ATTEMPT) int attempt) {
+ *         ledger.charge(paid.orderId());                 // throws: retried, up to maxDeliveryAttempts
+ *     }
+ * }
+ *
+ * @Component
+ * @LaneMqListener(topic = "order-paid", group = "audit")
  * class PaidOrders implements MessageListener {
  *     public ConsumeResult consume(ReceivedMessage message) {
  *         ...
  *         return ConsumeResult.SUCCESS;
  *     }
  * }
- *
- * @Component
- * class Audit {
- *     @LaneMqListener(topic = "order-paid", group = "audit")
- *     ConsumeResult record(ReceivedMessage message) {
- *         ...
- *     }
- * }
  * }</pre>
  *
- * <p>The startup fails, naming the bean, on the annotation on a class that is not a
- * {@code MessageListener}, on a method of another signature, and on a logic topic or group the
- * platform configuration does not declare.
+ * <p>The startup fails, naming the bean or method, on the annotation on a class that is not a
+ * {@code MessageListener}, on a method parameter or return type the starter cannot serve, on an error handler that is
+ * not a {@link LaneMqErrorHandler} bean, on a bad number, and on a logic topic or group the platform configuration
+ * does not declare.
  */
 @Target({ElementType.TYPE, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)
@@ -51,4 +58,22 @@ public @interface LaneMqListener {
 
     /** A tag filter such as {@code "paid || refunded"}; {@code "*"} takes every message. */
     String tagFilter() default "*";
+
+    /**
+     * Listener threads of this subscription in total, over both clusters; empty: the group's {@code threads} from
+     * the platform configuration. A number, or a placeholder that resolves to one.
+     */
+    String concurrency() default "";
+
+    /**
+     * Deliveries of a message before it goes to the dead-letter topic; empty: the group's {@code maxDeliveryAttempts}
+     * from the platform configuration. DIRECT mode only (in PROXY mode the proxy's setting applies).
+     */
+    String maxDeliveryAttempts() default "";
+
+    /**
+     * The name of a {@link LaneMqErrorHandler} bean, called when the handler fails a message on its last delivery
+     * attempt, before the dead-letter topic; empty: none.
+     */
+    String errorHandler() default "";
 }

@@ -1,9 +1,8 @@
 package io.lanemq.spring;
 
-import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.MessageListener;
-import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.Subscription;
+import io.lanemq.core.convert.MessageConversion;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,9 +17,9 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Finds the {@link LaneMqListener}s of a bean factory and checks each before anything subscribes:
- * a {@link MessageListener} bean annotated on its class or on its {@code @Bean} method, or a
- * {@code ConsumeResult name(ReceivedMessage)} method of any bean; topic, group and tag filter
- * must be valid names.
+ * a {@link MessageListener} bean annotated on its class or on its {@code @Bean} method, or a handler
+ * method of any bean whose parameters {@link HandlerMethodListener} can fill; topic, group and tag filter
+ * must be valid names, concurrency and attempts positive numbers, the error handler a {@link LaneMqErrorHandler} bean.
  */
 final class ListenerEndpoints {
     private ListenerEndpoints() {
@@ -45,10 +44,11 @@ final class ListenerEndpoints {
         if (type == null || !MessageListener.class.isAssignableFrom(type)) {
             throw new BeanInitializationException("@LaneMqListener on bean '" + beanName + "' ("
                     + (type == null ? "unknown type" : type.getName()) + "): the bean must implement "
-                    + MessageListener.class.getName() + ", or the annotation go on a method ConsumeResult name(ReceivedMessage)");
+                    + MessageListener.class.getName() + ", or the annotation go on a handler method");
         }
-        return new ListenerEndpoint(beanName, subscription("bean '" + beanName + "'", annotation, beanFactory),
-                beanFactory.getBean(beanName, MessageListener.class));
+        String where = "bean '" + beanName + "'";
+        return new ListenerEndpoint(beanName, subscription(where, annotation, beanFactory),
+                withErrorHandler(where, annotation, beanFactory.getBean(beanName, MessageListener.class), beanFactory));
     }
 
     /** Annotated methods other than {@code @Bean} methods, which declare listener beans (above). */
@@ -61,17 +61,19 @@ final class ListenerEndpoints {
                 (MethodIntrospector.MetadataLookup<LaneMqListener>) method -> AnnotatedElementUtils.hasAnnotation(method, Bean.class)
                         ? null : AnnotatedElementUtils.findMergedAnnotation(method, LaneMqListener.class));
         List<ListenerEndpoint> endpoints = new ArrayList<>();
+        MessageConversion conversion = beanFactory.getBeanProvider(MessageConversion.class).getIfAvailable(MessageConversion::defaults);
         methods.forEach((method, annotation) -> {
             String where = "method " + type.getName() + "." + method.getName() + " of bean '" + beanName + "'";
-            if (method.getParameterCount() != 1 || method.getParameterTypes()[0] != ReceivedMessage.class
-                    || method.getReturnType() != ConsumeResult.class) {
-                throw new BeanInitializationException("@LaneMqListener on " + where
-                        + ": the method must be ConsumeResult name(ReceivedMessage)");
-            }
             Object bean = beanFactory.getBean(beanName);
             Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
+            MessageListener listener;
+            try {
+                listener = HandlerMethodListener.of(bean, method, invocable, conversion);
+            } catch (IllegalArgumentException e) {
+                throw new BeanInitializationException("@LaneMqListener on " + where + ": " + e.getMessage(), e);
+            }
             endpoints.add(new ListenerEndpoint(beanName + "." + method.getName(), subscription(where, annotation, beanFactory),
-                    new HandlerMethodListener(bean, invocable)));
+                    withErrorHandler(where, annotation, listener, beanFactory)));
         });
         return endpoints;
     }
@@ -81,9 +83,51 @@ final class ListenerEndpoints {
         String group = beanFactory.resolveEmbeddedValue(annotation.group());
         String tagFilter = beanFactory.resolveEmbeddedValue(annotation.tagFilter());
         try {
-            return Subscription.builder(topic, group).ordered(annotation.ordered()).tagFilter(tagFilter).build();
+            Subscription.Builder builder = Subscription.builder(topic, group).ordered(annotation.ordered()).tagFilter(tagFilter);
+            Integer threads = number(where, "concurrency", annotation.concurrency(), beanFactory);
+            if (threads != null) {
+                builder.threads(threads);
+            }
+            Integer attempts = number(where, "maxDeliveryAttempts", annotation.maxDeliveryAttempts(), beanFactory);
+            if (attempts != null) {
+                builder.maxDeliveryAttempts(attempts);
+            }
+            return builder.build();
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new BeanInitializationException("@LaneMqListener on " + where + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The attribute's number; null when empty (the platform configuration's value applies). */
+    private static Integer number(String where, String attribute, String value, ConfigurableListableBeanFactory beanFactory) {
+        String resolved = beanFactory.resolveEmbeddedValue(value);
+        if (resolved == null || resolved.isBlank()) {
+            return null;
+        }
+        int number;
+        try {
+            number = Integer.parseInt(resolved.strip());
+        } catch (NumberFormatException e) {
+            number = 0;
+        }
+        if (number < 1) {
+            throw new BeanInitializationException("@LaneMqListener on " + where + ": " + attribute + " must be a number >= 1, was '"
+                    + resolved + "'");
+        }
+        return number;
+    }
+
+    private static MessageListener withErrorHandler(String where, LaneMqListener annotation, MessageListener listener,
+                                                    ConfigurableListableBeanFactory beanFactory) {
+        String name = beanFactory.resolveEmbeddedValue(annotation.errorHandler());
+        if (name == null || name.isBlank()) {
+            return listener;
+        }
+        if (!beanFactory.containsBean(name) || !beanFactory.isTypeMatch(name, LaneMqErrorHandler.class)) {
+            throw new BeanInitializationException("@LaneMqListener on " + where + ": errorHandler '" + name + "' is not a "
+                    + LaneMqErrorHandler.class.getSimpleName() + " bean; those here: "
+                    + List.of(beanFactory.getBeanNamesForType(LaneMqErrorHandler.class)));
+        }
+        return new RecoveringListener(listener, beanFactory.getBean(name, LaneMqErrorHandler.class), name);
     }
 }

@@ -10,6 +10,8 @@ import io.lanemq.api.MessageListener;
 import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
+import io.lanemq.api.TransactionChecker;
+import io.lanemq.api.TransactionResolution;
 import io.lanemq.api.SendFailedException;
 import io.lanemq.core.client.CoreMessagingClient;
 import io.lanemq.core.metrics.SdkMetrics;
@@ -246,7 +248,53 @@ class LaneMqAutoConfigurationTest {
                 .withBean("audit", WrongSignatureHandler.class)
                 .run(context -> assertThat(context.getStartupFailure())
                         .hasMessageContaining("@LaneMqListener on method " + WrongSignatureHandler.class.getName()
-                                + ".record of bean 'audit': the method must be ConsumeResult name(ReceivedMessage)"));
+                                + ".record of bean 'audit': the method must return void or ConsumeResult, not java.lang.String"));
+    }
+
+    @Test
+    void anErrorHandlerThatIsNoBeanAndABadConcurrencyFailTheStartupNamingTheMethod() {
+        runner.withPropertyValues("lanemq.producer.enabled=false").withBean("audit", NoSuchErrorHandler.class)
+                .run(context -> assertThat(context.getStartupFailure())
+                        .hasMessageContaining("@LaneMqListener on method " + NoSuchErrorHandler.class.getName())
+                        .hasMessageContaining("errorHandler 'missing' is not a LaneMqErrorHandler bean"));
+        runner.withPropertyValues("lanemq.producer.enabled=false").withBean("audit", ZeroConcurrency.class)
+                .run(context -> assertThat(context.getStartupFailure())
+                        .hasMessageContaining("concurrency must be a number >= 1, was '0'"));
+    }
+
+    @Test
+    void twoTransactionCheckersFailTheStartupNamingBoth() {
+        runner.withBean("paidOrders", TransactionChecker.class, () -> prepared -> TransactionResolution.COMMIT)
+                .withBean("refunds", TransactionChecker.class, () -> prepared -> TransactionResolution.ROLLBACK)
+                .run(context -> assertThat(context.getStartupFailure()).rootCause()
+                        .hasMessageContaining("one TransactionChecker, but the context has 2: paidOrders, refunds"));
+    }
+
+    @Test
+    void applicationPropertiesReachTheBindingWhichRefusesAMisspeltKeyOfItsOwn() {
+        // The RocketMQ binding checks every rocketmq.* key of a cluster's endpoint when it creates a producer: the
+        // refusal shows the application's property got there (before, it stopped in ClientOptions).
+        runner.withPropertyValues("lanemq.properties.rocketmq.pullBatchSiz=64")
+                .run(context -> assertThat(context.getStartupFailure()).rootCause()
+                        .hasMessageContaining("unknown endpoint property 'rocketmq.pullBatchSiz' of cluster 'cluster-"));
+    }
+
+    /** One context for three things that each need a started producer (about 6 s a context against unreachable clusters). */
+    @Test
+    void theTemplateUsesTheApplicationsObjectMapperAPrimaryCheckerOfTwoIsUsedAndAKnownBindingKeyIsAccepted() {
+        runner.withPropertyValues("lanemq.properties.rocketmq.pullBatchSize=64")
+                .withBean("paidOrders", TransactionChecker.class, () -> prepared -> TransactionResolution.COMMIT, bean -> bean.setPrimary(true))
+                .withBean("refunds", TransactionChecker.class, () -> prepared -> TransactionResolution.ROLLBACK)
+                .withBean(com.fasterxml.jackson.databind.ObjectMapper.class, () -> new com.fasterxml.jackson.databind.ObjectMapper()
+                        .setPropertyNamingStrategy(com.fasterxml.jackson.databind.PropertyNamingStrategies.SNAKE_CASE))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    LaneMqTemplate template = context.getBean(LaneMqTemplate.class);
+                    assertThat(template.producer()).isSameAs(context.getBean(Producer.class));
+                    Message message = template.toMessage("order-paid", new Paid(42)).build();
+                    assertThat(new String(message.body(), StandardCharsets.UTF_8)).as("written by the application's mapper")
+                            .isEqualTo("{\"order_id\":42}");
+                });
     }
 
     @Test
@@ -291,9 +339,25 @@ class LaneMqAutoConfigurationTest {
         }
     }
 
+    record Paid(long orderId) {
+    }
+
     static class WrongSignatureHandler {
         @LaneMqListener(topic = "order-paid", group = "billing")
-        void record(io.lanemq.api.ReceivedMessage message) {
+        String record(io.lanemq.api.ReceivedMessage message) {
+            return "";
+        }
+    }
+
+    static class NoSuchErrorHandler {
+        @LaneMqListener(topic = "order-paid", group = "billing", errorHandler = "missing")
+        void record(java.util.Map<String, Object> payload) {
+        }
+    }
+
+    static class ZeroConcurrency {
+        @LaneMqListener(topic = "order-paid", group = "billing", concurrency = "0")
+        void record(java.util.Map<String, Object> payload) {
         }
     }
 

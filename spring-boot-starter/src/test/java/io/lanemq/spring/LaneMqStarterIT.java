@@ -27,8 +27,13 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
@@ -46,11 +51,14 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.messaging.handler.annotation.Header;
+import org.springframework.messaging.handler.annotation.Payload;
 
 /**
  * A Spring Boot application on a real local dual-IDC stack that only adds the starter and two
  * properties: the injected producer sends, the three kinds of {@code @LaneMqListener} (class,
- * {@code @Bean} method, handler method) receive every message exactly once, the SDK's meters are in the
+ * {@code @Bean} method, handler method) receive every message exactly once, an object sent through the template
+ * reaches a typed handler method as the object it was, the SDK's meters are in the
  * application's registry, and closing the context closes the subscriptions. An application in lane A, set up by
  * {@code lanemq.lanes.*} alone, shares a group with a base client: each lane's messages reach its own listener.
  */
@@ -58,6 +66,7 @@ class LaneMqStarterIT {
     private static final String APPLICATION = "starter-it";
     private static final int MESSAGES = 200;
     private static final int LANE_MESSAGES = 10;
+    private static final int TYPED_MESSAGES = 20;
     private static final String LANE_TOKEN = "starter-it-lane-token-0123456789";
     private static LocalPlatform platform;
 
@@ -78,12 +87,14 @@ class LaneMqStarterIT {
         String billing = LocalPlatform.unique("billing");
         String audit = LocalPlatform.unique("audit");
         String ledger = LocalPlatform.unique("ledger");
-        platform.addTopic("order-paid", 4, 50, 50, billing, audit, ledger);
+        String typed = LocalPlatform.unique("typed");
+        platform.addTopic("order-paid", 4, 50, 50, billing, audit, ledger).addTopic("order-typed", 2, 50, 50, typed);
         Path config = platform.writeConfig();
 
         long started = System.nanoTime();
         ConfigurableApplicationContext context = run(ListenerApplication.class, config,
-                "test.billing-group=" + billing, "test.audit-group=" + audit, "test.ledger-group=" + ledger);
+                "test.billing-group=" + billing, "test.audit-group=" + audit, "test.ledger-group=" + ledger,
+                "test.typed-group=" + typed);
         LaneMqListenerLifecycle lifecycle;
         BillingListener billingListener;
         try {
@@ -93,7 +104,7 @@ class LaneMqStarterIT {
             RecordingListener auditListener = context.getBean("auditListener", RecordingListener.class);
             RecordingListener ledgerListener = context.getBean(Ledger.class).received;
             assertThat(lifecycle.consumers()).extracting(c -> c.subscription().consumerGroup())
-                    .containsExactlyInAnyOrder(billing, audit, ledger);
+                    .containsExactlyInAnyOrder(billing, audit, ledger, typed);
 
             Producer producer = context.getBean(Producer.class);
             Set<String> sentIds = new HashSet<>();
@@ -112,8 +123,22 @@ class LaneMqStarterIT {
             }
             long deliveredMillis = (System.nanoTime() - sending) / 1_000_000;
 
+            // Typed: an object through the template, as JSON, to a handler method that takes it back with its headers.
+            LaneMqTemplate template = context.getBean(LaneMqTemplate.class);
+            List<TypedOrders.OrderPaid> orders = new ArrayList<>();
+            for (int i = 0; i < TYPED_MESSAGES; i++) {
+                TypedOrders.OrderPaid order = new TypedOrders.OrderPaid(i, "EUR", Instant.ofEpochMilli(1_700_000_000_000L + i));
+                orders.add(order);
+                template.convertAndSend("order-typed", order, message -> message.keys("order-" + order.orderId()));
+            }
+            TypedOrders typedOrders = context.getBean(TypedOrders.class);
+            await().atMost(Duration.ofSeconds(40)).until(() -> typedOrders.received.size() >= TYPED_MESSAGES);
+            assertThat(typedOrders.received.keySet()).as("each order back as the object sent, keyed by its message key")
+                    .isEqualTo(orders.stream().map(o -> "order-" + o.orderId()).collect(Collectors.toSet()));
+            orders.forEach(order -> assertThat(typedOrders.received.get("order-" + order.orderId())).isEqualTo(order));
+
             MeterRegistry registry = context.getBean(MeterRegistry.class);
-            assertThat(sum(registry, SdkMetrics.SENDS, SdkMetrics.TAG_OUTCOME, "success")).isEqualTo(MESSAGES);
+            assertThat(sum(registry, SdkMetrics.SENDS, SdkMetrics.TAG_OUTCOME, "success")).isEqualTo(MESSAGES + TYPED_MESSAGES);
             await().atMost(Duration.ofSeconds(10)).until(() -> sum(registry, SdkMetrics.CONSUMED, SdkMetrics.TAG_GROUP, billing) >= MESSAGES);
             assertThat(sum(registry, SdkMetrics.CONSUMED, SdkMetrics.TAG_GROUP, audit)).isGreaterThanOrEqualTo(MESSAGES);
             System.out.printf("LaneMqStarterIT: context up with 3 listeners in %d ms; %d sync sends in %d ms; "
@@ -319,6 +344,24 @@ class LaneMqStarterIT {
         @Bean
         Ledger ledger() {
             return new Ledger();
+        }
+
+        @Bean
+        TypedOrders typedOrders() {
+            return new TypedOrders();
+        }
+    }
+
+    /** A typed handler method: the payload as the object sent, the message key from a header. */
+    static class TypedOrders {
+        record OrderPaid(long orderId, String currency, Instant paidAt) {
+        }
+
+        final Map<String, OrderPaid> received = new ConcurrentHashMap<>();
+
+        @LaneMqListener(topic = "order-typed", group = "${test.typed-group}")
+        void onOrder(@Payload OrderPaid order, @Header(LaneMqHeaders.KEYS) String key) {
+            received.put(key, order);
         }
     }
 

@@ -6,7 +6,10 @@ import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.Subscription;
+import io.lanemq.api.Message;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
@@ -49,6 +52,36 @@ class ListenerEndpointsTest {
 
             assertThat(handler.listener().consume(null)).isEqualTo(ConsumeResult.RETRY_LATER);
             assertThat(context.getBean(Handlers.class).calls).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aTypedHandlersAnnotationOverridesReachItsSubscriptionAndItsErrorHandlerIsCalledOnTheLastAttempt() {
+        List<String> handled = new CopyOnWriteArrayList<>();
+        try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
+            context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test", Map.of("test.concurrency", "6")));
+            context.registerBean("audit", TypedHandler.class);
+            context.registerBean("parking", LaneMqErrorHandler.class, () -> (message, failure) -> {
+                handled.add(message.messageId() + ": " + failure.getClass().getSimpleName());
+                return LaneMqErrorHandler.Resolution.ACKNOWLEDGE;
+            });
+            context.refresh();
+
+            ListenerEndpoint endpoint = ListenerEndpoints.discover(context.getBeanFactory()).get(0);
+
+            assertThat(endpoint.subscription().threads()).hasValue(6);
+            assertThat(endpoint.subscription().maxDeliveryAttempts()).hasValue(2);
+            Message notJson = Message.builder("order-paid").body("not json".getBytes(StandardCharsets.UTF_8)).build();
+            assertThat(endpoint.listener().consume(TestMessage.of(notJson).attempt(3)))
+                    .as("unreadable on its last attempt: parked by the handler").isEqualTo(ConsumeResult.SUCCESS);
+            assertThat(handled).containsExactly("id-1: MessageConversionException");
+        }
+    }
+
+    static class TypedHandler {
+        @LaneMqListener(topic = "order-paid", group = "billing", concurrency = "${test.concurrency:3}", maxDeliveryAttempts = "2",
+                errorHandler = "parking")
+        void record(Map<String, Object> payload) {
         }
     }
 

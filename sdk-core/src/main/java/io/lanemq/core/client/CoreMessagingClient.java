@@ -107,7 +107,8 @@ public final class CoreMessagingClient implements MessagingClient {
         LaneRuntime lanes = null;
         try {
             PlatformConfigRef config = new PlatformConfigRef(source.load());
-            MessagingBinding binding = BindingLoader.load(config.current().binding(), CoreMessagingClient.class.getClassLoader());
+            MessagingBinding binding = ApplicationTunedBinding.of(
+                    BindingLoader.load(config.current().binding(), CoreMessagingClient.class.getClassLoader()), options.properties());
             SdkMetrics metrics = new SdkMetrics(registry, options.applicationName());
             if (options.lanes().isPresent()) {
                 lanes = LaneRuntime.start(options.lanes().get(), config.current().producer().maxBodyBytes(), metrics, ticker,

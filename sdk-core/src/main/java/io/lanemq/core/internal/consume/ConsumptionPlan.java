@@ -16,12 +16,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a configuration snapshot asks of one subscription: DIRECT consumer specs by cluster, or one
  * PROXY consumer spec. Building it is also the check a reload must pass for a running consumer.
  */
 record ConsumptionPlan(Map<String, BoundConsumerSpec> direct, ProxyConsumerSpec proxy) {
+    private static final Logger log = LoggerFactory.getLogger(ConsumptionPlan.class);
+
     ConsumptionMode mode() {
         return proxy != null ? ConsumptionMode.PROXY : ConsumptionMode.DIRECT;
     }
@@ -48,6 +52,12 @@ record ConsumptionPlan(Map<String, BoundConsumerSpec> direct, ProxyConsumerSpec 
                     + " DIRECT mode only");
         }
         if (settings.mode() == ConsumptionMode.PROXY) {
+            if (subscription.maxDeliveryAttempts().isPresent()) {
+                // Not an error: the platform may move the group to PROXY mode while it runs; the setting returns with DIRECT.
+                log.warn("{} asks for maxDeliveryAttempts {}, but its group is in PROXY mode, where the consumer proxy"
+                        + " retries with the group's own setting ({})", subscription, subscription.maxDeliveryAttempts().getAsInt(),
+                        settings.maxDeliveryAttempts());
+            }
             return new ConsumptionPlan(null, proxySpec(subscription, config.proxy(), settings, identity));
         }
         return new ConsumptionPlan(DirectConsumption.plan(subscription, topic, settings, config, memberTag), null);
@@ -69,6 +79,8 @@ record ConsumptionPlan(Map<String, BoundConsumerSpec> direct, ProxyConsumerSpec 
             throw new InvalidConfigurationException("proxy.caCertificate: " + ca + " is not a readable file; " + group
                     + " is in PROXY mode and needs it to check the proxy's TLS certificate");
         }
-        return new ProxyConsumerSpec(subscription, settings.threads(), proxy.endpoints(), ca, identity.application(), token);
+        // One proxy stream feeds one pool for all clusters: the total is the pool's size.
+        return new ProxyConsumerSpec(subscription, subscription.threads().orElse(settings.threads()), proxy.endpoints(), ca,
+                identity.application(), token);
     }
 }

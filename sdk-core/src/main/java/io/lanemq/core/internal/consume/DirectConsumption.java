@@ -74,15 +74,23 @@ final class DirectConsumption implements AutoCloseable {
         this.ticker = ticker;
     }
 
-    /** The bound consumer specs of a DIRECT group, by cluster; each member joins with {@code memberTag}, if any. */
+    /**
+     * The bound consumer specs of a DIRECT group, by cluster; each member joins with {@code memberTag}, if any.
+     * {@code settings.threads()} (or the subscription's own) is the consumer's total: split over the routes
+     * (see {@link #threadsPerCluster}), so a topic on two clusters does not run twice the threads it was given.
+     */
     static Map<String, BoundConsumerSpec> plan(Subscription subscription, LogicTopicConfig topic, ConsumerConfig settings,
                                                PlatformConfig config, Optional<String> memberTag) {
         Map<String, BoundConsumerSpec> plan = new LinkedHashMap<>();
-        for (TopicRoute route : topic.routes()) {
+        int totalThreads = subscription.threads().orElse(settings.threads());
+        int maxDeliveryAttempts = subscription.maxDeliveryAttempts().orElse(settings.maxDeliveryAttempts());
+        List<TopicRoute> routes = topic.routes();
+        for (int i = 0; i < routes.size(); i++) {
+            TopicRoute route = routes.get(i);
             BoundConsumerSpec.Builder spec = BoundConsumerSpec.builder(config.cluster(route.cluster()).endpoint(),
                             config.physicalGroup(subscription.consumerGroup()), route.physicalTopic())
                     .tagFilter(subscription.tagFilter()).ordered(subscription.ordered())
-                    .consumeThreads(settings.threads()).maxDeliveryAttempts(settings.maxDeliveryAttempts())
+                    .consumeThreads(threadsPerCluster(totalThreads, routes.size(), i)).maxDeliveryAttempts(maxDeliveryAttempts)
                     .startPosition(BoundConsumerSpec.StartPosition.valueOf(settings.startPosition().name()))
                     .batchSize(settings.batchSize());
             memberTag.ifPresent(spec::memberTag);
@@ -94,6 +102,15 @@ final class DirectConsumption implements AutoCloseable {
                     (cluster, spec) -> spec.withShadowTopics(List.of(config.shadowTopic(route)))));
         }
         return plan;
+    }
+
+    /**
+     * Route {@code index}'s share of {@code total} threads over {@code routes} routes: as even as it can be, the
+     * first routes taking the remainder, so the shares add up to the total. Every consumed cluster needs one
+     * thread at least, so a total below the route count gives each route one (and the total is the route count).
+     */
+    static int threadsPerCluster(int total, int routes, int index) {
+        return Math.max(1, total / routes + (index < total % routes ? 1 : 0));
     }
 
     /** Subscribes on every cluster of the plan; on failure nothing is left running. */
@@ -117,7 +134,8 @@ final class DirectConsumption implements AutoCloseable {
     private void startOne(BoundConsumerSpec spec) throws MessagingException {
         String cluster = spec.cluster().clusterName();
         BoundConsumer started = binding.createConsumer(spec,
-                new ListenerAdapter(subscription.logicTopic(), subscription.consumerGroup(), cluster, listener, metrics, ticker));
+                new ListenerAdapter(subscription.logicTopic(), subscription.consumerGroup(), cluster, listener, metrics, ticker,
+                        spec.maxDeliveryAttempts()));
         perCluster.put(cluster, new Running(spec, started, metrics.directThreadsGauge(subscription.logicTopic(),
                 subscription.consumerGroup(), subscriptionId, cluster, spec.topic(), spec.consumeThreads())));
         countDraining();

@@ -50,6 +50,37 @@ class DirectConsumptionPlanTest {
         assertThat(plan.values()).allSatisfy(spec -> assertThat(spec.shadowTopics()).isEmpty());
     }
 
+    @Test
+    void theGroupsThreadsAreTheConsumersTotalSplitOverTheClustersNotRunOnEach() throws Exception {
+        LogicTopicConfig topic = new LogicTopicConfig("order-paid", ROUTES, Map.of("billing", ConsumerConfig.DEFAULTS));
+
+        for (int total : new int[] {8, 5, 2, 1}) {
+            Map<String, BoundConsumerSpec> plan = DirectConsumption.plan(BILLING, topic, ConsumerConfig.DEFAULTS.withThreads(total),
+                    config(topic), Optional.empty());
+            int running = plan.values().stream().mapToInt(BoundConsumerSpec::consumeThreads).sum();
+            assertThat(running).as("threads running for threads=%d over 2 clusters (at least one per cluster)", total)
+                    .isEqualTo(Math.max(total, 2));
+            assertThat(plan.get("cluster-a").consumeThreads() - plan.get("cluster-b").consumeThreads())
+                    .as("as even as it can be for threads=%d", total).isBetween(0, 1);
+        }
+    }
+
+    @Test
+    void aSubscriptionsOwnThreadsAndAttemptsOverrideTheGroupsPlatformSettings() throws Exception {
+        LogicTopicConfig topic = new LogicTopicConfig("order-paid", ROUTES, Map.of("billing", ConsumerConfig.DEFAULTS));
+        Subscription own = Subscription.builder("order-paid", "billing").threads(3).maxDeliveryAttempts(2).build();
+
+        Map<String, BoundConsumerSpec> plan = DirectConsumption.plan(own, topic, ConsumerConfig.DEFAULTS, config(topic),
+                Optional.empty());
+
+        assertThat(plan.values().stream().mapToInt(BoundConsumerSpec::consumeThreads).sum()).isEqualTo(3);
+        assertThat(plan.values()).allSatisfy(spec -> assertThat(spec.maxDeliveryAttempts()).isEqualTo(2));
+        Map<String, BoundConsumerSpec> platform = DirectConsumption.plan(BILLING, topic, ConsumerConfig.DEFAULTS, config(topic),
+                Optional.empty());
+        assertThat(platform.values()).as("without overrides: the platform's 16 attempts")
+                .allSatisfy(spec -> assertThat(spec.maxDeliveryAttempts()).isEqualTo(ConsumerConfig.DEFAULTS.maxDeliveryAttempts()));
+    }
+
     private static PlatformConfig config(LogicTopicConfig topic) throws Exception {
         return PlatformConfig.builder()
                 .cluster(new ClusterConfig("cluster-a", "idc-a", "127.0.0.1:9876", Map.of()))

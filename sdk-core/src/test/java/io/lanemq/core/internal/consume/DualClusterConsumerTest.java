@@ -76,8 +76,11 @@ class DualClusterConsumerTest {
     @Test
     void aListenerThatThrowsGetsTheMessageAgainUntilItsLastAttemptThenItIsDeadLettered() throws Exception {
         List<Integer> attempts = new CopyOnWriteArrayList<>();
+        List<Boolean> lastFlags = new CopyOnWriteArrayList<>();
         start(config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)), message -> {
             attempts.add(message.deliveryAttempt());
+            lastFlags.add(message.lastDeliveryAttempt());
+            assertThat(message.maxDeliveryAttempts()).hasValue(3);
             throw new IllegalStateException("listener bug");
         }, Optional.empty());
 
@@ -85,6 +88,25 @@ class DualClusterConsumerTest {
 
         await().atMost(WAIT).until(() -> cluster("cluster-a").deadLetters("billing").size() == 1);
         assertThat(attempts).as("delivery attempts, maxDeliveryAttempts 3").containsExactly(1, 2, 3);
+        assertThat(lastFlags).as("the listener knows which attempt is the last before the dead-letter topic")
+                .containsExactly(false, false, true);
+    }
+
+    @Test
+    void aSubscriptionsOwnMaxDeliveryAttemptsDeadLettersSoonerThanTheGroupsPlatformSetting() throws Exception {
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        Subscription impatient = Subscription.builder("orders", "billing").maxDeliveryAttempts(2).build();
+        closing.add(DualClusterConsumer.start(impatient, message -> {
+            attempts.add(message.deliveryAttempt());
+            return ConsumeResult.RETRY_LATER;
+        }, config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)), binding, metrics,
+                new ProxyIdentity("app", Optional.empty()), Optional.empty(), Ticker.system(), c -> { }));
+
+        publish("cluster-a", "orders_a", "poison");
+
+        await().atMost(WAIT).until(() -> cluster("cluster-a").deadLetters("billing").size() == 1);
+        assertThat(attempts).as("delivery attempts with the subscription's maxDeliveryAttempts 2 (platform: 3)")
+                .containsExactly(1, 2);
     }
 
     @Test

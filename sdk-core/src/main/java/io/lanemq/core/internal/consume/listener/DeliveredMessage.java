@@ -5,17 +5,26 @@ import io.lanemq.api.spi.BoundMessage;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /** A message from one cluster, seen by the application under its logic topic. */
 public final class DeliveredMessage implements ReceivedMessage {
     private final String logicTopic;
     private final String cluster;
     private final BoundMessage bound;
+    /** 0 when not known. */
+    private final int maxDeliveryAttempts;
 
     public DeliveredMessage(String logicTopic, String cluster, BoundMessage bound) {
+        this(logicTopic, cluster, bound, 0);
+    }
+
+    /** A message of a consumer that sends it to the dead-letter topic after {@code maxDeliveryAttempts} (0: not known). */
+    public DeliveredMessage(String logicTopic, String cluster, BoundMessage bound, int maxDeliveryAttempts) {
         this.logicTopic = logicTopic;
         this.cluster = cluster;
         this.bound = bound;
+        this.maxDeliveryAttempts = maxDeliveryAttempts;
     }
 
     @Override
@@ -81,6 +90,11 @@ public final class DeliveredMessage implements ReceivedMessage {
     @Override
     public long bornTimestamp() {
         return bound.bornTimestamp();
+    }
+
+    @Override
+    public OptionalInt maxDeliveryAttempts() {
+        return maxDeliveryAttempts == 0 ? OptionalInt.empty() : OptionalInt.of(maxDeliveryAttempts);
     }
 
     @Override

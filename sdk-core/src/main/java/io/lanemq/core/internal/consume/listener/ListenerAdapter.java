@@ -24,9 +24,18 @@ public final class ListenerAdapter implements BoundListener {
     private final MessageListener listener;
     private final SdkMetrics metrics;
     private final Ticker ticker;
+    /** After how many deliveries the binding sends a message to the dead-letter topic; 0 when it is not known here. */
+    private final int maxDeliveryAttempts;
 
     public ListenerAdapter(String logicTopic, String group, String cluster, MessageListener listener, SdkMetrics metrics,
                            Ticker ticker) {
+        this(logicTopic, group, cluster, listener, metrics, ticker, 0);
+    }
+
+    /** An adapter whose messages tell the listener their {@link ReceivedMessage#maxDeliveryAttempts()}. */
+    public ListenerAdapter(String logicTopic, String group, String cluster, MessageListener listener, SdkMetrics metrics,
+                           Ticker ticker, int maxDeliveryAttempts) {
+        this.maxDeliveryAttempts = maxDeliveryAttempts;
         this.logicTopic = logicTopic;
         this.group = group;
         this.cluster = cluster;
@@ -37,7 +46,7 @@ public final class ListenerAdapter implements BoundListener {
 
     @Override
     public ConsumeResult onMessage(BoundMessage message) {
-        return consume(new DeliveredMessage(logicTopic, cluster, message));
+        return consume(new DeliveredMessage(logicTopic, cluster, message, maxDeliveryAttempts));
     }
 
     /** Runs the listener on a message of this adapter's topic and group, also one another member forwarded here. */
