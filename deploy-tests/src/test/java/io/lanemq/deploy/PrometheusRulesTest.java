@@ -40,6 +40,31 @@ class PrometheusRulesTest {
         assertThat(fromManifest.size()).isPositive();
     }
 
+    /** Every alert links to its section of deploy/README.md, which says what it means and what to do. */
+    @ParameterizedTest
+    @ValueSource(strings = {"consumer-proxy", "delay-server", "dialtest", "sdk"})
+    void everyAlertHasARunbookSectionInTheDeployGuide(String component) throws IOException {
+        Path guide = Path.of("..", "deploy", "README.md").toAbsolutePath().normalize();
+        java.util.Set<String> anchors = Files.readAllLines(guide).stream().filter(l -> l.startsWith("#"))
+                .map(l -> l.replaceFirst("^#+\\s*", "").toLowerCase(java.util.Locale.ROOT)
+                        .replaceAll("[^a-z0-9 _-]", "").replace(' ', '-'))
+                .collect(Collectors.toSet());
+        int alerts = 0;
+        for (JsonNode group : Kustomization.readOne(RULES.resolve("lanemq-" + component + "-alerts.yml")).path("groups")) {
+            for (JsonNode rule : group.path("rules")) {
+                if (!rule.has("alert")) {
+                    continue;
+                }
+                alerts++;
+                String alert = rule.path("alert").asText();
+                String runbook = rule.path("annotations").path("runbook_url").asText();
+                assertThat(runbook).as(alert + " runbook_url").isEqualTo("deploy/README.md#" + alert.toLowerCase(java.util.Locale.ROOT));
+                assertThat(anchors).as(alert + ": a section in " + guide).contains(runbook.substring(runbook.indexOf('#') + 1));
+            }
+        }
+        assertThat(alerts).isPositive();
+    }
+
     /** The rule file from its {@code groups:} line on, under {@code spec:}; its leading comments stay behind. */
     static String prometheusRule(String name, Path ruleFile) throws IOException {
         List<String> lines = Files.readAllLines(ruleFile, StandardCharsets.UTF_8);
