@@ -210,7 +210,7 @@ class KubernetesManifestsTest {
 
     @Test
     void theDashboardsAreConfigMapsForTheGrafanaSidecarMadeFromEveryDashboardFile() throws Exception {
-        Path dashboards = Path.of("..", "dial-test", "dashboards").toAbsolutePath().normalize();
+        Path dashboards = Path.of("..", "observability").toAbsolutePath().normalize();
         List<Path> files;
         try (Stream<Path> list = Files.list(dashboards)) {
             files = list.filter(p -> p.toString().endsWith(".json")).sorted().toList();

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code mvn -pl deploy-tests test -Dtest=PrometheusRulesTest -Dlanemq.regenerate=true} and commit both.
  */
 class PrometheusRulesTest {
-    private static final Path RULES = Path.of("..", "dial-test", "dashboards").toAbsolutePath().normalize();
+    private static final Path RULES = Path.of("..", "observability").toAbsolutePath().normalize();
     private static final Path MONITORING = KubernetesManifestsTest.BASE.resolve("monitoring");
 
     @ParameterizedTest
@@ -75,7 +75,7 @@ class PrometheusRulesTest {
         String spec = lines.subList(groups, lines.size()).stream()
                 .map(line -> line.isBlank() ? "" : "  " + line)
                 .collect(Collectors.joining("\n", "", "\n"));
-        return "# Generated from dial-test/dashboards/" + ruleFile.getFileName() + " (promtool-tested) by\n"
+        return "# Generated from observability/" + ruleFile.getFileName() + " (promtool-tested) by\n"
                 + "# deploy-tests' PrometheusRulesTest: edit the rule file, then regenerate this one (see that test).\n"
                 + "apiVersion: monitoring.coreos.com/v1\n"
                 + "kind: PrometheusRule\n"
