@@ -14,10 +14,9 @@ import org.springframework.context.SmartLifecycle;
  * Starts the {@link ConsumerProxyServer} when the context starts and runs its graceful
  * {@link ConsumerProxyServer#close()} when the context closes (SIGTERM included).
  *
- * <p>Phase {@link SmartLifecycle#DEFAULT_PHASE}, the highest: stopped first, before the web server's graceful
- * beans, so {@code /readyz} answers DRAINING while the proxy drains (it is marked draining before the drain
- * begins); the meter registry and the endpoints, plain beans, are destroyed only after every lifecycle stopped,
- * so the last commits and counts still land in it and are served.
+ * <p>A lifecycle, so the context stops it before it destroys its plain beans: {@code /readyz} answers DRAINING
+ * throughout the drain (marked before the drain begins), and the meter registry and the endpoints, plain beans,
+ * are destroyed only after it stopped, so the last commits and counts still land in the registry and are served.
  */
 public final class ProxyLifecycle implements SmartLifecycle {
     private final ProxyServerOptions config;

@@ -26,14 +26,13 @@ import org.springframework.boot.convert.DurationUnit;
 @ConfigurationProperties("lanemq.proxy")
 public class ProxyProperties {
     static final String PREFIX = "lanemq.proxy.";
-
-    /** Platform configuration: file:/path/platform.yaml or etcd://host:port/key?cacert=/path/ca.pem (TLS/auth: the README's etcd locations). Required. */
-    private String configLocation;
-    /** The HTTP port of /livez, /readyz and /metrics when none is given; the Kubernetes manifests' probes use it. */
+    /** The HTTP port of /livez, /readyz and /metrics when none is given. */
     public static final int DEFAULT_HTTP_PORT = 9464;
     /** The gRPC port when none is given. */
     public static final int DEFAULT_GRPC_PORT = 7443;
 
+    /** Platform configuration: file:/path/platform.yaml or etcd://host:port/key?cacert=/path/ca.pem (TLS/auth: the README's etcd locations). Required. */
+    private String configLocation;
     /** gRPC address to bind (only this one), host:port. */
     private String listen = "127.0.0.1:" + DEFAULT_GRPC_PORT;
     /** Where /livez, /readyz and /metrics are served, host:port (port 0 = any free port). */

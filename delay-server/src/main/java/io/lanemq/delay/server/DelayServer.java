@@ -115,11 +115,6 @@ public final class DelayServer implements AutoCloseable {
                 http == null ? "off" : settings.bindAddress() + ":" + http.address().getPort());
     }
 
-    /** What {@code /readyz} answers. */
-    ServiceEndpoints.Health health() {
-        return readiness.health();
-    }
-
     /** The readiness {@code /readyz} reports; SIGTERM handling marks it draining before {@link #close()}. */
     public Readiness readiness() {
         return readiness;

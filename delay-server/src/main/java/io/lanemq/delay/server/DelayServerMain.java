@@ -23,7 +23,7 @@ public final class DelayServerMain implements Callable<Integer> {
     @Option(names = "--store-dir", required = true, description = "Root of the stores (one directory per cluster)")
     Path storeDir;
 
-    /** The operations port when none is given; the Kubernetes manifests' probes and ServiceMonitor use it. */
+    /** The port of /livez, /readyz and /metrics when none is given. */
     public static final int DEFAULT_HTTP_PORT = 9406;
 
     @Option(names = "--http-address", defaultValue = "127.0.0.1:" + DEFAULT_HTTP_PORT, paramLabel = "HOST:PORT",
