@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  */
 class DelayServerProbeIT {
 
-    private static final Duration RUN = Duration.ofSeconds(25);
+    private static final Duration RUN = Duration.ofSeconds(12);
 
     @Test
     void delayServerProbesOfEveryBrokerAreReconciledWithoutLoss() throws Exception {

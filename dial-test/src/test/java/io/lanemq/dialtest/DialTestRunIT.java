@@ -18,14 +18,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * A 30 s dial test of a real dual-IDC stack, scraped by a real Prometheus (Debian's binary) while it runs: every
+ * A 16 s dial test of a real dual-IDC stack, scraped by a real Prometheus (Debian's binary) while it runs: every
  * broker and every kind reconciled with no loss and no duplicate, and every dashboard panel's query answered with
  * data through Prometheus's HTTP API.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DialTestRunIT {
 
-    private static final Duration RUN = Duration.ofSeconds(30);
+    private static final Duration RUN = Duration.ofSeconds(16);
 
     private RocketMqStack stack;
     private final ItSupport.Reports reports = new ItSupport.Reports();

@@ -206,11 +206,14 @@ class IdcPartitionFaultIT {
             Set<String> acknowledged = log.acknowledgedIds();
             // Includes what IDC B stored before and during the fault: consumed once it heals (0 lost).
             await().atMost(Duration.ofSeconds(120)).until(() -> received.deliveriesById.keySet().containsAll(acknowledged));
-            // A copy stored by an attempt the producer gave up on has an id no sender was told: counted apart.
-            long extraCopies = received.deliveriesById.keySet().stream().filter(id -> !acknowledged.contains(id)).count();
-            System.out.printf("%s: %d sends, %d acknowledged, all consumed (0 lost), %d failed, %d delivered twice, "
-                            + "%d extra copies from abandoned attempts, longest call %d ms%n", label, log.all().size(),
-                    acknowledged.size(), log.all().size() - acknowledged.size(), received.duplicates(), extraCopies, longest);
+            // A copy stored by an attempt the producer gave up on carries the acknowledged message's id (one id for
+            // every attempt), so it counts as delivered twice; an id no sender was told of would be a copy of a
+            // send that failed.
+            long unacknowledgedIds = received.deliveriesById.keySet().stream().filter(id -> !acknowledged.contains(id)).count();
+            System.out.printf("%s: %d sends, %d acknowledged, all consumed (0 lost), %d failed, %d delivered twice "
+                            + "(late copies of attempts given up on), %d delivered under ids never acknowledged, longest call "
+                            + "%d ms%n", label, log.all().size(), acknowledged.size(), log.all().size() - acknowledged.size(),
+                    received.duplicates(), unacknowledgedIds, longest);
             return new Run(healthyRate, perSecondFromThree, SendLog.successRate(fromThree), longest, healthySideConsumed,
                     SendLog.shareOf(fromThree, victim.clusterName()));
         }

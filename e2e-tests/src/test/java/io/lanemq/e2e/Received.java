@@ -22,6 +22,11 @@ final class Received implements MessageListener {
         return ConsumeResult.SUCCESS;
     }
 
+    /** Deliveries, copies included. */
+    long deliveries() {
+        return all.size();
+    }
+
     int distinct() {
         return deliveriesById.size();
     }

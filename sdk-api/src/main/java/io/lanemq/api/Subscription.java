@@ -1,6 +1,7 @@
 package io.lanemq.api;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What a consumer wants: a logic topic, the consumer group it consumes as, and whether order per
@@ -18,12 +19,14 @@ public final class Subscription {
     private final String consumerGroup;
     private final boolean ordered;
     private final String tagFilter;
+    private final Deduplication deduplication;
 
     private Subscription(Builder builder) {
         this.logicTopic = builder.logicTopic;
         this.consumerGroup = builder.consumerGroup;
         this.ordered = builder.ordered;
         this.tagFilter = builder.tagFilter;
+        this.deduplication = builder.deduplication;
     }
 
     public static Builder builder(String logicTopic, String consumerGroup) {
@@ -48,10 +51,15 @@ public final class Subscription {
         return tagFilter;
     }
 
+    /** Copies this consumer drops before its listener sees them; empty (the default): every delivery is handed over. */
+    public Optional<Deduplication> deduplication() {
+        return Optional.ofNullable(deduplication);
+    }
+
     @Override
     public String toString() {
         return "Subscription[logicTopic=" + logicTopic + ", consumerGroup=" + consumerGroup + ", ordered=" + ordered
-                + ", tagFilter=" + tagFilter + "]";
+                + ", tagFilter=" + tagFilter + (deduplication == null ? "" : ", " + deduplication) + "]";
     }
 
     /** Builds a {@link Subscription}; not thread-safe. */
@@ -60,6 +68,7 @@ public final class Subscription {
         private final String consumerGroup;
         private boolean ordered;
         private String tagFilter = "*";
+        private Deduplication deduplication;
 
         private Builder(String logicTopic, String consumerGroup) {
             this.logicTopic = Names.requireName("logicTopic", logicTopic);
@@ -73,6 +82,12 @@ public final class Subscription {
 
         public Builder tagFilter(String tagFilter) {
             this.tagFilter = Names.requireText("tagFilter", Objects.requireNonNull(tagFilter, "tagFilter"));
+            return this;
+        }
+
+        /** Drops copies of messages already processed successfully by this consumer (see {@link Deduplication}). */
+        public Builder deduplicate(Deduplication deduplication) {
+            this.deduplication = Objects.requireNonNull(deduplication, "deduplication");
             return this;
         }
 

@@ -61,6 +61,9 @@ final class MessageMapping {
         }
         message.tag().ifPresent(target::setTags);
         message.shardingKey().ifPresent(key -> MessageAccessor.putProperty(target, MessageConst.PROPERTY_SHARDING_KEY, key));
+        // Given, RocketMQ's producer keeps it (it sets an id only where there is none), batches included.
+        message.messageId().ifPresent(id -> MessageAccessor.putProperty(target,
+                MessageConst.PROPERTY_UNIQ_CLIENT_MESSAGE_ID_KEYIDX, id));
         return target;
     }
 

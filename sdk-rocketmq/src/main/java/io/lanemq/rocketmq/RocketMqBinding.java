@@ -8,6 +8,8 @@ import io.lanemq.api.spi.BoundProducer;
 import io.lanemq.api.spi.BoundProducerSpec;
 import io.lanemq.api.spi.MessagingBinding;
 import java.util.Objects;
+import java.util.Optional;
+import org.apache.rocketmq.common.message.MessageClientIDSetter;
 
 /**
  * The Apache RocketMQ binding (remoting client 5.x), found through {@link java.util.ServiceLoader}
@@ -46,6 +48,12 @@ public final class RocketMqBinding implements MessagingBinding {
     @Override
     public String name() {
         return NAME;
+    }
+
+    /** RocketMQ's client-side unique id ({@code UNIQ_KEY}), which {@code mqadmin queryMsgByUniqueKey} finds. */
+    @Override
+    public Optional<String> newMessageId() {
+        return Optional.of(MessageClientIDSetter.createUniqID());
     }
 
     @Override

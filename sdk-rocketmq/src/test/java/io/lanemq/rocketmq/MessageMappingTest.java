@@ -84,6 +84,17 @@ class MessageMappingTest {
     }
 
     @Test
+    void aGivenMessageIdIsTheOneRocketMqKeeps() throws Exception {
+        String id = new RocketMqBinding().newMessageId().orElseThrow();
+        Message target = MessageMapping.toRocketMq(new PhysicalMessage("orders_a", BODY, List.of(), Optional.empty(),
+                Map.of(), Optional.empty(), Optional.of(id)));
+
+        MessageClientIDSetter.setUniqID(target); // what the producer does before sending: only where none is set
+        assertThat(MessageClientIDSetter.getUniqID(target)).isEqualTo(id);
+        assertThat(new RocketMqBinding().newMessageId()).as("a new one each time").isNotEqualTo(Optional.of(id));
+    }
+
+    @Test
     void leavesOptionalFieldsUnset() throws Exception {
         Message target = MessageMapping.toRocketMq(new PhysicalMessage("orders_a", BODY, List.of(), Optional.empty(),
                 Map.of(), Optional.empty()));

@@ -20,7 +20,9 @@ import io.lanemq.delay.server.DelayServer;
 import io.lanemq.delay.server.DelayServerOptions;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.testkit.BrokerNode;
+import io.lanemq.testkit.BrokerProfile;
 import io.lanemq.testkit.Idc;
+import io.lanemq.testkit.StackSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -62,6 +64,10 @@ public final class IdleBenchmark implements Callable<Integer>, FigureBenchmark {
             + "second, as in the tests, instead of RocketMQ's own intervals (30 s, 30 s, 5 s) as in production.")
     boolean testClientIntervals;
 
+    @Option(names = "--broker-profile", defaultValue = "DEFAULT", description = "The brokers' settings: DEFAULT "
+            + "(RocketMQ's) or TUNED (deploy/broker/broker.conf) (default: ${DEFAULT-VALUE}).")
+    BrokerProfile brokerProfile;
+
     @Option(names = "--top-threads", defaultValue = "10", description = "Threads of this JVM listed per window (default: ${DEFAULT-VALUE}).")
     int topThreads;
 
@@ -74,10 +80,11 @@ public final class IdleBenchmark implements Callable<Integer>, FigureBenchmark {
     public List<Figure> measure() throws Exception {
         String directGroup = LocalPlatform.unique("bench-idle-direct");
         String proxyGroup = LocalPlatform.unique("bench-idle-proxied");
-        System.out.printf("P8 idle: no traffic; each window %d s after %d s of settling; client intervals: %s%n", windowSeconds,
-                settleSeconds, testClientIntervals ? "the tests' (1 s)" : "RocketMQ's own (production)");
+        System.out.printf("P8 idle: no traffic; each window %d s after %d s of settling; client intervals: %s; brokers: %s%n",
+                windowSeconds, settleSeconds, testClientIntervals ? "the tests' (1 s)" : "RocketMQ's own (production)",
+                brokerProfile);
         try (ScratchStore store = ScratchStore.create("lanemq-idle-bench");
-             LocalPlatform platform = LocalPlatform.start()) {
+             LocalPlatform platform = LocalPlatform.start(StackSpec.dualIdc().toBuilder().brokerProfile(brokerProfile).build())) {
             if (!testClientIntervals) {
                 platform.productionClientIntervals();
             }
@@ -99,7 +106,7 @@ public final class IdleBenchmark implements Callable<Integer>, FigureBenchmark {
                 connect(producer, platform, direct, proxied);
                 Window connected = window(platform, "the stack with an SDK producer, a DIRECT consumer, the delay server and "
                         + "the consumer proxy with one PROXY consumer, all connected");
-                return List.of(aloneFigure(alone), connectedFigure(connected, alone));
+                return List.of(aloneFigure(alone, brokers()), connectedFigure(connected, alone, brokers()));
             }
         }
     }
@@ -234,24 +241,29 @@ public final class IdleBenchmark implements Callable<Integer>, FigureBenchmark {
                 .collect(Collectors.joining(", "));
     }
 
-    private static Figure aloneFigure(Window alone) {
+    /** Names the profile in the figures when it is not RocketMQ's default, so a table never mixes the two unawares. */
+    private String brokers() {
+        return brokerProfile == BrokerProfile.DEFAULT ? "" : brokerProfile.name().toLowerCase() + " ";
+    }
+
+    private static Figure aloneFigure(Window alone, String brokers) {
         double percent = alone.childrenPercent();
         System.out.printf("RESULT P8 idle_stack_alone=%.1f%% of one core target<=5%% %s%n", percent,
                 Targets.P8_IDLE_STACK_PERCENT.isMetBy(percent) ? "MET" : "MISSED");
-        return Figure.of("P8", "idle: the stack alone (name servers, brokers)")
+        return Figure.of("P8", "idle: the stack alone (name servers, " + brokers + "brokers)")
                 .measured(percent, "% of a core").target(Targets.P8_IDLE_STACK_PERCENT)
                 .note(alone.childrenSplit() + "; this JVM (no client yet) " + String.format("%.1f", alone.self().percentOfCore())
                         + ", not counted").build();
     }
 
-    private static Figure connectedFigure(Window connected, Window alone) {
+    private static Figure connectedFigure(Window connected, Window alone, String brokers) {
         double percent = connected.childrenPercent() + connected.self().percentOfCore();
         System.out.printf("RESULT P8 idle_connected=%.1f%% of one core target<=10%% %s%n", percent,
                 Targets.P8_IDLE_CONNECTED_PERCENT.isMetBy(percent) ? "MET" : "MISSED");
         ProcessCpu.Spent self = connected.self();
         String topThread = self.families().isEmpty() ? "" : String.format("; its top thread family %s (%d threads) %.1f",
                 self.families().get(0).name(), self.families().get(0).threads(), self.percentOfCore(self.families().get(0).cpuNanos()));
-        return Figure.of("P8", "idle: stack + SDK producer, consumers, delay server, proxy")
+        return Figure.of("P8", "idle: " + brokers + "stack + SDK producer, consumers, delay server, proxy")
                 .measured(percent, "% of a core").baseline(alone.childrenPercent())
                 .target(Targets.P8_IDLE_CONNECTED_PERCENT)
                 .note(String.format("this JVM (clients, delay server, proxy) %.1f%s; %s; baseline: the stack alone",

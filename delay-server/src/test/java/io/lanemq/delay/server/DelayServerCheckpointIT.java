@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * from the checkpoint without reading one old internal-topic copy; a {@code kill -9} after a
  * periodic checkpoint re-reads only what was read since, and loses nothing.
  */
+@Execution(ExecutionMode.CONCURRENT) // waits for due times on its own stack: see junit-platform.properties
 class DelayServerCheckpointIT {
 
     @TempDir

@@ -10,6 +10,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -17,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * an instance's whole store with a second instance taking over. Nothing acknowledged to a sender is
  * lost; duplicates are possible and reported.
  */
+@Execution(ExecutionMode.CONCURRENT) // waits for due times on its own stack: see junit-platform.properties
 class DelayServerCrashIT {
 
     @TempDir

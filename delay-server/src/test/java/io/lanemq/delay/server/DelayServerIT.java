@@ -17,9 +17,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The delay server in this JVM against real brokers: delivery, cancel, re-enqueue, a corrupt store. */
+@Execution(ExecutionMode.CONCURRENT) // waits for due times on its own stack: see junit-platform.properties
 class DelayServerIT {
 
     @TempDir

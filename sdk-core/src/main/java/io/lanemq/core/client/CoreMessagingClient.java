@@ -17,6 +17,7 @@ import io.lanemq.config.ConfigSources;
 import io.lanemq.config.ConfigSubscriber;
 import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.core.internal.consume.DualClusterConsumer;
+import io.lanemq.core.internal.consume.dedup.DeduplicatingListener;
 import io.lanemq.core.internal.consume.proxy.ProxyIdentity;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.internal.produce.ClusterProducers;
@@ -147,6 +148,7 @@ public final class CoreMessagingClient implements MessagingClient {
     public Consumer subscribe(Subscription subscription, MessageListener listener) throws MessagingException {
         ensureOpen();
         Objects.requireNonNull(listener, "listener");
+        listener = DeduplicatingListener.wrap(subscription, listener, metrics, ticker);
         ProxyIdentity identity = new ProxyIdentity(options.applicationName(), options.proxyToken());
         if (lanes == null) {
             DualClusterConsumer consumer = DualClusterConsumer.start(subscription, listener, config.current(), binding, metrics,

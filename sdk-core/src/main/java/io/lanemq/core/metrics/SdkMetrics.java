@@ -78,6 +78,8 @@ public final class SdkMetrics {
 
     /** Messages a lane-aware consumer placed, by {@code outcome} (a {@link LaneOutcome}). */
     public static final String LANE_ROUTED = "lanemq.consumer.lane.routed";
+    /** Copies a subscription with deduplication acknowledged without calling its listener; counter. */
+    public static final String DUPLICATES_DROPPED = "lanemq.consumer.duplicates.dropped";
     public static final String TAG_LOGIC_TOPIC = "logic_topic";
     public static final String TAG_CLUSTER = "cluster";
     public static final String TAG_GROUP = "group";
@@ -239,6 +241,12 @@ public final class SdkMetrics {
         public String tag() {
             return name().toLowerCase(java.util.Locale.ROOT);
         }
+    }
+
+    /** Looked up once per subscription: it counts on the consume path. */
+    public Counter duplicatesDropped(String logicTopic, String group) {
+        return Counter.builder(DUPLICATES_DROPPED).tags(common).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group)
+                .register(registry);
     }
 
     public void laneRouted(String group, LaneOutcome outcome) {

@@ -9,10 +9,12 @@ import io.lanemq.api.spi.BoundProducerSpec;
 import io.lanemq.api.spi.MessagingBinding;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The binding SPI in memory: each cluster named in a spec is a {@link MemoryCluster}, created on first use, which
@@ -30,6 +32,7 @@ import java.util.concurrent.ScheduledExecutorService;
  */
 public final class MemoryBinding implements MessagingBinding, AutoCloseable {
     private final Map<String, MemoryCluster> clusters = new ConcurrentHashMap<>();
+    private final AtomicLong messageIds = new AtomicLong();
     private final List<AutoCloseable> created = new CopyOnWriteArrayList<>();
     /** Answers delayed sends; one daemon thread. */
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -41,6 +44,12 @@ public final class MemoryBinding implements MessagingBinding, AutoCloseable {
     @Override
     public String name() {
         return "memory";
+    }
+
+    /** Ids as the SDK gives them to every attempt of a send, unique within this binding. */
+    @Override
+    public Optional<String> newMessageId() {
+        return Optional.of("msg-" + messageIds.incrementAndGet());
     }
 
     /** The cluster named {@code name}, created empty and healthy on first use. */

@@ -283,11 +283,11 @@ public final class MemoryCluster {
 
     /** Appends {@code message} to its topic: to the sharding key's queue, or the next one round-robin. */
     synchronized BoundSendResult store(PhysicalMessage message) {
-        return append(message, newId(), queueOf(message));
+        return append(message, message.messageId().orElseGet(this::newId), queueOf(message));
     }
 
     synchronized BoundSendResult prepare(String group, PhysicalMessage message) {
-        String id = newId();
+        String id = message.messageId().orElseGet(this::newId);
         int queue = queueOf(message);
         prepared.put(id, new Prepared(group, message, queue, toBound(message, id, queue, -1, 1)));
         return new BoundSendResult(id, message.topic(), null, -1, -1);

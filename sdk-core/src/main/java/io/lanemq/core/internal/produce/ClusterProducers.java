@@ -8,6 +8,7 @@ import io.lanemq.api.spi.BoundProducer;
 import io.lanemq.api.spi.BoundProducerSpec;
 import io.lanemq.api.spi.ClusterEndpoint;
 import io.lanemq.api.spi.MessagingBinding;
+import io.lanemq.api.spi.PhysicalMessage;
 import io.lanemq.api.spi.TransactionCheckHandler;
 import io.lanemq.config.ClusterConfig;
 import io.lanemq.config.ConfigSubscriber;
@@ -53,6 +54,11 @@ public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
         this.checker = checker;
         this.config = config;
         this.binding = binding;
+    }
+
+    /** A new id for every attempt of one send to carry (see {@link PhysicalMessage#messageId()}). */
+    Optional<String> newMessageId() {
+        return binding.newMessageId();
     }
 
     /** Starts a producer on every cluster of the current configuration. */

@@ -12,6 +12,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * cluster is answering in milliseconds (the attempt's cluster is the odd one out: a silent partition, a stalled
  * broker), and the wrong one when every cluster is slow: a busy 2-core host stalled every send 1-2 s at once
  * (DelayServerProbeIT under three test stacks), and giving up on each then only doubled the messages.
+ *
+ * <p>It also keeps each cluster's usual answer time, the way TCP keeps a connection's (RFC 6298: a smoothed
+ * round trip and its mean deviation), so "silent" is measured against how this cluster answers now: see
+ * {@link #patienceNanos}.
  */
 final class ClusterPulse {
     /** Per cluster: when it last answered, and last answered quickly. Written on every answer, so no new map entry each time. */
@@ -26,6 +30,7 @@ final class ClusterPulse {
     void answered(String cluster, long latencyNanos, long quickNanos) {
         long now = ticker.read();
         Marks m = marks.computeIfAbsent(cluster, c -> new Marks());
+        m.sample(Math.max(0, latencyNanos));
         m.answer = now;
         m.answered = true;
         if (latencyNanos <= quickNanos) {
@@ -55,6 +60,20 @@ final class ClusterPulse {
         return m != null && m.answered && m.answer - sinceNanos < 0;
     }
 
+    /**
+     * How long a cluster that went quiet is waited for before it counts as stalled: its smoothed answer time plus
+     * four mean deviations (TCP's retransmission timeout, RFC 6298 section 2), within {@code [floorNanos,
+     * ceilingNanos]}. On a quiet host answers take milliseconds and the floor applies, so a silent partition is
+     * still noticed at the floor. On a host so busy that this cluster's answers take hundreds of milliseconds
+     * (DelayServerProbeIT with three other builds on 2 cores: p99 550 ms), 250 ms of quiet is its normal pace, and
+     * giving up then stored copies: 5 duplicates in 972 probes.
+     */
+    long patienceNanos(String cluster, long floorNanos, long ceilingNanos) {
+        Marks m = marks.get(cluster);
+        long estimate = m == null ? 0 : m.timeoutNanos();
+        return Math.min(ceilingNanos, Math.max(floorNanos, estimate));
+    }
+
     /** True when a cluster other than {@code cluster} answered quickly at or after {@code sinceNanos}. */
     boolean otherAnsweredSince(String cluster, long sinceNanos) {
         for (Map.Entry<String, Marks> entry : marks.entrySet()) {
@@ -72,5 +91,24 @@ final class ClusterPulse {
         volatile long quickAnswer;
         volatile boolean answered;
         volatile boolean quick;
+        /** RFC 6298's SRTT and RTTVAR, in nanoseconds; guarded by this. Once per request, not per message. */
+        private long smoothed;
+        private long deviation;
+        private boolean sampled;
+
+        synchronized void sample(long latencyNanos) {
+            if (!sampled) {
+                smoothed = latencyNanos;
+                deviation = latencyNanos / 2;
+                sampled = true;
+                return;
+            }
+            deviation += (Math.abs(smoothed - latencyNanos) - deviation) / 4;
+            smoothed += (latencyNanos - smoothed) / 8;
+        }
+
+        synchronized long timeoutNanos() {
+            return sampled ? smoothed + 4 * deviation : 0;
+        }
     }
 }

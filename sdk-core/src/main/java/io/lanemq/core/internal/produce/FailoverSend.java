@@ -89,7 +89,7 @@ final class FailoverSend {
                 }
             }
             if (attempt != null) {
-                failure = arm();
+                failure = arm(attempt);
                 if (failure == null) {
                     current = attempt;
                     outstanding++;
@@ -199,11 +199,11 @@ final class FailoverSend {
      * Sets the next check: a failover while another cluster is left and it comes before the deadline, else the
      * deadline. Returns the failure to report if no timer can be set (the producer closed meanwhile).
      */
-    private MessagingException arm() {
+    private MessagingException arm(Attempt attempt) {
         long now = attempts.now();
         long at = deadlineNanos;
         if (attempts.canRetry()) {
-            at = Math.min(at, now + attempts.stallNanos()); // the first look for a stalled cluster (see overdue)
+            at = Math.min(at, now + attempts.stallNanos(attempt.cluster())); // the first look for a stalled cluster (see overdue)
         }
         return schedule(at - now);
     }

@@ -19,6 +19,7 @@ import io.lanemq.support.Ticker;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -54,10 +55,17 @@ final class SendAttempts {
     private final long maxHeldBytes;
     /** One id for every attempt, so whichever cluster stores the record, the id is the one reported. */
     private final String delayId;
+    /**
+     * One message id for every attempt: a copy stored by an attempt given up on (its answer came late) carries the
+     * id of the copy that was acknowledged, so a consumer can tell it is the same message (deduplication).
+     */
+    private final Optional<String> messageId;
 
     SendAttempts(LogicTopicConfig topic, Message message, Map<String, String> properties, boolean stressTest,
-                 PlatformConfig snapshot, ClusterChooser chooser, SdkMetrics metrics, ClusterPulse pulse, Ticker ticker) {
+                 PlatformConfig snapshot, ClusterChooser chooser, SdkMetrics metrics, ClusterPulse pulse, Ticker ticker,
+                 Optional<String> messageId) {
         this.topic = topic;
+        this.messageId = messageId;
         this.message = message;
         this.properties = properties;
         this.chooser = chooser;
@@ -120,7 +128,7 @@ final class SendAttempts {
         tried.add(route.cluster());
         PhysicalMessage physical = delayId != null ? DelayProtocol.schedule(message, properties, delayTopic, delayId)
                 : new PhysicalMessage(physicalTopic(route), message.body(), message.keys(), message.tag(),
-                        properties, message.shardingKey());
+                        properties, message.shardingKey(), messageId);
         return new Attempt(message.logicTopic(), lease, physical, delayId, ticker.read(), new AtomicBoolean());
     }
 
@@ -188,7 +196,7 @@ final class SendAttempts {
      * Whether {@code attempt}, still unanswered, should be given up on now.
      * <ul>
      *   <li>Another cluster answered quickly since it started, and its own cluster, which answered before, answered
-     *       nothing at all since then: its connection is stalled, and it is given up on at {@link #stallNanos()}. A lost packet makes
+     *       nothing at all since then: its connection is stalled, and it is given up on at {@link #stallNanos}. A lost packet makes
      *       TCP wait for a retransmission (200 ms at least on Linux, doubling on each loss), and every request on
      *       the connection waits with it: under 10% packet loss on one IDC, the 4 senders of
      *       IdcPartitionFaultIT all piled onto that IDC within milliseconds and waited out failoverAfterMs
@@ -210,12 +218,16 @@ final class SendAttempts {
             return waited >= lastChanceNanos();
         }
         return waited >= failoverAfter.toNanos()
-                || waited >= stallNanos() && pulse.silentSince(attempt.cluster(), attempt.startNanos());
+                || waited >= stallNanos(attempt.cluster()) && pulse.silentSince(attempt.cluster(), attempt.startNanos());
     }
 
-    /** How long an attempt waits on a cluster that answers nothing while another answers: a quarter of {@link #failoverAfter()}. */
-    long stallNanos() {
-        return quickNanos();
+    /**
+     * How long an attempt waits on a cluster that answers nothing while another answers: a quarter of
+     * {@link #failoverAfter()}, or longer while that cluster's own recent answers have been slow
+     * ({@link ClusterPulse#patienceNanos}), never past failoverAfter.
+     */
+    long stallNanos(String cluster) {
+        return pulse.patienceNanos(cluster, quickNanos(), failoverAfter.toNanos());
     }
 
     /** How long an attempt may go unanswered without evidence against its cluster before it is given up on. */

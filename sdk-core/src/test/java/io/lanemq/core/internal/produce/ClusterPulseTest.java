@@ -53,4 +53,34 @@ class ClusterPulseTest {
         pulse.answered("cluster-a", 10 * QUICK, QUICK);
         assertThat(pulse.silentSince("cluster-a", attemptStart)).as("a slow answer since is an answer").isFalse();
     }
+
+    @Test
+    void patienceFollowsTheClustersOwnAnswerTimesBetweenTheFloorAndTheCeiling() {
+        long floor = Duration.ofMillis(250).toNanos();
+        long ceiling = Duration.ofSeconds(1).toNanos();
+        assertThat(pulse.patienceNanos("cluster-a", floor, ceiling)).as("no answer yet: the floor").isEqualTo(floor);
+
+        for (int i = 0; i < 20; i++) {
+            pulse.answered("cluster-a", Duration.ofMillis(2).toNanos(), QUICK);
+        }
+        assertThat(pulse.patienceNanos("cluster-a", floor, ceiling)).as("answers in 2 ms: the floor").isEqualTo(floor);
+
+        for (int i = 0; i < 20; i++) {
+            pulse.answered("cluster-b", Duration.ofMillis(i % 2 == 0 ? 50 : 300).toNanos(), QUICK);
+        }
+        long busy = pulse.patienceNanos("cluster-b", floor, ceiling);
+        assertThat(busy).as("answers of 50-300 ms: their mean plus four deviations (about 175 + 4 x 125 ms)")
+                .isBetween(Duration.ofMillis(500).toNanos(), Duration.ofMillis(800).toNanos());
+        assertThat(pulse.patienceNanos("cluster-a", floor, ceiling)).as("per cluster").isEqualTo(floor);
+
+        for (int i = 0; i < 5; i++) {
+            pulse.answered("cluster-b", Duration.ofSeconds(3).toNanos(), QUICK);
+        }
+        assertThat(pulse.patienceNanos("cluster-b", floor, ceiling)).as("never past the ceiling").isEqualTo(ceiling);
+
+        for (int i = 0; i < 60; i++) {
+            pulse.answered("cluster-b", Duration.ofMillis(2).toNanos(), QUICK);
+        }
+        assertThat(pulse.patienceNanos("cluster-b", floor, ceiling)).as("fast again: back to the floor").isEqualTo(floor);
+    }
 }

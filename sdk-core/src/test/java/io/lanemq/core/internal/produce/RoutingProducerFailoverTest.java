@@ -103,6 +103,8 @@ class RoutingProducerFailoverTest {
         assertThat(sent.messageId()).as("the id cluster-a stored").isEqualTo(cluster("cluster-a").stored("orders").get(0).messageId());
         await().atMost(SEND_TIMEOUT).until(() -> cluster("cluster-b").stored("orders_b").size() == 1); // the late copy
         assertThat(sent.cluster()).as("after the late answer").isEqualTo("cluster-a");
+        assertThat(cluster("cluster-b").stored("orders_b").get(0).messageId())
+                .as("the late copy carries the id of the acknowledged one, so consumers can recognise it").isEqualTo(sent.messageId());
     }
 
     @Test

@@ -56,6 +56,24 @@ class SendAttemptsClockTest {
     }
 
     @Test
+    void aClusterWhoseRecentAnswersWereSlowIsWaitedForLongerBeforeItCountsAsStalled() throws Exception {
+        for (int i = 0; i < 20; i++) { // a busy host: cluster-a answers in 50-300 ms
+            pulse.answered("cluster-a", Duration.ofMillis(i % 2 == 0 ? 50 : 300).toNanos(), QUICK.toNanos());
+        }
+        clock.advance(Duration.ofMillis(1));
+        SendAttempts attempts = attempts();
+        Attempt slow = attempts.next();
+        clock.advance(Duration.ofMillis(10));
+        pulse.answered("cluster-b", Duration.ofMillis(5).toNanos(), QUICK.toNanos());
+
+        clock.advance(Duration.ofMillis(390));
+        assertThat(attempts.overdue(slow, clock.read()))
+                .as("400 ms of quiet is cluster-a's usual pace now, not a stall").isFalse();
+        clock.advance(Duration.ofMillis(600));
+        assertThat(attempts.overdue(slow, clock.read())).as("at failoverAfter it is given up on all the same").isTrue();
+    }
+
+    @Test
     void anAttemptOnAClusterThatNeverAnsweredIsGivenUpOnOnlyAtHalfTheSendTimeout() throws Exception {
         SendAttempts attempts = attempts();
         Attempt cold = attempts.next();
@@ -155,7 +173,7 @@ class SendAttemptsClockTest {
                 .build();
         Message message = Message.builder("orders").body("x".getBytes(StandardCharsets.UTF_8)).build();
         return new SendAttempts(topic, message, Map.of(), false, snapshot, new OneRoute(lease),
-                new SdkMetrics(new SimpleMeterRegistry(), "test"), pulse, clock);
+                new SdkMetrics(new SimpleMeterRegistry(), "test"), pulse, clock, Optional.empty());
     }
 
     private record OneRoute(RouteLease lease) implements ClusterChooser {
