@@ -45,6 +45,7 @@ class ProxyDashboardMetricNamesTest {
         metrics.frameDeliveries().record(4);
         metrics.groupGauges(group, dispatcher, () -> 0);
         metrics.lag(group, "cluster-a", () -> 0);
+        metrics.queues(group, "cluster-a", () -> 2);
         exported = PrometheusNames.ofScrape(registry.scrape());
         registry.close();
     }
