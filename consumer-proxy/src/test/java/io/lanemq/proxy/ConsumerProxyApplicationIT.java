@@ -25,13 +25,14 @@ import java.util.concurrent.TimeUnit;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.web.context.WebServerApplicationContext;
+import io.lanemq.service.http.ServiceEndpoints;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The Spring Boot service end to end: started with {@code --lanemq.proxy.*} arguments over real brokers and TLS,
- * it serves consumers, {@code /actuator/health} and {@code /actuator/prometheus}; closing the context (what SIGTERM
- * does) drains while the web server still answers OUT_OF_SERVICE, waits for the outstanding acks, then commits.
+ * it serves consumers, {@code /livez}, {@code /readyz} and {@code /metrics}; closing the context (what SIGTERM
+ * does, after marking it not ready) drains while {@code /readyz} answers DRAINING, waits for the outstanding acks,
+ * then commits.
  */
 class ConsumerProxyApplicationIT {
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(40);
@@ -47,17 +48,18 @@ class ConsumerProxyApplicationIT {
         Path tokens = Files.writeString(dir.resolve("tokens.properties"), ProxyHarness.APPLICATION + "=" + ProxyHarness.TOKEN + "\n");
         DefaultMQAdminExt admin = ProxyHarness.adminOfClusterA(platform);
         ConfigurableApplicationContext context = ConsumerProxyApplication.application().run(
-                "--server.port=0",
+                "--lanemq.proxy.http-address=127.0.0.1:0",
                 "--lanemq.proxy.config-location=" + platform.writeConfig(),
                 "--lanemq.proxy.listen=127.0.0.1:0",
                 "--lanemq.proxy.tls-key-store=" + SelfSignedCertificate.shared().keyStore(),
                 "--lanemq.proxy.tls-key-store-password=" + new String(SelfSignedCertificate.shared().password()),
                 "--lanemq.proxy.tokens-file=" + tokens,
                 "--lanemq.proxy.commit-interval=200ms",
-                "--lanemq.proxy.drain-timeout=" + DRAIN_TIMEOUT.toMillis());
+                "--lanemq.proxy.drain-timeout=" + DRAIN_TIMEOUT.toMillis(),
+                "--lanemq.proxy.shutdown-grace=" + DRAIN_TIMEOUT.plusSeconds(20).toMillis());
         TestConsumer consumer = null;
         try {
-            String base = "http://127.0.0.1:" + ((WebServerApplicationContext) context).getWebServer().getPort();
+            String base = "http://127.0.0.1:" + context.getBean(ServiceEndpoints.class).address().getPort();
             ConsumerProxyServer proxy = context.getBean(ProxyLifecycle.class).server().orElseThrow();
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -72,21 +74,22 @@ class ConsumerProxyApplicationIT {
             await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
                     .until(() -> ProxyHarness.committed(admin, group, topic) == 3);
 
-            HttpResponse<String> health = get(http, base + "/actuator/health");
+            HttpResponse<String> health = get(http, base + ServiceEndpoints.READINESS_PATH);
             assertThat(health.statusCode()).isEqualTo(200);
-            assertThat(health.body()).contains("\"status\":\"UP\"");
-            HttpResponse<String> prometheus = get(http, base + "/actuator/prometheus");
+            assertThat(health.body()).startsWith("SERVING");
+            assertThat(get(http, base + ServiceEndpoints.LIVENESS_PATH).statusCode()).isEqualTo(200);
+            HttpResponse<String> prometheus = get(http, base + ServiceEndpoints.METRICS_PATH);
             assertThat(prometheus.statusCode()).isEqualTo(200);
             assertThat(prometheus.body()).contains("lanemq_proxy_deliveries_total{").contains("consumer=\"boot\"")
                     .contains("lanemq_proxy_in_flight{").contains("lanemq_proxy_uncommitted{")
-                    .contains("lanemq_proxy_acks_total{");
-            assertThat(get(http, base + "/actuator/env").statusCode()).as("only health and prometheus are exposed").isEqualTo(404);
+                    .contains("lanemq_proxy_acks_total{").contains("jvm_memory_used_bytes{");
+            assertThat(get(http, base + "/actuator/env").statusCode()).as("only the operations endpoints are served").isEqualTo(404);
 
             long closeStart = System.nanoTime();
             CompletableFuture<Void> closing = CompletableFuture.runAsync(context::close);
             await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {
-                HttpResponse<String> draining = get(http, base + "/actuator/health");
-                return draining.statusCode() == 503 && draining.body().contains("\"status\":\"OUT_OF_SERVICE\"");
+                HttpResponse<String> draining = get(http, base + ServiceEndpoints.READINESS_PATH);
+                return draining.statusCode() == 503 && draining.body().equals("DRAINING\n");
             });
             await().atMost(Duration.ofSeconds(10)).until(() -> boot.statuses.stream()
                     .anyMatch(s -> s.getCode() == io.lanemq.proxy.protocol.Status.Code.DRAINING));
@@ -108,7 +111,7 @@ class ConsumerProxyApplicationIT {
             assertThat(boot.ended.get().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
             assertThat(proxy.meters().find(ProxyMetrics.ACKS).counters()).as("the acks during the drain were counted")
                     .allSatisfy(counter -> assertThat(counter.count()).isEqualTo(20));
-            assertThatThrownBy(() -> get(http, base + "/actuator/health")).as("the web server stopped after the proxy")
+            assertThatThrownBy(() -> get(http, base + ServiceEndpoints.READINESS_PATH)).as("the endpoints stopped after the proxy")
                     .isInstanceOf(IOException.class);
         } finally {
             context.close();

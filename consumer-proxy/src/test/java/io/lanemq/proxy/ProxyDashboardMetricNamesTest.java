@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The consumer proxy's dashboard and alert rules (kept with the platform's other dashboards in
- * {@code dial-test/dashboards/}, where promtool checks them) query only names {@link ProxyMetrics} exports,
+ * {@code observability/}, where promtool checks them) query only names {@link ProxyMetrics} exports,
  * and the dashboard shows every one of them. The names come from a Prometheus scrape after every
  * {@code ProxyMetrics} method was called, so the suffixes are exactly Micrometer's.
  */

@@ -48,7 +48,7 @@ final class ProxyProcess implements AutoCloseable {
                 ConsumerProxyApplication.class.getName(),
                 "--lanemq.proxy.config-location=" + platformConfig,
                 "--lanemq.proxy.listen=127.0.0.1:" + grpcPort,
-                "--server.port=" + httpPort,
+                "--lanemq.proxy.http-address=127.0.0.1:" + httpPort,
                 "--lanemq.proxy.tls-key-store=" + SelfSignedCertificate.shared().keyStore(),
                 "--lanemq.proxy.tokens-file=" + tokens,
                 "--lanemq.proxy.ack-timeout=10s"));
@@ -68,7 +68,7 @@ final class ProxyProcess implements AutoCloseable {
         builder.environment().put("LANEMQ_PROXY_KEYSTORE_PASSWORD", new String(SelfSignedCertificate.shared().password()));
         process = builder.start();
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-        HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/actuator/health")).build();
+        HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + io.lanemq.service.http.ServiceEndpoints.READINESS_PATH)).build();
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
             if (!process.isAlive()) {
                 throw new IllegalStateException("the proxy child exited with " + process.exitValue() + "; see " + log);

@@ -105,6 +105,10 @@ class ProxyPropertiesTest {
                 "lanemq.proxy.grpc.max-connections: GrpcServerLimits.maxConnections must be at least 1, was 0");
         assertStartupFails(List.of("lanemq.proxy.plaintext=true", "lanemq.proxy.tokens-file=" + tokens), "lanemq.proxy.proxy-id=p1",
                 "lanemq.proxy.config-location: is required");
+        assertStartupFails(valid, "lanemq.proxy.http-address=9464",
+                "lanemq.proxy.http-address: the address must be HOST:PORT: 9464");
+        assertStartupFails(valid, "lanemq.proxy.shutdown-grace=5s",
+                "lanemq.proxy.shutdown-grace: must be longer than lanemq.proxy.drain-timeout (PT10S), was PT5S");
         Path shortToken = Files.writeString(dir.resolve("short.properties"), "app=short\n");
         assertStartupFails(valid, "lanemq.proxy.tokens-file=" + shortToken,
                 "lanemq.proxy.tokens-file: token of application 'app' must have at least 8 characters");

@@ -2,6 +2,8 @@ package io.lanemq.dialtest;
 
 import io.lanemq.api.MessagingException;
 import io.lanemq.localstack.LoggingSetup;
+import io.lanemq.service.http.GracefulShutdown;
+import io.lanemq.service.http.Readiness;
 import io.lanemq.testkit.Idc;
 import io.lanemq.testkit.RocketMqStack;
 import java.io.PrintStream;
@@ -91,9 +93,15 @@ public final class DialTestMain implements Callable<Integer> {
         defaultValue = "127.0.0.1:0", description = "Where acks are received (default: ${DEFAULT-VALUE}, any free port).")
     InetSocketAddress ackListen;
 
-    @Option(names = "--metrics-address", paramLabel = "HOST:PORT", converter = AddressConverter.class,
-        defaultValue = "127.0.0.1:0", description = "Where GET /metrics is served (default: ${DEFAULT-VALUE}).")
+    @Option(names = {"--http-address", "--metrics-address"}, paramLabel = "HOST:PORT", converter = AddressConverter.class,
+        defaultValue = "127.0.0.1:0", description = "Where GET /livez, /readyz and /metrics are served "
+            + "(default: ${DEFAULT-VALUE}).")
     InetSocketAddress metricsAddress;
+
+    @Option(names = "--shutdown-grace", converter = DurationConverter.class, defaultValue = "60s",
+        description = "On SIGTERM or Ctrl-C: not ready at once, then wait for outstanding acks and print the summary, "
+            + "for at most this long (default: ${DEFAULT-VALUE}).")
+    Duration shutdownGrace;
 
     @Option(names = "--delay-server-topic", paramLabel = "TOPIC",
         description = "Probe the delay server too (kind delay_server): its internal delay topic, as the platform "
@@ -144,6 +152,7 @@ public final class DialTestMain implements Callable<Integer> {
     private final PrintStream out;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final AtomicBoolean interrupted = new AtomicBoolean();
+    private final Readiness readiness = Readiness.create();
     private boolean embedded;
 
     DialTestMain(PrintStream out) {
@@ -160,21 +169,25 @@ public final class DialTestMain implements Callable<Integer> {
         AtomicInteger exitCode = new AtomicInteger(EXIT_FAILURE);
         CountDownLatch finished = new CountDownLatch(1);
         AtomicBoolean exiting = new AtomicBoolean();
-        // Ctrl-C: stop probing, let main() print the summary, then end with its exit code.
+        // SIGTERM or Ctrl-C, the services' one way (service-http): not ready at once, then stop probing, let
+        // main() print the summary and end with its exit code, within the grace period.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (exiting.get()) {
                 return;
             }
-            main.interrupted.set(true);
-            main.stopRequested.countDown();
-            try {
-                if (finished.await(5, TimeUnit.MINUTES)) {
-                    Runtime.getRuntime().halt(exitCode.get());
+            boolean done = GracefulShutdown.drain("lanemq-dialtest", main.readiness, main.graceOrDefault(), () -> {
+                main.interrupted.set(true);
+                main.stopRequested.countDown();
+                try {
+                    finished.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            });
+            if (done) {
+                Runtime.getRuntime().halt(exitCode.get());
             }
-        }, "lanemq-dialtest-ctrl-c"));
+        }, "lanemq-dialtest-shutdown"));
         try {
             exitCode.set(new CommandLine(main).execute(args));
         } finally {
@@ -189,6 +202,7 @@ public final class DialTestMain implements Callable<Integer> {
         DialTestOptions.Builder builder;
         StressOptions stressConfig;
         try {
+            GracefulShutdown.requireGrace(shutdownGrace);
             stressConfig = stressConfig();
             builder = configBuilder();
             if (stressConfig != null) {
@@ -236,6 +250,15 @@ public final class DialTestMain implements Callable<Integer> {
         }
     }
 
+    /** The grace period asked for, valid or the default (a SIGTERM may come before the options are parsed). */
+    private Duration graceOrDefault() {
+        Duration asked = shutdownGrace;
+        if (asked == null || asked.isNegative() || asked.compareTo(GracefulShutdown.MAX_GRACE) > 0) {
+            return Duration.ofSeconds(60);
+        }
+        return asked;
+    }
+
     /** Runs until the duration, Ctrl-C or (with a stress ramp) the ramp's end. */
     private int run(DialTestOptions config, StressRamp ramp) throws InterruptedException {
         double ratio = config.samplingRatio();
@@ -244,7 +267,7 @@ public final class DialTestMain implements Callable<Integer> {
         if (ramp != null) {
             onReport = onReport.andThen(r -> nextStep(ramp, rate, r));
         }
-        try (DialTestRun test = DialTestRun.runner(config).rate(rate).onReport(onReport).start()) {
+        try (DialTestRun test = DialTestRun.runner(config).rate(rate).onReport(onReport).readiness(readiness).start()) {
             out.printf("Probing %s every %s: %s probes/s per broker and kind, %d-byte bodies, run %s%n",
                 config.nameServers(), config.period(), LiveTable.rate(config.ratePerSecond()), config.bodySize(),
                 Long.toHexString(test.runId()));

@@ -1,5 +1,7 @@
 package io.lanemq.dialtest;
 
+import io.lanemq.service.http.JvmMeters;
+import io.lanemq.service.http.Readiness;
 import io.lanemq.service.http.ServiceEndpoints;
 import io.lanemq.support.NamedThreads;
 import io.lanemq.support.Ticker;
@@ -67,6 +69,7 @@ public final class DialTestRun implements AutoCloseable {
     private final ScheduledExecutorService discoveryThread;
     private AckListener listener;
     private ServiceEndpoints metricsServer;
+    private final Readiness readiness;
     private Report totals;
     private boolean closed;
 
@@ -76,6 +79,7 @@ public final class DialTestRun implements AutoCloseable {
         this.wallClock = runner.wallClock;
         this.onReport = runner.onReport;
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        this.readiness = runner.readiness;
         this.metrics = new DialTestMetrics(registry);
         this.rate = runner.rate != null ? runner.rate : new ProbeRate(config.ratePerSecond());
         metrics.targetRate(rate::get);
@@ -95,7 +99,9 @@ public final class DialTestRun implements AutoCloseable {
             ACK_CONNECTIONS, ACK_IDLE_TIMEOUT);
         closeables.add(listener);
         if (config.metricsAddress() != null) {
-            metricsServer = ServiceEndpoints.start("lanemq-dialtest-metrics-http", config.metricsAddress(), registry, null);
+            closeables.add(JvmMeters.bindTo(registry));
+            metricsServer = ServiceEndpoints.start("lanemq-dialtest-metrics-http", config.metricsAddress(), registry,
+                readiness);
             closeables.add(metricsServer);
             LOG.info("metrics at {}", metricsServer.metricsUri());
         }
@@ -131,6 +137,7 @@ public final class DialTestRun implements AutoCloseable {
         reconcilerThread.scheduleAtFixedRate(this::reconcileSafely, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
         long discoveryMillis = DISCOVERY_INTERVAL.toMillis();
         discoveryThread.scheduleWithFixedDelay(this::rediscover, discoveryMillis, discoveryMillis, TimeUnit.MILLISECONDS);
+        readiness.serving();
     }
 
     // Probes sent before the consumer holds its queues would wait for the rebalance and distort the latency.
@@ -207,6 +214,7 @@ public final class DialTestRun implements AutoCloseable {
         if (totals != null) {
             return totals;
         }
+        readiness.draining();
         probers.forEach(ClusterProber::stopProbing);
         if (waitForAcks) {
             drain();
@@ -264,6 +272,7 @@ public final class DialTestRun implements AutoCloseable {
         private Consumer<Report> onReport = r -> { };
         private UnaryOperator<AckSender> ackSenderWrapper = UnaryOperator.identity();
         private ProbeRate rate;
+        private Readiness readiness = Readiness.create();
 
         private Runner(DialTestOptions config) {
             this.config = Objects.requireNonNull(config, "config");
@@ -293,6 +302,15 @@ public final class DialTestRun implements AutoCloseable {
          */
         public Runner rate(ProbeRate rate) {
             this.rate = Objects.requireNonNull(rate, "rate");
+            return this;
+        }
+
+        /**
+         * What {@code /readyz} reports: the run marks it serving once probing began and draining when it stops; a
+         * caller passes its own to mark it draining earlier (on SIGTERM, before the stop).
+         */
+        public Runner readiness(Readiness readiness) {
+            this.readiness = Objects.requireNonNull(readiness, "readiness");
             return this;
         }
 

@@ -16,7 +16,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** The files of {@code dial-test/dashboards/} and the PromQL in them, for tests. */
+/** The files of {@code observability/} and the PromQL in them, for tests. */
 final class Dashboards {
     /**
      * A tool the dashboards' checks need: skipped where it is missing on a developer's machine, but under
@@ -48,7 +48,7 @@ final class Dashboards {
     }
 
     static Path dir() {
-        return Path.of(System.getProperty("dialtest.dashboards", "dashboards")).toAbsolutePath();
+        return Path.of(System.getProperty("dialtest.dashboards", "../observability")).toAbsolutePath();
     }
 
     /** One panel query: its panel's title and its expression. */

@@ -157,7 +157,7 @@ public final class DelayBacklogBenchmark implements Callable<Integer>, FigureBen
                 await("every offset held again", () -> restarted.heldOffsets() >= pending);
                 double ready = seconds(began);
                 System.out.printf("  restart (graceful stop with checkpoint in %.1f s): store open and reading in %.1f s, "
-                                + "/health UP in %.1f s, every pending record's offset held again in %.1f s "
+                                + "/readyz ready in %.1f s, every pending record's offset held again in %.1f s "
                                 + "(%,d restored from the checkpoint; old copies read again: %,d stored, %,d skipped as "
                                 + "duplicates); store %,d -> %,d MB%n", stopped, opened, healthy, ready,
                         restarted.restoredFromCheckpoint(), restarted.scheduled(), restarted.duplicatesSkipped(),
@@ -179,7 +179,7 @@ public final class DelayBacklogBenchmark implements Callable<Integer>, FigureBen
                                         heapBefore / MB, ledger / (double) pending, scale)).build(),
                         Figure.of("P4", String.format("delay backlog: restart to every offset held, %,d pending", pending))
                                 .measured(ready, "s").target(Targets.P4_RESTART_SECONDS)
-                                .note(String.format("/health UP in %.1f s%s", healthy, scale)).build(),
+                                .note(String.format("/readyz ready in %.1f s%s", healthy, scale)).build(),
                         Figure.of("P4", "delay backlog: server ingest vs raw sync send")
                                 .measured(ingestRate, "msgs/s").baseline(syncRate).cpu(ingestCpu, pending)
                                 .note(String.format("burst delivery %,.0f msgs/s", deliveryRate)).build());
@@ -265,7 +265,7 @@ public final class DelayBacklogBenchmark implements Callable<Integer>, FigureBen
 
     private static boolean healthy(HttpClient http, int port) {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + io.lanemq.service.http.ServiceEndpoints.READINESS_PATH))
                     .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
             return response.statusCode() == 200;
         } catch (Exception e) {

@@ -3,6 +3,7 @@ package io.lanemq.proxy.boot;
 import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.proxy.ConsumerProxyServer;
 import io.lanemq.proxy.ProxyServerOptions;
+import io.lanemq.service.http.Readiness;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,19 +14,20 @@ import org.springframework.context.SmartLifecycle;
  * Starts the {@link ConsumerProxyServer} when the context starts and runs its graceful
  * {@link ConsumerProxyServer#close()} when the context closes (SIGTERM included).
  *
- * <p>Phase {@link SmartLifecycle#DEFAULT_PHASE}, the highest: stopped first, before the web server's graceful
- * shutdown and stop (lower phases), so {@code /actuator/health} answers OUT_OF_SERVICE while the proxy drains;
- * the meter registry, a plain bean, is destroyed only after every lifecycle stopped, so the last commits and
- * counts still land in it.
+ * <p>A lifecycle, so the context stops it before it destroys its plain beans: {@code /readyz} answers DRAINING
+ * throughout the drain (marked before the drain begins), and the meter registry and the endpoints, plain beans,
+ * are destroyed only after it stopped, so the last commits and counts still land in the registry and are served.
  */
 public final class ProxyLifecycle implements SmartLifecycle {
     private final ProxyServerOptions config;
     private final MeterRegistry registry;
+    private final Readiness readiness;
     private volatile ConsumerProxyServer server;
 
-    ProxyLifecycle(ProxyServerOptions config, MeterRegistry registry) {
+    ProxyLifecycle(ProxyServerOptions config, MeterRegistry registry, Readiness readiness) {
         this.config = config;
         this.registry = registry;
+        this.readiness = readiness;
     }
 
     @Override
@@ -35,6 +37,7 @@ public final class ProxyLifecycle implements SmartLifecycle {
         }
         try {
             server = ConsumerProxyServer.start(config, registry);
+            readiness.serving();
         } catch (InvalidConfigurationException e) {
             throw new IllegalStateException("the platform configuration at lanemq.proxy.config-location="
                     + config.configLocation() + " is invalid: " + e.getMessage(), e);
@@ -46,6 +49,7 @@ public final class ProxyLifecycle implements SmartLifecycle {
     /** Blocks for the whole graceful shutdown: at most the drain timeout plus the server's own stop. */
     @Override
     public synchronized void stop() {
+        readiness.draining();
         if (server != null) {
             server.close();
         }

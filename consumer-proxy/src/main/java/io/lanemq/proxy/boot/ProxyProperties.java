@@ -3,6 +3,8 @@ package io.lanemq.proxy.boot;
 import io.lanemq.core.grpc.GrpcServerLimits;
 import io.lanemq.proxy.GroupLimits;
 import io.lanemq.proxy.ProxyServerOptions;
+import io.lanemq.service.http.GracefulShutdown;
+import io.lanemq.service.http.HttpAddress;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -25,11 +27,20 @@ import org.springframework.boot.convert.DurationUnit;
 @ConfigurationProperties("lanemq.proxy")
 public class ProxyProperties {
     static final String PREFIX = "lanemq.proxy.";
+    /** The HTTP port of /livez, /readyz and /metrics when none is given. */
+    public static final int DEFAULT_HTTP_PORT = 9464;
+    /** The gRPC port when none is given. */
+    public static final int DEFAULT_GRPC_PORT = 7443;
 
     /** Platform configuration: file:/path/platform.yaml or etcd://host:port/key?cacert=/path/ca.pem (TLS/auth: the README's etcd locations). Required. */
     private String configLocation;
     /** gRPC address to bind (only this one), host:port. */
-    private String listen = "127.0.0.1:7443";
+    private String listen = "127.0.0.1:" + DEFAULT_GRPC_PORT;
+    /** Where /livez, /readyz and /metrics are served, host:port (port 0 = any free port). */
+    private String httpAddress = "127.0.0.1:" + DEFAULT_HTTP_PORT;
+    /** On SIGTERM: not ready at once, then the graceful stop (drain included), for at most this long. */
+    @DurationUnit(ChronoUnit.MILLIS)
+    private Duration shutdownGrace = Duration.ofSeconds(30);
     /** PKCS12 key store with the server key and certificate chain. */
     private Path tlsKeyStore;
     /** The key store's password; when unset, read from the environment variable named by tls-key-store-password-env. */
@@ -71,6 +82,21 @@ public class ProxyProperties {
     private Map<String, Limits> groupLimits = new LinkedHashMap<>();
     /** The gRPC server's limits (grpc.max-connections, grpc.handshake-timeout, ...); unset ones keep the defaults. */
     private Grpc grpc = new Grpc();
+
+    /** The validated operations address; throws {@link InvalidProxyPropertyException} naming the property. */
+    public InetSocketAddress httpSocketAddress() {
+        return checked("http-address", () -> HttpAddress.parse("the address", httpAddress));
+    }
+
+    /** The validated grace period, longer than the drain it bounds; throws naming the property. */
+    public Duration validShutdownGrace() {
+        Duration grace = checked("shutdown-grace", () -> GracefulShutdown.requireGrace(shutdownGrace));
+        if (drainTimeout != null && grace.compareTo(drainTimeout) <= 0) {
+            throw new InvalidProxyPropertyException(PREFIX + "shutdown-grace",
+                    "must be longer than " + PREFIX + "drain-timeout (" + drainTimeout + "), was " + grace);
+        }
+        return grace;
+    }
 
     /** The validated settings; throws {@link InvalidProxyPropertyException} naming the first bad property. */
     public ProxyServerOptions toProxyConfig() {
@@ -387,6 +413,22 @@ public class ProxyProperties {
 
     public void setMaxBackoff(Duration maxBackoff) {
         this.maxBackoff = maxBackoff;
+    }
+
+    public String getHttpAddress() {
+        return httpAddress;
+    }
+
+    public void setHttpAddress(String httpAddress) {
+        this.httpAddress = httpAddress;
+    }
+
+    public Duration getShutdownGrace() {
+        return shutdownGrace;
+    }
+
+    public void setShutdownGrace(Duration shutdownGrace) {
+        this.shutdownGrace = shutdownGrace;
     }
 
     public Duration getDrainTimeout() {

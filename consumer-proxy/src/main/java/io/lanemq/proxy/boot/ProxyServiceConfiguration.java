@@ -1,12 +1,19 @@
 package io.lanemq.proxy.boot;
 
 import io.lanemq.proxy.ProxyServerOptions;
-import io.micrometer.core.instrument.MeterRegistry;
+import io.lanemq.service.http.JvmMeters;
+import io.lanemq.service.http.Readiness;
+import io.lanemq.service.http.ServiceEndpoints;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The proxy's beans: its validated settings, the proxy under the context's lifecycle, and its health. */
+/**
+ * The proxy's beans: its validated settings, its meters, the operations endpoints (service-http's, as in the
+ * other services) and the proxy under the context's lifecycle.
+ */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ProxyProperties.class)
 public class ProxyServiceConfiguration {
@@ -14,16 +21,38 @@ public class ProxyServiceConfiguration {
     /** Built at context refresh, so a bad {@code lanemq.proxy.*} value fails startup naming the property. */
     @Bean
     ProxyServerOptions proxyConfig(ProxyProperties properties) {
+        properties.validShutdownGrace();
         return properties.toProxyConfig();
     }
 
-    @Bean
-    ProxyLifecycle consumerProxy(ProxyServerOptions config, MeterRegistry registry) {
-        return new ProxyLifecycle(config, registry);
+    @Bean(destroyMethod = "close")
+    PrometheusMeterRegistry proxyMeterRegistry() {
+        return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    }
+
+    @Bean(destroyMethod = "close")
+    AutoCloseable proxyJvmMeters(PrometheusMeterRegistry registry) {
+        return JvmMeters.bindTo(registry);
     }
 
     @Bean
-    ProxyHealthIndicator consumerProxyHealthIndicator(ProxyLifecycle proxy) {
-        return new ProxyHealthIndicator(proxy);
+    Readiness proxyReadiness() {
+        return Readiness.create();
+    }
+
+    /**
+     * Serving from context refresh, before the proxy starts (STARTING), and closed only after every lifecycle
+     * stopped, so {@code /readyz} answers DRAINING throughout the drain. Takes the validated settings so a bad
+     * property fails startup before anything binds a port.
+     */
+    @Bean(destroyMethod = "close")
+    ServiceEndpoints proxyEndpoints(ProxyServerOptions config, ProxyProperties properties,
+                                    PrometheusMeterRegistry registry, Readiness readiness) {
+        return ServiceEndpoints.start("lanemq-proxy-http", properties.httpSocketAddress(), registry, readiness);
+    }
+
+    @Bean
+    ProxyLifecycle consumerProxy(ProxyServerOptions config, PrometheusMeterRegistry registry, Readiness readiness) {
+        return new ProxyLifecycle(config, registry, readiness);
     }
 }

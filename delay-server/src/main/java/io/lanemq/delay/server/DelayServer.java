@@ -1,5 +1,7 @@
 package io.lanemq.delay.server;
 
+import io.lanemq.service.http.JvmMeters;
+import io.lanemq.service.http.Readiness;
 import io.lanemq.service.http.ServiceEndpoints;
 import io.lanemq.api.ClientOptions;
 import io.lanemq.api.MessagingClient;
@@ -26,8 +28,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The delay server: one {@link ClusterDelayService} per cluster of the platform configuration,
- * delivering through one SDK producer on the same configuration, plus {@code /metrics} and
- * {@code /health}.
+ * delivering through one SDK producer on the same configuration, plus the operations endpoints
+ * ({@code /livez}, {@code /readyz}, {@code /metrics}: service-http's convention). Readiness is
+ * STARTING until the clients run, CATCHING_UP while each cluster's store recovers and its reader
+ * starts from the committed offsets, then SERVING while every cluster reads and its store takes
+ * writes, and DRAINING from the first moment of {@link #close()}.
  *
  * <p>Several servers may run with the same configuration: each cluster's internal topic is read
  * by the consumer group {@code delay.serverGroup}, which spreads its queues over them; a queue
@@ -48,6 +53,8 @@ public final class DelayServer implements AutoCloseable {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Map<String, ClusterDelayService> clusters = new LinkedHashMap<>();
+    private final Readiness readiness = Readiness.withChecks(this::clusterChecks);
+    private AutoCloseable jvmMeters;
     private MessagingClient client;
     private Producer producer;
     private ServiceEndpoints http;
@@ -77,6 +84,12 @@ public final class DelayServer implements AutoCloseable {
     }
 
     private void open(DelayServerOptions base) throws Exception {
+        jvmMeters = JvmMeters.bindTo(registry);
+        // Served first, so a kubelet sees the process alive (and not ready) through a long store recovery.
+        if (base.metricsPort() >= 0) {
+            http = ServiceEndpoints.start("lanemq-delay-http",
+                    new InetSocketAddress(base.bindAddress(), base.metricsPort()), registry, readiness);
+        }
         PlatformConfig platform;
         try (ConfigSource source = ConfigSources.open(base.configLocation())) {
             platform = source.load();
@@ -90,29 +103,32 @@ public final class DelayServer implements AutoCloseable {
         // Distinct per server process and per cluster: RocketMQ shares one client instance per name, and one
         // instance cannot talk to two clusters' name servers.
         String instance = "lanemq-delay-" + UUID.randomUUID().toString().substring(0, 8);
+        readiness.catchingUp();
         for (ClusterConfig cluster : platform.clusters().values()) {
             ClusterDelayService service = new ClusterDelayService(cluster, settings, producer,
                     new DelayServerMetrics(registry, cluster.name()), instance);
             clusters.put(cluster.name(), service);
             service.start();
         }
-        if (settings.metricsPort() >= 0) {
-            http = ServiceEndpoints.start("lanemq-delay-http",
-                    new InetSocketAddress(settings.bindAddress(), settings.metricsPort()), registry, this::health);
-        }
+        readiness.serving();
         log.info("Delay server ready: clusters {}, internal topic {}, group {}, store {}, endpoints {}",
                 clusters.keySet(), settings.internalTopic(), settings.serverGroup(), settings.storeDir(),
                 http == null ? "off" : settings.bindAddress() + ":" + http.address().getPort());
     }
 
-    ServiceEndpoints.Health health() {
+    /** The readiness {@code /readyz} reports; SIGTERM handling marks it draining before {@link #close()}. */
+    public Readiness readiness() {
+        return readiness;
+    }
+
+    private ServiceEndpoints.Health clusterChecks() {
         List<String> lines = new ArrayList<>();
         boolean up = !clusters.isEmpty();
         for (ClusterDelayService service : clusters.values()) {
             up &= service.healthy();
             lines.add(service.describeHealth());
         }
-        return new ServiceEndpoints.Health(up, (up ? "UP\n" : "DOWN\n") + String.join("\n", lines));
+        return new ServiceEndpoints.Health(up, String.join("\n", lines));
     }
 
     /** The HTTP port, or -1 when not served. */
@@ -143,6 +159,7 @@ public final class DelayServer implements AutoCloseable {
             return;
         }
         closed = true;
+        readiness.draining();
         clusters.values().forEach(ClusterDelayService::close);
         if (producer != null) {
             producer.close();
@@ -152,6 +169,13 @@ public final class DelayServer implements AutoCloseable {
         }
         if (http != null) {
             http.close();
+        }
+        if (jvmMeters != null) {
+            try {
+                jvmMeters.close();
+            } catch (Exception e) {
+                log.warn("could not stop the JVM meters: {}", e.getMessage());
+            }
         }
         log.info("Delay server stopped");
     }

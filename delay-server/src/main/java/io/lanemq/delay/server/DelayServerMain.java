@@ -1,5 +1,8 @@
 package io.lanemq.delay.server;
 
+import io.lanemq.service.http.GracefulShutdown;
+import io.lanemq.service.http.HttpAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -20,12 +23,16 @@ public final class DelayServerMain implements Callable<Integer> {
     @Option(names = "--store-dir", required = true, description = "Root of the stores (one directory per cluster)")
     Path storeDir;
 
-    @Option(names = "--metrics-port", defaultValue = "9406",
-            description = "Port of /metrics and /health (0 = any free port, -1 = off); default ${DEFAULT-VALUE}")
-    int metricsPort;
+    /** The port of /livez, /readyz and /metrics when none is given. */
+    public static final int DEFAULT_HTTP_PORT = 9406;
 
-    @Option(names = "--bind", defaultValue = "127.0.0.1", description = "Address of /metrics and /health; default ${DEFAULT-VALUE}")
-    String bind;
+    @Option(names = "--http-address", defaultValue = "127.0.0.1:" + DEFAULT_HTTP_PORT, paramLabel = "HOST:PORT",
+            description = "Where /livez, /readyz and /metrics are served (port 0 = any free port); default ${DEFAULT-VALUE}")
+    String httpAddress;
+
+    @Option(names = "--shutdown-grace-seconds", defaultValue = "30",
+            description = "On SIGTERM: not ready at once, then the graceful stop, for at most this long; default ${DEFAULT-VALUE}")
+    long shutdownGraceSeconds;
 
     @Option(names = "--reenqueue-after-seconds", defaultValue = "600",
             description = "Re-send a record upstream once it has held its queue's offset this long; default ${DEFAULT-VALUE}")
@@ -46,19 +53,23 @@ public final class DelayServerMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        InetSocketAddress http = HttpAddress.parse("--http-address", httpAddress);
+        Duration grace = GracefulShutdown.requireGrace(Duration.ofSeconds(shutdownGraceSeconds));
         DelayServerOptions settings = DelayServerOptions.builder(config, storeDir)
-                .bindAddress(bind)
-                .metricsPort(metricsPort)
+                .bindAddress(http.getHostString())
+                .metricsPort(http.getPort())
                 .reenqueueAfter(Duration.ofSeconds(reenqueueAfterSeconds))
                 .commitInterval(Duration.ofMillis(commitIntervalMs))
                 .checkpointInterval(Duration.ofSeconds(checkpointIntervalSeconds))
                 .build();
         DelayServer server = DelayServer.start(settings);
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close(); // graceful: SIGTERM lets deliveries under way finish and commits what is safe
+        // Graceful: not ready at once, then deliveries under way finish, what is safe is committed and the
+        // queues are handed over (the group rebalances them to the other instances).
+        GracefulShutdown.install("lanemq-delay", server.readiness(), grace, () -> {
+            server.close();
             stopped.countDown();
-        }, "lanemq-delay-shutdown"));
+        });
         stopped.await();
         return 0;
     }

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The delay server's dashboard and alert rules (in {@code dial-test/dashboards/}, where promtool checks them) query
+ * The delay server's dashboard and alert rules (in {@code observability/}, where promtool checks them) query
  * only names {@link DelayServerMetrics} exports, and the dashboard shows every one of them. The names come from a
  * Prometheus scrape after every meter was created (gauges bound to a real engine), so the suffixes are Micrometer's.
  */

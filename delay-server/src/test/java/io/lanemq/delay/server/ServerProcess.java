@@ -1,5 +1,6 @@
 package io.lanemq.delay.server;
 
+import io.lanemq.service.http.ServiceEndpoints;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
@@ -37,7 +38,7 @@ final class ServerProcess implements AutoCloseable {
 
     /**
      * Starts a server on {@code config} with its store in {@code storeDir} and further command-line
-     * {@code options}, and waits until {@code /health} says UP.
+     * {@code options}, and waits until {@code /readyz} says ready.
      */
     static ServerProcess start(Path config, Path storeDir, Path log, String... options) throws Exception {
         int port = freePort();
@@ -50,7 +51,7 @@ final class ServerProcess implements AutoCloseable {
                 DelayServerMain.class.getName(),
                 "--config", "file:" + config,
                 "--store-dir", storeDir.toString(),
-                "--metrics-port", Integer.toString(port)));
+                "--http-address", "127.0.0.1:" + port));
         command.addAll(List.of(options));
         Files.createDirectories(log.getParent());
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
@@ -72,7 +73,7 @@ final class ServerProcess implements AutoCloseable {
 
     boolean healthy() {
         try {
-            return get("/health").statusCode() == 200;
+            return get(ServiceEndpoints.READINESS_PATH).statusCode() == 200;
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {

@@ -13,22 +13,30 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.Supplier;
 
 /**
- * A service's {@code GET /metrics} (Prometheus text format) and, when given a health source,
- * {@code GET /health} (200 while up, 503 otherwise, with the source's text), on the JDK's HTTP
- * server with a few named daemon threads and a request timeout. Only GET and HEAD are answered; nothing else is served.
+ * The operations endpoints every LaneMQ service serves, the same on each (see this module's README):
+ * {@value #LIVENESS_PATH} (200 while the process answers HTTP at all), {@value #READINESS_PATH} (200 only
+ * while its {@link Readiness} says so, 503 otherwise, the phase and checks as text) and {@value #METRICS_PATH}
+ * (Prometheus text format), on the JDK's HTTP server with a few named daemon threads and a request timeout.
+ * Only GET and HEAD are answered; nothing else is served.
  *
- * <p>The JDK server rather than a web framework: each service needs two read-only endpoints, and
+ * <p>The JDK server rather than a web framework: each service needs three read-only endpoints, and
  * a framework would bring its own logging and dependency versions against the ones the root pom pins.
  *
  * <pre>{@code
- * ServiceEndpoints http = ServiceEndpoints.start("lanemq-delay-http", new InetSocketAddress("127.0.0.1", 9407),
- *         registry, () -> serving ? ServiceEndpoints.Health.up("UP") : ServiceEndpoints.Health.down("DRAINING"));
+ * Readiness readiness = Readiness.create();
+ * ServiceEndpoints http = ServiceEndpoints.start("lanemq-delay-http", HttpAddress.parse("http-address", "0.0.0.0:9406"),
+ *         registry, readiness);
  * }</pre>
  */
 public final class ServiceEndpoints implements AutoCloseable {
+    /** Liveness: answers 200 whenever the server answers; a kubelet restarts a service that stops answering. */
+    public static final String LIVENESS_PATH = "/livez";
+    /** Readiness: 200 only while serving (not starting, catching up or draining). */
+    public static final String READINESS_PATH = "/readyz";
+    /** Prometheus scrape. */
+    public static final String METRICS_PATH = "/metrics";
     private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
     private static final String TEXT_TYPE = "text/plain; charset=utf-8";
     /** Workers: a client that sends half a request holds one until the request timeout below frees it. */
@@ -39,7 +47,7 @@ public final class ServiceEndpoints implements AutoCloseable {
         // properties, read when the JVM's first server is created; a value given on the command line wins. In
         // seconds: ServerImpl multiplies them by 1,000 (measured on JDK 17: a half-sent request with 2 was closed
         // after 3.0 s, timer tick included, and never without). Without them, one client that sent half a request
-        // and waited stalled /health and /metrics for every other caller (ServiceEndpointsTest).
+        // and waited stalled /readyz and /metrics for every other caller (ServiceEndpointsTest).
         setIfAbsent("sun.net.httpserver.maxReqTime", "5");
         setIfAbsent("sun.net.httpserver.maxRspTime", "10");
     }
@@ -48,7 +56,7 @@ public final class ServiceEndpoints implements AutoCloseable {
     private final ExecutorService executor;
 
     /**
-     * What {@code /health} answers.
+     * What {@code /readyz} answers.
      *
      * @param up   200 when true, 503 when false
      * @param text the body, e.g. {@code UP} and a line per component
@@ -76,11 +84,11 @@ public final class ServiceEndpoints implements AutoCloseable {
      * Binds {@code address} (port 0 = any free port) and serves at once.
      *
      * @param threadName the name of the serving thread
-     * @param health     what {@code /health} reports; null: no {@code /health}
+     * @param readiness  what {@code /readyz} reports; null: no {@code /readyz} (an embedded metrics endpoint)
      * @throws UncheckedIOException the address cannot be bound, with the address named
      */
     public static ServiceEndpoints start(String threadName, InetSocketAddress address, PrometheusMeterRegistry registry,
-                                         Supplier<Health> health) {
+                                         Readiness readiness) {
         Objects.requireNonNull(registry, "registry");
         HttpServer server;
         try {
@@ -90,10 +98,11 @@ public final class ServiceEndpoints implements AutoCloseable {
         }
         ExecutorService executor = Executors.newFixedThreadPool(WORKERS, NamedThreads.numbered(threadName));
         server.setExecutor(executor);
-        server.createContext("/metrics", exchange -> reply(exchange, 200, PROMETHEUS_TYPE, registry.scrape()));
-        if (health != null) {
-            server.createContext("/health", exchange -> {
-                Health now = health.get();
+        server.createContext(METRICS_PATH, exchange -> reply(exchange, 200, PROMETHEUS_TYPE, registry.scrape()));
+        server.createContext(LIVENESS_PATH, exchange -> reply(exchange, 200, TEXT_TYPE, "OK\n"));
+        if (readiness != null) {
+            server.createContext(READINESS_PATH, exchange -> {
+                Health now = readiness.health();
                 String text = now.text().endsWith("\n") ? now.text() : now.text() + "\n";
                 reply(exchange, now.up() ? 200 : 503, TEXT_TYPE, text);
             });
@@ -110,6 +119,11 @@ public final class ServiceEndpoints implements AutoCloseable {
 
     private static void reply(HttpExchange exchange, int status, String type, String text) throws IOException {
         try (exchange) {
+            // A context matches every path below it; only the exact path is served.
+            if (!exchange.getRequestURI().getPath().equals(exchange.getHttpContext().getPath())) {
+                exchange.sendResponseHeaders(404, -1);
+                return;
+            }
             String method = exchange.getRequestMethod();
             if (!"GET".equals(method) && !"HEAD".equals(method)) {
                 exchange.getResponseHeaders().set("Allow", "GET, HEAD");

@@ -24,38 +24,60 @@ class ServiceEndpointsTest {
     private final HttpClient http = HttpClient.newHttpClient();
 
     @Test
-    void servesMetricsAndAHealthThatFollowsItsSource() throws Exception {
+    void servesMetricsLivenessAndAReadinessThatFollowsThePhaseAndTheChecks() throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         registry.counter("lanemq.test.things").increment(3);
-        AtomicBoolean up = new AtomicBoolean(true);
+        AtomicBoolean storeOk = new AtomicBoolean(true);
+        Readiness readiness = Readiness.withChecks(() -> storeOk.get()
+                ? ServiceEndpoints.Health.up("cluster-a ok") : ServiceEndpoints.Health.down("cluster-a store full"));
         try (ServiceEndpoints endpoints = ServiceEndpoints.start("test-http", new InetSocketAddress("127.0.0.1", 0), registry,
-                () -> up.get() ? ServiceEndpoints.Health.up("UP\ncluster-a ok") : ServiceEndpoints.Health.down("DRAINING"))) {
+                readiness)) {
             HttpResponse<String> metrics = get(endpoints.metricsUri(), "GET");
             assertThat(metrics.statusCode()).isEqualTo(200);
             assertThat(metrics.body()).contains("lanemq_test_things_total 3.0");
             assertThat(endpoints.address().getAddress().getHostAddress()).isEqualTo("127.0.0.1");
+            assertThat(endpoints.metricsUri().getPath()).isEqualTo(ServiceEndpoints.METRICS_PATH);
 
-            URI health = endpoints.metricsUri().resolve("/health");
-            assertThat(get(health, "GET")).satisfies(r -> {
-                assertThat(r.statusCode()).isEqualTo(200);
-                assertThat(r.body()).isEqualTo("UP\ncluster-a ok\n");
-            });
-            up.set(false);
-            assertThat(get(health, "GET")).satisfies(r -> {
-                assertThat(r.statusCode()).isEqualTo(503);
-                assertThat(r.body()).isEqualTo("DRAINING\n");
-            });
-            assertThat(get(health, "POST").statusCode()).isEqualTo(405);
+            URI ready = endpoints.metricsUri().resolve(ServiceEndpoints.READINESS_PATH);
+            URI live = endpoints.metricsUri().resolve(ServiceEndpoints.LIVENESS_PATH);
+            assertAnswer(ready, 503, "STARTING\n");
+            assertAnswer(live, 200, "OK\n");
+            readiness.catchingUp();
+            assertAnswer(ready, 503, "CATCHING_UP\n");
+            readiness.serving();
+            assertAnswer(ready, 200, "SERVING\ncluster-a ok\n");
+            storeOk.set(false);
+            assertAnswer(ready, 503, "SERVING\ncluster-a store full\n");
+            storeOk.set(true);
+            readiness.draining();
+            assertAnswer(ready, 503, "DRAINING\n");
+            readiness.serving();
+            assertThat(readiness.phase()).as("a drain is final: a late 'serving' does not undo it")
+                    .isEqualTo(Readiness.Phase.DRAINING);
+            assertAnswer(live, 200, "OK\n");
+
+            assertThat(get(ready, "POST").statusCode()).isEqualTo(405);
             assertThat(get(endpoints.metricsUri().resolve("/other"), "GET").statusCode()).isEqualTo(404);
+            assertThat(get(endpoints.metricsUri().resolve("/readyz/x"), "GET").statusCode())
+                    .as("only the exact paths are served").isEqualTo(404);
+            assertThat(get(endpoints.metricsUri().resolve("/health"), "GET").statusCode())
+                    .as("the former /health is gone, not half-served").isEqualTo(404);
         }
     }
 
+    private void assertAnswer(URI uri, int status, String body) throws Exception {
+        HttpResponse<String> answer = get(uri, "GET");
+        assertThat(answer.statusCode()).as(uri.getPath() + " status").isEqualTo(status);
+        assertThat(answer.body()).as(uri.getPath() + " body").isEqualTo(body);
+    }
+
     @Test
-    void withoutAHealthSourceOnlyMetricsAreServedAndABusyPortIsNamed() throws Exception {
+    void withoutAReadinessOnlyMetricsAndLivenessAreServedAndABusyPortIsNamed() throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         try (ServiceEndpoints endpoints = ServiceEndpoints.start("test-http", new InetSocketAddress("127.0.0.1", 0), registry,
                 null)) {
-            assertThat(get(endpoints.metricsUri().resolve("/health"), "GET").statusCode()).isEqualTo(404);
+            assertThat(get(endpoints.metricsUri().resolve(ServiceEndpoints.READINESS_PATH), "GET").statusCode()).isEqualTo(404);
+            assertThat(get(endpoints.metricsUri().resolve(ServiceEndpoints.LIVENESS_PATH), "GET").statusCode()).isEqualTo(200);
             InetSocketAddress taken = endpoints.address();
             assertThatThrownBy(() -> ServiceEndpoints.start("test-http", taken, registry, null))
                     .isInstanceOf(UncheckedIOException.class)
@@ -68,7 +90,7 @@ class ServiceEndpointsTest {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         List<Socket> stuck = new ArrayList<>();
         try (ServiceEndpoints endpoints = ServiceEndpoints.start("test-http", new InetSocketAddress("127.0.0.1", 0), registry,
-                () -> ServiceEndpoints.Health.up("UP"))) {
+                Readiness.create())) {
             for (int i = 0; i < 8; i++) {
                 Socket socket = new Socket();
                 stuck.add(socket);
@@ -76,11 +98,11 @@ class ServiceEndpointsTest {
                 socket.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII));
                 socket.getOutputStream().flush(); // and never the blank line that ends the request
             }
-            HttpRequest health = HttpRequest.newBuilder(endpoints.metricsUri().resolve("/health"))
+            HttpRequest health = HttpRequest.newBuilder(endpoints.metricsUri().resolve(ServiceEndpoints.LIVENESS_PATH))
                     .timeout(Duration.ofSeconds(15)).build();
             HttpResponse<String> answer = http.send(health, HttpResponse.BodyHandlers.ofString());
 
-            assertThat(answer.statusCode()).as("/health with 8 half-sent requests open").isEqualTo(200);
+            assertThat(answer.statusCode()).as("/livez with 8 half-sent requests open").isEqualTo(200);
             for (Socket socket : stuck) {
                 socket.setSoTimeout(15_000);
                 assertThat(closedByServer(socket)).as("a half-sent request is closed by the server").isTrue();

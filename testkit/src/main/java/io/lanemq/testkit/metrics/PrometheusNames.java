@@ -24,7 +24,7 @@ public final class PrometheusNames {
 
     /** The platform's dashboards and alert rules, seen from any module's directory (the tests' working directory). */
     public static Path dashboardsDir() {
-        return Path.of("..", "dial-test", "dashboards");
+        return Path.of("..", "observability");
     }
 
     /** The sample names of a scrape in the text exposition format ({@code _total}, {@code _bucket}... included). */

@@ -1,0 +1,215 @@
+package io.lanemq.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.lanemq.configtool.ConfigTool;
+import io.lanemq.delay.server.DelayServerMain;
+import io.lanemq.proxy.boot.ConsumerProxyApplication;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Each service's image as Jib wrote it ({@code <module>/target/jib-image.tar}, an OCI layout; built by the
+ * {@code images} profile, on in CI): its entrypoint runs the service's main class with container-aware JVM flags,
+ * as the non-root user, exposing exactly the ports its Kubernetes manifest declares, with nothing secret in its
+ * layers or environment. Where this runs as root, the layers are unpacked and the entrypoint really run under
+ * chroot (with its own /proc, as a container runtime gives it) as the image's user.
+ */
+class ContainerImagesTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern SECRET_FILE = Pattern.compile(".*\\.(p12|pem|key|jks|keystore)$|.*tokens\\.properties$");
+    private static final String USER = "65532:65532";
+
+    enum Image {
+        CONSUMER_PROXY("consumer-proxy", ConsumerProxyApplication.class.getName(), "lanemq/consumer-proxy"),
+        DELAY_SERVER("delay-server", DelayServerMain.class.getName(), "lanemq/delay-server"),
+        DIAL_TEST("dial-test", "io.lanemq.dialtest.DialTestMain", "lanemq/dial-test"),
+        CONFIG_TOOL("config-tool", ConfigTool.class.getName(), null);
+
+        final String module;
+        final String mainClass;
+        final String deployedAs;
+
+        Image(String module, String mainClass, String deployedAs) {
+            this.module = module;
+            this.mainClass = mainClass;
+            this.deployedAs = deployedAs;
+        }
+
+        Path tar() {
+            return Path.of("..", module, "target", "jib-image.tar").toAbsolutePath().normalize();
+        }
+    }
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @EnumSource(Image.class)
+    void theImageRunsItsMainAsNonRootWithTheManifestsPortsAndNoSecrets(Image image) throws Exception {
+        Path tar = image.tar();
+        requireImage(Files.isRegularFile(tar), tar + " is missing: build it with mvn -Pimages package (CI does)");
+        Map<String, byte[]> blobs = readBlobs(tar);
+        JsonNode index = JSON.readTree(blobs.get("index.json"));
+        JsonNode manifest = JSON.readTree(blob(blobs, index.path("manifests").get(0).path("digest").asText()));
+        JsonNode config = JSON.readTree(blob(blobs, manifest.path("config").path("digest").asText())).path("config");
+        System.out.printf("[ContainerImagesTest] %s: %d MB (%d layers)%n", image.module, Files.size(tar) >> 20,
+                manifest.path("layers").size());
+
+        List<String> entrypoint = new ArrayList<>();
+        config.path("Entrypoint").forEach(e -> entrypoint.add(e.asText()));
+        assertThat(entrypoint).as("entrypoint").startsWith("java").contains(image.mainClass)
+                .anyMatch(flag -> flag.startsWith("-XX:MaxRAMPercentage="))
+                .anyMatch(flag -> flag.equals("-XX:+ExitOnOutOfMemoryError"));
+        assertThat(entrypoint.get(entrypoint.size() - 1)).as("the main class is last").isEqualTo(image.mainClass);
+        assertThat(config.path("User").asText()).as("user").isEqualTo(USER);
+
+        Set<Integer> exposed = new TreeSet<>();
+        config.path("ExposedPorts").fieldNames().forEachRemaining(p -> exposed.add(Integer.parseInt(p.replace("/tcp", ""))));
+        assertThat(exposed).as("the ports the Kubernetes manifest declares for " + image.deployedAs)
+                .isEqualTo(manifestPorts(image.deployedAs));
+
+        List<String> env = new ArrayList<>();
+        config.path("Env").forEach(e -> env.add(e.asText()));
+        assertThat(env).as("no secret in the environment").noneMatch(e -> e.toUpperCase().matches(".*(PASSWORD|TOKEN|SECRET).*"));
+        List<String> files = new ArrayList<>();
+        for (JsonNode layer : manifest.path("layers")) {
+            files.addAll(layerFiles(blob(blobs, layer.path("digest").asText())));
+        }
+        assertThat(files).as("no key store, key, certificate or token file in the layers")
+                .noneMatch(f -> SECRET_FILE.matcher(f).matches());
+        assertThat(files).as("the classpath file the entrypoint reads").contains("app/jib-classpath-file");
+
+        runUnderChroot(image, blobs, manifest, entrypoint);
+    }
+
+    /** The entrypoint, unchanged but for arguments that make the service answer and stop at once. */
+    private void runUnderChroot(Image image, Map<String, byte[]> blobs, JsonNode manifest, List<String> entrypoint)
+            throws Exception {
+        boolean root = "root".equals(System.getProperty("user.name"));
+        boolean tools = Stream.of("/usr/bin/unshare", "/usr/sbin/chroot", "/usr/bin/chroot").filter(p -> Files.isExecutable(Path.of(p)))
+                .count() >= 2;
+        assumeTrue(root && tools, "running the image needs root, unshare and chroot");
+        Path rootfs = Files.createDirectories(dir.resolve("rootfs"));
+        for (JsonNode layer : manifest.path("layers")) {
+            Path file = dir.resolve("layer.tgz");
+            Files.write(file, blob(blobs, layer.path("digest").asText()));
+            run(List.of("tar", "-xzf", file.toString(), "-C", rootfs.toString()), 60);
+        }
+        Files.createDirectories(rootfs.resolve("proc"));
+        List<String> command = new ArrayList<>(List.of("unshare", "--mount", "--pid", "--fork",
+                "--mount-proc=" + rootfs.resolve("proc"), "chroot", "--userspec=" + USER, rootfs.toString(),
+                "/opt/java/bin/java"));
+        command.addAll(entrypoint.subList(1, entrypoint.size()));
+        String expected;
+        int exit;
+        if (image == Image.CONSUMER_PROXY) {
+            // Spring Boot up to property validation: no platform configuration given, so it stops naming it.
+            command.add("--lanemq.proxy.plaintext=true");
+            expected = "lanemq.proxy.config-location";
+            exit = 1;
+        } else {
+            command.add("--help");
+            expected = "Usage:";
+            exit = 0;
+        }
+        long start = System.nanoTime();
+        Result result = run(command, 120);
+        System.out.printf("[ContainerImagesTest] %s ran under chroot as %s in %d ms, exit %d%n", image.module, USER,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), result.exit);
+        assertThat(result.output).as(image.module + " output").contains(expected);
+        assertThat(result.exit).as(image.module + " exit code; output:\n" + result.output).isEqualTo(exit);
+    }
+
+    record Result(int exit, String output) {
+    }
+
+    private static Result run(List<String> command, int timeoutSeconds) throws Exception {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        byte[] output = process.getInputStream().readAllBytes();
+        assertTrue(process.waitFor(timeoutSeconds, TimeUnit.SECONDS), "did not end: " + command);
+        return new Result(process.exitValue(), new String(output, StandardCharsets.UTF_8));
+    }
+
+    private static Set<Integer> manifestPorts(String image) {
+        if (image == null) {
+            return Set.of();
+        }
+        Kustomization base = Kustomization.read(KubernetesManifestsTest.BASE);
+        Set<Integer> ports = new TreeSet<>();
+        KubernetesManifestsTest.parseAll(base.resources).values().forEach(object -> {
+            List<Container> containers = object instanceof Deployment d ? d.getSpec().getTemplate().getSpec().getContainers()
+                    : object instanceof StatefulSet s ? s.getSpec().getTemplate().getSpec().getContainers() : List.of();
+            containers.stream().filter(c -> c.getImage().equals(image))
+                    .flatMap(c -> c.getPorts().stream()).map(ContainerPort::getContainerPort).forEach(ports::add);
+        });
+        assertThat(ports).as(image + " is deployed with ports").isNotEmpty();
+        return ports;
+    }
+
+    private static Map<String, byte[]> readBlobs(Path tar) throws IOException {
+        Map<String, byte[]> blobs = new HashMap<>();
+        try (TarArchiveInputStream in = new TarArchiveInputStream(Files.newInputStream(tar))) {
+            TarArchiveEntry entry;
+            while ((entry = in.getNextEntry()) != null) {
+                if (entry.isFile()) {
+                    blobs.put(entry.getName(), in.readAllBytes());
+                }
+            }
+        }
+        return blobs;
+    }
+
+    private static byte[] blob(Map<String, byte[]> blobs, String digest) {
+        byte[] blob = blobs.get("blobs/sha256/" + digest.substring("sha256:".length()));
+        assertThat(blob).as("blob " + digest).isNotNull();
+        return blob;
+    }
+
+    private static List<String> layerFiles(byte[] gzippedTar) throws IOException {
+        List<String> names = new ArrayList<>();
+        try (InputStream raw = new java.io.ByteArrayInputStream(gzippedTar);
+             TarArchiveInputStream in = new TarArchiveInputStream(new GzipCompressorInputStream(raw))) {
+            TarArchiveEntry entry;
+            while ((entry = in.getNextEntry()) != null) {
+                names.add(entry.getName().replaceFirst("^\\./", "").replaceFirst("^/", ""));
+            }
+        }
+        return names;
+    }
+
+    /** Missing images skip the test on a developer's machine; under CI=true they fail it (CI builds them). */
+    private static void requireImage(boolean present, String missing) {
+        if ("true".equals(System.getenv("CI"))) {
+            assertTrue(present, missing);
+        }
+        assumeTrue(present, missing);
+    }
+}
