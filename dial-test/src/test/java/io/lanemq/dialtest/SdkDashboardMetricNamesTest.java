@@ -42,6 +42,7 @@ class SdkDashboardMetricNamesTest {
         metrics.proxyConnectedGauge("t", "g", "consumer-1", () -> 1);
         metrics.proxyStreamEnded("t", "g", "UNAUTHENTICATED");
         metrics.laneRouted("g", SdkMetrics.LaneOutcome.FORWARDED);
+        metrics.duplicatesDropped("t", "g").increment();
         exported = PrometheusNames.ofScrape(registry.scrape());
         registry.close();
     }

@@ -55,9 +55,11 @@ class ServiceEndpointsFuzzTest {
         };
         jdkServer.addHandler(counter);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        Readiness readiness = Readiness.create();
+        readiness.serving();
         try (ServiceEndpoints endpoints = ServiceEndpoints.start("fuzz-http", new InetSocketAddress("127.0.0.1", 0), registry,
-                () -> ServiceEndpoints.Health.up("UP"))) {
-            URI health = endpoints.metricsUri().resolve("/health");
+                readiness)) {
+            URI health = endpoints.metricsUri().resolve(ServiceEndpoints.READINESS_PATH);
             long start = System.nanoTime();
             PortFuzzer fuzz = PortFuzzer.against(endpoints.address(), SEED);
 
