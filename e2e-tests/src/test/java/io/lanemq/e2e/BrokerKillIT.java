@@ -55,12 +55,7 @@ class BrokerKillIT {
                  Consumer consumer = client.subscribe(Subscription.builder("checkout", group).build(), received);
                  SendStream stream = new SendStream(producer, "checkout", RATE)) {
                 // Precondition: both IDCs healthy and sharing the sends.
-                await().atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofMillis(250)).until(() -> {
-                    long now = stream.nowNanos();
-                    List<SendOutcome> recent = stream.startedBetween(now - 3 * SECOND, now - SECOND);
-                    double share = SendStream.shareOf(recent, clusterA);
-                    return now > 4 * SECOND && SendStream.successRate(recent) == 1.0 && share >= 0.35 && share <= 0.65;
-                });
+                HealthySplit.await(stream, clusterA, Duration.ofSeconds(45));
                 double weightBefore = weight(clusterA);
                 double failoversBefore = failovers(clusterA);
 

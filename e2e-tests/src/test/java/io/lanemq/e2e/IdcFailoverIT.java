@@ -45,12 +45,7 @@ class IdcFailoverIT {
              Consumer consumer = client.subscribe(Subscription.builder("checkout", group).build(), received);
              SendStream stream = new SendStream(producer, "checkout", RATE)) {
             // Precondition, not the subject: both IDCs healthy and sharing the sends (the benchmark reports the split).
-            await().atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofMillis(250)).until(() -> {
-                long now = stream.nowNanos();
-                List<SendOutcome> recent = stream.startedBetween(now - 3 * SECOND, now - SECOND);
-                double share = SendStream.shareOf(recent, victimCluster);
-                return now > 4 * SECOND && SendStream.successRate(recent) == 1.0 && share >= 0.35 && share <= 0.65;
-            });
+            HealthySplit.await(stream, victimCluster, Duration.ofSeconds(45));
 
             long killedAt = stream.nowNanos();
             victim.kill();

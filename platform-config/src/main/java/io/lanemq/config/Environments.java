@@ -12,8 +12,9 @@ import java.util.Optional;
 /**
  * The document's environments: the top level is the default environment, and each entry of {@code environments}
  * says only how it differs (see {@link #resolve}). Isolation is the point: a message sent in one environment must
- * never be consumed in another, so two environments may share clusters but never a physical topic on one
- * ({@link #sharedTopics}); a consumer of that topic would receive both environments' messages whatever its group.
+ * never be consumed in another, so two environments may share clusters but neither a physical topic on one (a
+ * consumer of it would receive both environments' messages, whatever its group) nor a consumer group on the brokers
+ * (RocketMQ would split its queues between their consumers): see {@link #meetings}.
  */
 final class Environments {
     /** The environment of a client whose deployment names none: the document's top level. */
@@ -59,35 +60,47 @@ final class Environments {
     }
 
     /**
-     * Where two environments would meet: for each environment, the other environments that use one of its physical
-     * topics (or the delay server's internal topic) on the same cluster, with the topic.
+     * Where two environments would meet on a cluster: a physical topic (the delay servers' included) or a consumer
+     * group on the brokers (the delay servers' included) that both use.
      */
-    static List<ConfigProblem> sharedTopics(Map<String, PlatformConfig> byEnvironment) {
-        Map<String, String> owners = new LinkedHashMap<>(); // "cluster/topic" -> first environment using it
-        Map<String, String> groupOwners = new LinkedHashMap<>(); // "cluster/group" on the brokers -> first environment
+    static List<ConfigProblem> meetings(Map<String, PlatformConfig> byEnvironment) {
         List<ConfigProblem> problems = new ArrayList<>();
+        Meetings topics = new Meetings((first, second, cluster, topic) -> "environments '" + first + "' and '" + second
+                + "' both use physical topic " + topic + " on cluster " + cluster + ": a consumer of either would receive "
+                + "the other's messages; give one environment a physicalTopicSuffix or its own physicalTopic");
+        Meetings groups = new Meetings((first, second, cluster, group) -> "environments '" + first + "' and '" + second
+                + "' both consume as group " + group + " on cluster " + cluster + ": RocketMQ would split that group's "
+                + "queues between their consumers; give one environment a consumerGroupSuffix");
         byEnvironment.forEach((environment, config) -> {
-            for (String group : groupsOf(config)) {
-                String owner = groupOwners.putIfAbsent(group, environment);
-                if (owner != null && !owner.equals(environment)) {
-                    problems.add(new ConfigProblem(pointer(environment), "environments '" + owner + "' and '"
-                            + environment + "' both consume as group " + group.substring(group.indexOf('/') + 1)
-                            + " on cluster " + group.substring(0, group.indexOf('/')) + ": RocketMQ would split that "
-                            + "group's queues between their consumers; give one environment a consumerGroupSuffix"));
-                }
-            }
-            for (String used : topicsOf(config)) {
-                String owner = owners.putIfAbsent(used, environment);
-                if (owner != null && !owner.equals(environment)) {
-                    problems.add(new ConfigProblem(pointer(environment), "environments '" + owner + "' and '"
-                            + environment + "' both use physical topic " + used.substring(used.indexOf('/') + 1)
-                            + " on cluster " + used.substring(0, used.indexOf('/')) + ": a consumer of either would "
-                            + "receive the other's messages; give one environment a physicalTopicSuffix or its own "
-                            + "physicalTopic"));
-                }
-            }
+            groups.check(environment, groupsOf(config), problems);
+            topics.check(environment, topicsOf(config), problems);
         });
         return problems;
+    }
+
+    /** Names on a cluster ("cluster/name") and the first environment that used each, to report the second. */
+    private static final class Meetings {
+        interface Message {
+            String of(String first, String second, String cluster, String name);
+        }
+
+        private final Map<String, String> owners = new LinkedHashMap<>();
+        private final Message message;
+
+        Meetings(Message message) {
+            this.message = message;
+        }
+
+        void check(String environment, List<String> used, List<ConfigProblem> problems) {
+            for (String name : used) {
+                String owner = owners.putIfAbsent(name, environment);
+                if (owner != null && !owner.equals(environment)) {
+                    int slash = name.indexOf('/');
+                    problems.add(new ConfigProblem(pointer(environment),
+                            message.of(owner, environment, name.substring(0, slash), name.substring(slash + 1))));
+                }
+            }
+        }
     }
 
     static String pointer(String environment) {

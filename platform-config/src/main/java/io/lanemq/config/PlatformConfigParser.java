@@ -112,7 +112,7 @@ public final class PlatformConfigParser {
                 }
             }
             if (problems.isEmpty()) {
-                problems.addAll(Environments.sharedTopics(byEnvironment));
+                problems.addAll(Environments.meetings(byEnvironment));
             }
             if (!problems.isEmpty()) {
                 throw new InvalidPlatformConfigException(source, problems);

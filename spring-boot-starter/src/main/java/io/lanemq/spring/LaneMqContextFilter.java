@@ -1,7 +1,6 @@
 package io.lanemq.spring;
 
 import io.lanemq.api.MessageContext;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -10,9 +9,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
-import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -26,20 +22,13 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * traffic into production.
  */
 public final class LaneMqContextFilter extends OncePerRequestFilter {
-    private static final Logger log = LoggerFactory.getLogger(LaneMqContextFilter.class);
 
     private final ContextHeaders headers;
-    private final Map<String, Counter> rejected;
+    private final ContextRejections rejections;
 
     LaneMqContextFilter(ContextHeaders headers, MeterRegistry registry) {
         this.headers = headers;
-        this.rejected = Map.of(headers.laneHeader(), rejectedCounter(registry, headers.laneHeader()),
-                headers.stressTestHeader(), rejectedCounter(registry, headers.stressTestHeader()));
-    }
-
-    private static Counter rejectedCounter(MeterRegistry registry, String header) {
-        return Counter.builder(StarterMetrics.CONTEXT_REJECTED).tag(StarterMetrics.TAG_HEADER, header)
-                .description("HTTP requests refused because a LaneMQ message-context header was malformed").register(registry);
+        this.rejections = new ContextRejections(headers, registry);
     }
 
     @Override
@@ -59,9 +48,7 @@ public final class LaneMqContextFilter extends OncePerRequestFilter {
 
     private void reject(HttpServletRequest request, HttpServletResponse response, ContextHeaders.MalformedHeaderException e)
             throws IOException {
-        rejected.get(e.header()).increment();
-        // The caller's mistake, answered and counted; not worth more than a debug line in the service's log.
-        log.debug("refused {} {}: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
+        rejections.refused(request.getMethod(), request.getRequestURI(), e);
         response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
         response.setContentType("text/plain");
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());

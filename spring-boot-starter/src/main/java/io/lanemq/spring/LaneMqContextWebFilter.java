@@ -1,12 +1,8 @@
 package io.lanemq.spring;
 
 import io.lanemq.api.MessageContext;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpStatus;
@@ -26,20 +22,13 @@ import reactor.core.publisher.Mono;
  * {@value StarterMetrics#CONTEXT_REJECTED}, as in a servlet application.
  */
 public final class LaneMqContextWebFilter implements WebFilter, Ordered {
-    private static final Logger log = LoggerFactory.getLogger(LaneMqContextWebFilter.class);
 
     private final ContextHeaders headers;
-    private final Map<String, Counter> rejected;
+    private final ContextRejections rejections;
 
     LaneMqContextWebFilter(ContextHeaders headers, MeterRegistry registry) {
         this.headers = headers;
-        this.rejected = Map.of(headers.laneHeader(), rejectedCounter(registry, headers.laneHeader()),
-                headers.stressTestHeader(), rejectedCounter(registry, headers.stressTestHeader()));
-    }
-
-    private static Counter rejectedCounter(MeterRegistry registry, String header) {
-        return Counter.builder(StarterMetrics.CONTEXT_REJECTED).tag(StarterMetrics.TAG_HEADER, header)
-                .description("HTTP requests refused because a LaneMQ message-context header was malformed").register(registry);
+        this.rejections = new ContextRejections(headers, registry);
     }
 
     @Override
@@ -48,8 +37,7 @@ public final class LaneMqContextWebFilter implements WebFilter, Ordered {
         try {
             context = headers.read(name -> exchange.getRequest().getHeaders().getOrEmpty(name));
         } catch (ContextHeaders.MalformedHeaderException e) {
-            rejected.get(e.header()).increment();
-            log.debug("refused {} {}: {}", exchange.getRequest().getMethod(), exchange.getRequest().getPath(), e.getMessage());
+            rejections.refused(String.valueOf(exchange.getRequest().getMethod()), exchange.getRequest().getPath().value(), e);
             ServerHttpResponse response = exchange.getResponse();
             response.setStatusCode(HttpStatus.BAD_REQUEST);
             response.getHeaders().setContentType(new MediaType(MediaType.TEXT_PLAIN, StandardCharsets.UTF_8));
