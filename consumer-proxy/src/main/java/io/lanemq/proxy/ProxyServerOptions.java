@@ -250,6 +250,11 @@ public final class ProxyServerOptions {
             if (keyStore == null && !plaintext) {
                 throw new IllegalArgumentException("the proxy needs a TLS key store (tls(...)); allowPlaintext() only for loopback development");
             }
+            // Tokens travel in every call's headers: in clear only where nothing leaves the host.
+            if (keyStore == null && !(grpcAddress.getAddress() != null && grpcAddress.getAddress().isLoopbackAddress())) {
+                throw new IllegalArgumentException("plaintext is allowed only on a loopback address, but grpcAddress is "
+                        + grpcAddress.getHostString() + ":" + grpcAddress.getPort() + ": give the proxy a TLS key store (tls(...))");
+            }
             if (tokens.isEmpty()) {
                 throw new IllegalArgumentException("no application tokens: every call would be refused; add token(application, token)");
             }

@@ -3,6 +3,7 @@ package io.lanemq.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +16,15 @@ class ProxyServerOptionsTest {
         assertThatThrownBy(() -> ProxyServerOptions.builder("file:/p.yaml").allowPlaintext().build())
                 .hasMessageContaining("no application tokens");
         assertThat(ProxyServerOptions.builder("file:/p.yaml").allowPlaintext().token("app", "12345678").build().keyStore()).isEmpty();
+    }
+
+    @Test
+    void plaintextIsRefusedOnAnAddressThatIsNotLoopback() {
+        assertThatThrownBy(() -> ProxyServerOptions.builder("file:/p.yaml").allowPlaintext().token("app", "12345678")
+                .grpcAddress(new InetSocketAddress("0.0.0.0", 7443)).build())
+                .hasMessageContaining("plaintext is allowed only on a loopback address, but grpcAddress is 0.0.0.0");
+        assertThat(ProxyServerOptions.builder("file:/p.yaml").allowPlaintext().token("app", "12345678")
+                .grpcAddress(new InetSocketAddress("127.0.0.1", 0)).build().keyStore()).isEmpty();
     }
 
     @Test
