@@ -37,6 +37,8 @@ final class AckListener implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AckListener.class);
     private static final int BACKLOG = 64;
     private static final int READ_BUFFER = 8 * 1024;
+    /** How long a new connection may stay silent before its first frame (see {@link #serve}). */
+    static final int FIRST_FRAME_MILLIS = 2_000;
 
     private final ServerSocket server;
     private final byte[] secret;
@@ -117,19 +119,28 @@ final class AckListener implements AutoCloseable {
 
     private void serve(Socket socket) {
         open.add(socket);
+        int silentLimit = Math.min(idleTimeoutMillis, FIRST_FRAME_MILLIS);
         try {
             if (closed) {
                 return;
             }
-            socket.setSoTimeout(idleTimeoutMillis);
+            // A sender connects when it has acks to write, so its first frame follows at once. A connection that
+            // stays silent holds one of the few slots: without this, a burst of idle connections kept the real
+            // senders out for the whole idle timeout (AckListenerFuzzTest's flood).
+            socket.setSoTimeout(silentLimit);
             socket.setTcpNoDelay(true);
             DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), READ_BUFFER));
             AckCodec codec = new AckCodec(secret);
+            boolean first = true;
             while (!closed && readOne(codec, in, socket)) {
-                // next frame
+                if (first) {
+                    silentLimit = idleTimeoutMillis;
+                    socket.setSoTimeout(silentLimit);
+                    first = false;
+                }
             }
         } catch (SocketTimeoutException e) {
-            reject(AckRejection.IDLE_TIMEOUT, socket, "silent for " + idleTimeoutMillis + " ms");
+            reject(AckRejection.IDLE_TIMEOUT, socket, "silent for " + silentLimit + " ms");
         } catch (SocketException e) {
             LOG.debug("ack connection from {} ended: {}", socket.getRemoteSocketAddress(), e.toString());
         } catch (IOException | RuntimeException e) {
