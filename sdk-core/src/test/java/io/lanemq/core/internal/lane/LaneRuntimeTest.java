@@ -78,8 +78,9 @@ class LaneRuntimeTest {
         assertThat(laneA.bodies()).as("lane A's messages").hasSize(8).allMatch(body -> body.startsWith("a-"));
         assertThat(base.bodies()).as("the base's messages").hasSize(8).allMatch(body -> body.startsWith("base-"));
         assertThat(base.routed(SdkMetrics.LaneOutcome.FORWARDED)).as("forwarded by the base member").isPositive();
-        assertThat(laneA.routed(SdkMetrics.LaneOutcome.RECEIVED)).as("received by lane A's endpoint")
-                .isEqualTo(base.routed(SdkMetrics.LaneOutcome.FORWARDED));
+        // The base counts a forward once lane A's answer is back, a moment after lane A's listener ran (CI saw 7 of 8).
+        await().atMost(WAIT).untilAsserted(() -> assertThat(laneA.routed(SdkMetrics.LaneOutcome.RECEIVED))
+                .as("received by lane A's endpoint").isEqualTo(base.routed(SdkMetrics.LaneOutcome.FORWARDED)));
     }
 
     @Test
