@@ -70,7 +70,7 @@ final class MessageMapping {
     static BoundSendResult toBoundSendResult(SendResult result, String topic) {
         MessageQueue queue = result.getMessageQueue();
         return new BoundSendResult(result.getMsgId(), topic, queue == null ? null : queue.getBrokerName(),
-                queue == null ? -1 : queue.getQueueId(), result.getQueueOffset());
+                queue == null ? -1 : queue.getQueueId(), result.getQueueOffset(), SendStatuses.storedAsConfigured(result));
     }
 
     /**

@@ -231,7 +231,7 @@ final class RocketMqProducer implements BoundProducer {
         List<BoundSendResult> results = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
             results.add(new BoundSendResult(MessageClientIDSetter.getUniqID(batch.get(i)), topic, first.brokerName(),
-                    first.queueId(), first.queueOffset() < 0 ? -1 : first.queueOffset() + i));
+                    first.queueId(), first.queueOffset() < 0 ? -1 : first.queueOffset() + i, first.storedAsConfigured()));
         }
         return results;
     }

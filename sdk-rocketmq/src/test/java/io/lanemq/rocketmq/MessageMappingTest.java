@@ -166,6 +166,10 @@ class MessageMappingTest {
                 new MessageQueue("orders_a", "broker-b", 5), 123L);
         assertThat(MessageMapping.toBoundSendResult(result, "orders_a"))
                 .isEqualTo(new BoundSendResult("7F0000010001", "orders_a", "broker-b", 5, 123L));
+        SendResult notFlushed = new SendResult(SendStatus.FLUSH_DISK_TIMEOUT, "7F0000010002", "OFFSETID",
+                new MessageQueue("orders_a", "broker-b", 5), 124L);
+        assertThat(MessageMapping.toBoundSendResult(notFlushed, "orders_a").storedAsConfigured())
+                .as("stored, not yet flushed: the caller is told").isFalse();
     }
 
     @Test

@@ -2,6 +2,8 @@ package io.lanemq.delay.server;
 
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.Producer;
+import io.lanemq.api.SendFailedException;
+import io.lanemq.api.SendResult;
 import io.lanemq.config.ClusterConfig;
 import io.lanemq.core.delay.DelayProtocol;
 import io.lanemq.delay.CancelResult;
@@ -29,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -328,7 +331,8 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
     /** The engine's sink: the original message to its logic topic through the SDK (routing and failover apply). */
     private CompletionStage<?> deliver(DelayedRecord record) {
         metrics.fireLag(System.currentTimeMillis() - record.dueAtMillis());
-        CompletableFuture<io.lanemq.api.SendResult> sent = delivery.sendAsync(InternalMessages.toDelivery(record));
+        CompletableFuture<SendResult> sent = delivery.sendAsync(InternalMessages.toDelivery(record))
+                .thenApply(ClusterDelayService::requireStoredAsConfigured);
         return sent.whenComplete((result, failure) -> {
             if (failure == null) {
                 metrics.delivered.increment();
@@ -337,6 +341,20 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
                 metrics.deliveryFailed.increment();
             }
         });
+    }
+
+    /**
+     * A delivery the broker stored but did not flush or replicate as configured is not settled: settling it would
+     * commit the record's offset, and a power loss of that broker could then lose the message for good. It fails, so
+     * the engine delivers it again (a possible duplicate, never a loss), as the proxy does with such answers.
+     */
+    static SendResult requireStoredAsConfigured(SendResult result) {
+        if (!result.storedAsConfigured()) {
+            throw new CompletionException(new SendFailedException("message " + result.messageId()
+                    + " is stored but not yet flushed or replicated as its broker is configured to; delivering it again",
+                    result.logicTopic(), result.cluster(), null));
+        }
+        return result;
     }
 
     /** Sends records that have held their offset too long to the same queue again, then lets go of the old offset. */

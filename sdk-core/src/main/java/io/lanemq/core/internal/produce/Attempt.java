@@ -24,7 +24,7 @@ record Attempt(String logicTopic, RouteLease lease, PhysicalMessage physical, St
     SendResult result(BoundSendResult sent) {
         Optional<String> ticket = Optional.ofNullable(delayId).map(id -> new DelayTicket(id, cluster()).toString());
         return new SendResult(sent.messageId(), logicTopic, cluster(), sent.topic(), sent.queueId(), sent.queueOffset(),
-                ticket);
+                ticket, sent.storedAsConfigured());
     }
 
     /** True for the first caller only: that one reports the outcome to the failover. */
