@@ -190,14 +190,12 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
 
     private void handle(FetchedMessage m, QueueRef queue, List<CancelAnswer> cancels) {
         QueueLedger ledger = reader.ledger(queue);
-        String kind = m.property(DelayProtocol.PROPERTY_KIND);
         try {
-            if (DelayProtocol.KIND_SCHEDULE.equals(kind)) {
-                schedule(m, ledger);
-            } else if (DelayProtocol.KIND_CANCEL.equals(kind)) {
-                cancel(m, ledger, cancels);
+            InternalMessages.Request request = InternalMessages.parse(m, cluster.name());
+            if (request instanceof InternalMessages.Schedule schedule) {
+                schedule(m, ledger, schedule.record());
             } else {
-                throw new IllegalArgumentException("unknown " + DelayProtocol.PROPERTY_KIND + " '" + kind + "'");
+                cancel(m, ledger, ((InternalMessages.Cancel) request).id(), cancels);
             }
         } catch (IllegalArgumentException | DelayRejectedException e) {
             // Not something a retry can fix; committing past it is the only way forward.
@@ -208,9 +206,7 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
         }
     }
 
-    private void schedule(FetchedMessage m, QueueLedger ledger) throws DelayRejectedException {
-        DelayedRecord record = InternalMessages.toRecord(m, cluster.name());
-        InternalMessages.toDelivery(record); // refuse now what could never be delivered
+    private void schedule(FetchedMessage m, QueueLedger ledger, DelayedRecord record) throws DelayRejectedException {
         ScheduleOutcome outcome;
         handover.readLock().lock();
         try {
@@ -240,9 +236,8 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
      * Applies a CANCEL in the engine without forcing it: the whole pull's cancels are forced together
      * by {@link #answer}, which alone releases their offsets and replies.
      */
-    private void cancel(FetchedMessage m, QueueLedger ledger, List<CancelAnswer> cancels)
+    private void cancel(FetchedMessage m, QueueLedger ledger, DelayId id, List<CancelAnswer> cancels)
             throws DelayRejectedException {
-        DelayId id = DelayId.parse(InternalMessages.require(m, DelayProtocol.PROPERTY_ID));
         CancelResult result = untilStored(() -> engine.cancelUnflushed(id));
         cancels.add(new CancelAnswer(m, ledger, id, result));
     }

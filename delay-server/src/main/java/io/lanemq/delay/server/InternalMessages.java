@@ -22,6 +22,37 @@ final class InternalMessages {
     private InternalMessages() {
     }
 
+    /** What an internal-topic message asks of the server. */
+    sealed interface Request permits Schedule, Cancel {
+    }
+
+    /** Hold {@code record} until it is due. */
+    record Schedule(DelayedRecord record) implements Request {
+    }
+
+    /** Cancel the record with this id. */
+    record Cancel(DelayId id) implements Request {
+    }
+
+    /**
+     * Reads what {@code m} asks for, refusing with an {@link IllegalArgumentException} naming the problem anything that
+     * could never be served (no or an unknown kind, a malformed id, a schedule whose message could never be delivered):
+     * whatever a producer put on the internal topic, nothing else may escape, or the queue would stop behind it.
+     */
+    static Request parse(FetchedMessage m, String cluster) {
+        String kind = m.property(DelayProtocol.PROPERTY_KIND);
+        if (DelayProtocol.KIND_SCHEDULE.equals(kind)) {
+            DelayedRecord record = toRecord(m, cluster);
+            toDelivery(record); // refuse now what could never be delivered
+            return new Schedule(record);
+        }
+        if (DelayProtocol.KIND_CANCEL.equals(kind)) {
+            return new Cancel(DelayId.parse(require(m, DelayProtocol.PROPERTY_ID)));
+        }
+        throw new IllegalArgumentException("unknown " + DelayProtocol.PROPERTY_KIND + " '" + kind + "' [msgId=" + m.msgId()
+                + ", queue=" + m.queue().queueId() + ", offset=" + m.offset() + "]");
+    }
+
     /** A SCHEDULE message as a record to store; the target cluster is where it was consumed. */
     static DelayedRecord toRecord(FetchedMessage m, String cluster) {
         DelayId id = DelayId.parse(require(m, DelayProtocol.PROPERTY_ID));
