@@ -2,14 +2,17 @@ package io.lanemq.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.lanemq.api.ClientOptions;
+import io.lanemq.api.Consumer;
 import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.InvalidMessageException;
 import io.lanemq.api.Message;
 import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
+import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.SendResult;
 import io.lanemq.api.Subscription;
 import io.lanemq.api.TransactionResolution;
@@ -19,6 +22,7 @@ import io.lanemq.testkit.RocketMqStack;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.Test;
 
@@ -66,6 +70,37 @@ class BadInputIT {
             SendResult good = producer.send(Message.builder("audit-log").body("ok".getBytes(StandardCharsets.UTF_8)).build());
             assertThat(good.cluster()).isEqualTo(platform.idcA().clusterName());
             assertThat(good.queueOffset()).as("nothing was stored before the good message").isZero();
+        }
+    }
+
+    /**
+     * The largest body the platform allows (producer.maxBodyBytes, 4 MiB by default) travels whole to a DIRECT
+     * consumer; one byte more is refused at send, naming the size and the limit. The body repeats a pattern: an
+     * incompressible 4 MiB body is refused by a broker with RocketMQ's default 4 MiB limit, because the client
+     * compresses every body over 4 KiB even when that makes it larger (see the README's limits).
+     */
+    @Test
+    void theLargestAllowedBodyReachesADirectConsumerWholeAndOneByteMoreIsRefused() throws Exception {
+        String group = LocalPlatform.unique("largest-body");
+        LocalPlatform platform = LocalPlatform.on(RocketMqStack.shared()).addTopic("large-body", 1, 100, 0, group);
+        int limit = 4 * 1024 * 1024;
+        byte[] body = new byte[limit];
+        for (int i = 0; i < body.length; i++) {
+            body[i] = (byte) (i % 251);
+        }
+        Received received = new Received();
+        try (MessagingClient client = platform.client("largest-body-it");
+             Producer producer = client.createProducer(ProducerOptions.defaults());
+             Consumer consumer = client.subscribe(Subscription.builder("large-body", group).build(), received)) {
+            assertThatThrownBy(() -> producer.send(Message.builder("large-body").body(new byte[limit + 1]).build()))
+                    .isInstanceOf(InvalidMessageException.class)
+                    .hasMessageContaining("body is " + (limit + 1) + " bytes, over the maximum of " + limit);
+            SendResult sent = producer.send(Message.builder("large-body").body(body).build());
+
+            await().atMost(Duration.ofSeconds(60)).until(() -> received.deliveriesById.containsKey(sent.messageId()));
+            ReceivedMessage arrived = received.all.peek();
+            assertThat(arrived.body()).as("the body, byte for byte").isEqualTo(body);
+            assertThat(received.deliveries()).as("only the allowed one was stored").isEqualTo(1);
         }
     }
 
