@@ -1,5 +1,6 @@
 package io.lanemq.spring;
 
+import io.lanemq.api.Deduplication;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -76,4 +77,14 @@ public @interface LaneMqListener {
      * attempt, before the dead-letter topic; empty: none.
      */
     String errorHandler() default "";
+
+    /**
+     * Drops copies of messages this instance already processed successfully within this window (see
+     * {@link Deduplication}): an ISO-8601 duration such as {@code PT10M}, or a placeholder that resolves
+     * to one; empty: off.
+     */
+    String deduplicateWindow() default "";
+
+    /** What makes two deliveries one message when {@link #deduplicateWindow()} is set: the message id or its first key. */
+    Deduplication.Identity deduplicateBy() default Deduplication.Identity.MESSAGE_ID;
 }

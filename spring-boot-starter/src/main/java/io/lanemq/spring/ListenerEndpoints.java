@@ -1,9 +1,12 @@
 package io.lanemq.spring;
 
+import io.lanemq.api.Deduplication;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.Subscription;
 import io.lanemq.core.convert.MessageConversion;
 import java.lang.reflect.Method;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -92,9 +95,28 @@ final class ListenerEndpoints {
             if (attempts != null) {
                 builder.maxDeliveryAttempts(attempts);
             }
+            Duration window = duration(where, "deduplicateWindow", annotation.deduplicateWindow(), beanFactory);
+            if (window != null) {
+                builder.deduplicate(annotation.deduplicateBy() == Deduplication.Identity.FIRST_KEY
+                        ? Deduplication.byFirstKey(window) : Deduplication.byMessageId(window));
+            }
             return builder.build();
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new BeanInitializationException("@LaneMqListener on " + where + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The attribute's duration; null when empty. */
+    private static Duration duration(String where, String attribute, String value, ConfigurableListableBeanFactory beanFactory) {
+        String resolved = beanFactory.resolveEmbeddedValue(value);
+        if (resolved == null || resolved.isBlank()) {
+            return null;
+        }
+        try {
+            return Duration.parse(resolved.strip());
+        } catch (DateTimeParseException e) {
+            throw new BeanInitializationException("@LaneMqListener on " + where + ": " + attribute
+                    + " must be an ISO-8601 duration such as PT10M, was '" + resolved + "'");
         }
     }
 

@@ -3,11 +3,13 @@ package io.lanemq.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lanemq.api.ConsumeResult;
+import io.lanemq.api.Deduplication;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.Subscription;
 import io.lanemq.api.Message;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.Map;
@@ -71,6 +73,8 @@ class ListenerEndpointsTest {
 
             assertThat(endpoint.subscription().threads()).hasValue(6);
             assertThat(endpoint.subscription().maxDeliveryAttempts()).hasValue(2);
+            assertThat(endpoint.subscription().deduplication()).as("from deduplicateWindow and deduplicateBy")
+                    .contains(Deduplication.byFirstKey(Duration.ofMinutes(10)));
             Message notJson = Message.builder("order-paid").body("not json".getBytes(StandardCharsets.UTF_8)).build();
             assertThat(endpoint.listener().consume(TestMessage.of(notJson).attempt(3)))
                     .as("unreadable on its last attempt: parked by the handler").isEqualTo(ConsumeResult.SUCCESS);
@@ -80,7 +84,7 @@ class ListenerEndpointsTest {
 
     static class TypedHandler {
         @LaneMqListener(topic = "order-paid", group = "billing", concurrency = "${test.concurrency:3}", maxDeliveryAttempts = "2",
-                errorHandler = "parking")
+                errorHandler = "parking", deduplicateWindow = "PT10M", deduplicateBy = Deduplication.Identity.FIRST_KEY)
         void record(Map<String, Object> payload) {
         }
     }
