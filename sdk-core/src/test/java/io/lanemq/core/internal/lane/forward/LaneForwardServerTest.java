@@ -21,6 +21,7 @@ import io.grpc.protobuf.ProtoUtils;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import io.lanemq.api.ConsumeResult;
+import io.lanemq.config.ProducerConfig;
 import io.lanemq.core.grpc.GrpcServerLimits;
 import io.lanemq.protocol.lane.ForwardReply;
 import io.lanemq.protocol.lane.LaneForwardGrpc;
@@ -227,6 +228,22 @@ class LaneForwardServerTest {
                 assertThat(fixture.rejected(LaneForwardMetrics.REASON_HANDSHAKE)).isEqualTo(1));
         assertThat(fixture.client().forward(server.address(), "billing", ForwardFixture.fullMessage()))
                 .isEqualTo(ConsumeResult.SUCCESS);
+    }
+
+    @Test
+    void theLargestBodyAProducerMaySendIsForwardedWhole() throws Exception {
+        byte[] body = new byte[ProducerConfig.DEFAULTS.maxBodyBytes()]; // 4 MiB: the default limits of both ends
+        new Random(7).nextBytes(body);
+        List<byte[]> bodies = new CopyOnWriteArrayList<>();
+        LaneForwardServer server = fixture.server(ForwardFixture.serverSettings().build(), (group, topic, message) -> {
+            bodies.add(message.body());
+            return ConsumeResult.SUCCESS;
+        });
+
+        assertThat(fixture.client().forward(server.address(), "billing", LaneForwardClientTest.withBody(body)))
+                .isEqualTo(ConsumeResult.SUCCESS);
+        assertThat(bodies).hasSize(1);
+        assertThat(bodies.get(0)).as("byte for byte").isEqualTo(body);
     }
 
     @Test
