@@ -40,6 +40,7 @@ class AckListenerFuzzTest {
         // The cap and idle timeout the dial test runs with (DialTestRun): what a flood meets in production.
         try (AckListener listener = AckListener.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 AckCodecTest.SECRET, sink, metrics, Ticker.system(), 16, Duration.ofMinutes(5))) {
+            long heapBefore = PortFuzzer.heapAfterGc();
             long start = System.nanoTime();
             PortFuzzer fuzz = PortFuzzer.against(listener.address(), SEED);
             byte[] frame = codec.encode(new AckFrame(RUN, 1, ProbeKind.NORMAL, 0, 0));
@@ -56,6 +57,10 @@ class AckListenerFuzzTest {
             deliver(listener, 2_000);
             assertThat(received).extracting(AckFrame::sequence).as("only the real sender's acks").containsExactly(1_000L, 2_000L);
             assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)).as("short enough for every build").isLessThan(20);
+            long grown = PortFuzzer.heapAfterGc() - heapBefore;
+            System.out.printf("AckListenerFuzzTest: %s, flood 300 (%d accepted), heap after GC grew %d KiB%n", counts,
+                    accepted, grown / 1024);
+            assertThat(grown).as("heap kept after the hostile connections were closed").isLessThan(16L * 1024 * 1024);
         }
     }
 

@@ -60,6 +60,7 @@ class ServiceEndpointsFuzzTest {
         try (ServiceEndpoints endpoints = ServiceEndpoints.start("fuzz-http", new InetSocketAddress("127.0.0.1", 0), registry,
                 readiness)) {
             URI health = endpoints.metricsUri().resolve(ServiceEndpoints.READINESS_PATH);
+            long heapBefore = PortFuzzer.heapAfterGc();
             long start = System.nanoTime();
             PortFuzzer fuzz = PortFuzzer.against(endpoints.address(), SEED);
 
@@ -75,6 +76,10 @@ class ServiceEndpointsFuzzTest {
             assertThat(healthStatus(health)).as("served after").isEqualTo(200);
             assertThat(logged).as("log records at the JDK server's level for 700 hostile connections").hasSizeLessThanOrEqualTo(5);
             assertThat(seconds).as("short enough for every build").isLessThan(15);
+            long grown = PortFuzzer.heapAfterGc() - heapBefore;
+            System.out.printf("ServiceEndpointsFuzzTest: %s, flood 300 (%d accepted), heap after GC grew %d KiB%n", counts,
+                    accepted, grown / 1024);
+            assertThat(grown).as("heap kept after the hostile connections were closed").isLessThan(16L * 1024 * 1024);
         } finally {
             jdkServer.removeHandler(counter);
             registry.close();

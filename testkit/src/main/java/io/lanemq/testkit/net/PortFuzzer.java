@@ -251,6 +251,17 @@ public final class PortFuzzer {
      * The first bytes a TLS client sends (its ClientHello), made by the JDK's own engine: a valid opening to cut short
      * with {@link #truncated}.
      */
+    /**
+     * This JVM's heap in use after a full collection, for a fuzz test to compare before and after: what a server kept
+     * of the hostile connections it closed. Approximate (a collection is a request), so compare with a generous bound.
+     */
+    public static long heapAfterGc() {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
     public static byte[] clientHello() throws Exception {
         SSLEngine engine = SSLContext.getDefault().createSSLEngine("127.0.0.1", 443);
         engine.setUseClientMode(true);

@@ -47,6 +47,7 @@ class LaneForwardFuzzTest {
         assertThat(wellBehaved.forward(server.address(), "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
         logged.start();
         root.addAppender(logged);
+        long heapBefore = PortFuzzer.heapAfterGc();
         long start = System.nanoTime();
 
         PortFuzzer fuzz = PortFuzzer.against(server.address(), SEED)
@@ -69,5 +70,10 @@ class LaneForwardFuzzTest {
         assertThat(logged.list).as("log lines for %d hostile connections: %s", counts.tried() + 300, logged.list)
                 .hasSizeLessThanOrEqualTo(5);
         assertThat(seconds).as("short enough for every build").isLessThan(15);
+        long grown = PortFuzzer.heapAfterGc() - heapBefore;
+        System.out.printf("LaneForwardFuzzTest: %s, flood 300 (%d accepted), heap after GC grew %d KiB%n", counts, accepted,
+                grown / 1024);
+        assertThat(grown).as("heap kept after %d hostile connections were closed", counts.tried() + 300)
+                .isLessThan(16L * 1024 * 1024);
     }
 }
