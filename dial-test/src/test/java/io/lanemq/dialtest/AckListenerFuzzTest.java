@@ -49,7 +49,7 @@ class AckListenerFuzzTest {
             PortFuzzer.Counts counts = fuzz.randomBytes(200, 4096)
                     .plus(fuzz.truncated(frame, 100))
                     .plus(fuzz.truncated(hugeLength, 50));
-            int accepted = fuzz.flood(300, () -> deliver(listener, 1_000));
+            int accepted = fuzz.flood(1_000, () -> deliver(listener, 1_000));
 
             assertThat(counts.hung()).as("connections the listener left open: %s", counts).isZero();
             assertThat(counts.tried()).isEqualTo(350);
@@ -58,7 +58,7 @@ class AckListenerFuzzTest {
             assertThat(received).extracting(AckFrame::sequence).as("only the real sender's acks").containsExactly(1_000L, 2_000L);
             assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)).as("short enough for every build").isLessThan(20);
             long grown = PortFuzzer.heapAfterGc() - heapBefore;
-            System.out.printf("AckListenerFuzzTest: %s, flood 300 (%d accepted), heap after GC grew %d KiB%n", counts,
+            System.out.printf("AckListenerFuzzTest: %s, flood 1,000 (%d accepted), heap after GC grew %d KiB%n", counts,
                     accepted, grown / 1024);
             assertThat(grown).as("heap kept after the hostile connections were closed").isLessThan(16L * 1024 * 1024);
         }
