@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * identity the window does not know, and follows the same claim / done / release steps (its claim expiring after
  * the claim ttl, so a crashed instance does not hold a message for ever). A store call that throws counts as "not
  * known": the message is processed (a possible duplicate, never a loss), the failure counted and logged through a
- * throttle. The store bounds its own calls' time (its contract), so no call here waits on it without end.
+ * throttle. The store bounds its own calls' time (its contract), so no call here waits on it without end. An
+ * identity the store reports done is kept in the local window from then on (a window of its own, so a local
+ * memory up to twice the window: the cost is only that a copy is dropped a little longer).
  */
 public final class DeduplicatingListener implements MessageListener {
     private static final Logger LOG = LoggerFactory.getLogger(DeduplicatingListener.class);
