@@ -79,12 +79,19 @@ public final class SdkMetrics {
     /** Messages a lane-aware consumer placed, by {@code outcome} (a {@link LaneOutcome}). */
     public static final String LANE_ROUTED = "lanemq.consumer.lane.routed";
     /** Copies a subscription with deduplication acknowledged without calling its listener; counter. */
+    /**
+     * Calls to a group's shared deduplication store that failed (unreachable, timed out): each such message was
+     * processed without the store's word (a possible duplicate, never a loss). Tag {@code operation}: claim, done,
+     * release.
+     */
+    public static final String DEDUP_STORE_FAILURES = "lanemq.consumer.dedup.store.failures";
     public static final String DUPLICATES_DROPPED = "lanemq.consumer.duplicates.dropped";
     public static final String TAG_LOGIC_TOPIC = "logic_topic";
     public static final String TAG_CLUSTER = "cluster";
     public static final String TAG_GROUP = "group";
     public static final String TAG_OUTCOME = "outcome";
     public static final String TAG_REASON = "reason";
+    public static final String TAG_OPERATION = "operation";
     /** One PROXY-mode consumer's id, as the proxy knows it. */
     public static final String TAG_CONSUMER = "consumer";
     /** One subscription (a {@code Consumer} the application holds) in this process, {@code <pid>-<n>}. */
@@ -243,10 +250,21 @@ public final class SdkMetrics {
         }
     }
 
-    /** Looked up once per subscription: it counts on the consume path. */
+    /**
+     * Looked up once per subscription: it counts on the consume path. Registers the group's
+     * {@link #DEDUP_STORE_FAILURES} of a claim at zero as well, so the series an alert watches exists before the
+     * first failure.
+     */
     public Counter duplicatesDropped(String logicTopic, String group) {
+        dedupStoreFailures(logicTopic, group, "claim");
         return Counter.builder(DUPLICATES_DROPPED).tags(common).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group)
                 .register(registry);
+    }
+
+    /** A failed call of {@code operation} (claim, done, release) to the group's shared deduplication store. */
+    public Counter dedupStoreFailures(String logicTopic, String group, String operation) {
+        return Counter.builder(DEDUP_STORE_FAILURES).tags(common)
+                .tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_OPERATION, operation).register(registry);
     }
 
     public void laneRouted(String group, LaneOutcome outcome) {
