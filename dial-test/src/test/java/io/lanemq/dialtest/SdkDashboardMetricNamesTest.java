@@ -43,6 +43,7 @@ class SdkDashboardMetricNamesTest {
         metrics.proxyStreamEnded("t", "g", "UNAUTHENTICATED");
         metrics.laneRouted("g", SdkMetrics.LaneOutcome.FORWARDED);
         metrics.duplicatesDropped("t", "g").increment();
+        metrics.dedupStoreFailures("t", "g", "claim").increment();
         exported = PrometheusNames.ofScrape(registry.scrape());
         registry.close();
     }

@@ -250,13 +250,8 @@ public final class SdkMetrics {
         }
     }
 
-    /**
-     * Looked up once per subscription: it counts on the consume path. Registers the group's
-     * {@link #DEDUP_STORE_FAILURES} of a claim at zero as well, so the series an alert watches exists before the
-     * first failure.
-     */
+    /** Looked up once per subscription: it counts on the consume path. */
     public Counter duplicatesDropped(String logicTopic, String group) {
-        dedupStoreFailures(logicTopic, group, "claim");
         return Counter.builder(DUPLICATES_DROPPED).tags(common).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group)
                 .register(registry);
     }
