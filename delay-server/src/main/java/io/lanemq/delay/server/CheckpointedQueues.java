@@ -71,9 +71,23 @@ final class CheckpointedQueues {
         restoring.retainAll(mine);
     }
 
-    /** True while the queue's messages must be skipped: the restore has not decided where its reading resumes. */
+    /**
+     * True while the queue's messages must be skipped: the restore has not decided where its reading resumes. Called
+     * by the reading thread for every message before it is handled. A queue the checkpoint covers whose messages
+     * arrive before the rebalance listener named it (RocketMQ may start its pull first) is taken for restoring here:
+     * handled, its messages would have made a ledger, and the queue would then be read again from its committed
+     * offset instead of restored (DelayServerCheckpointIT in CI: 1,759 of 2,000 restored, 241 old copies read).
+     */
     boolean restoring(QueueRef queue) {
-        return !restoring.isEmpty() && restoring.contains(queue);
+        if (!restoring.isEmpty() && restoring.contains(queue)) {
+            return true;
+        }
+        LedgerCheckpoint.Loaded loaded = checkpoint;
+        if (loaded != null && loaded.covers(queue) && reader.findLedger(queue) == null) {
+            restoring.add(queue);
+            return true;
+        }
+        return false;
     }
 
     /** Opens the checkpoint a graceful stop (or a periodic write) left in the store directory, if any. */
