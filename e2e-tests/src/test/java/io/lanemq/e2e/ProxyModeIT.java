@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -74,6 +75,9 @@ class ProxyModeIT {
                 assertThat(received.fromCluster(platform.idcA().clusterName())).isPositive();
                 assertThat(received.fromCluster(platform.idcB().clusterName())).isPositive();
                 assertThat(retried).extracting(ReceivedMessage::deliveryAttempt).containsExactly(1, 2);
+                assertThat(retried).as("the proxy's max attempts reach the listener, so a last-attempt hook works here too")
+                        .extracting(ReceivedMessage::maxDeliveryAttempts).containsOnly(OptionalInt.of(5));
+                assertThat(retried).extracting(ReceivedMessage::lastDeliveryAttempt).containsOnly(false);
                 assertThat(retried).allSatisfy(m -> {
                     assertThat(m.messageId()).isEqualTo(retry.messageId());
                     assertThat(m.logicTopic()).isEqualTo("parcel");

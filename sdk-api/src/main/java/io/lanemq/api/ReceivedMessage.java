@@ -44,7 +44,7 @@ public interface ReceivedMessage {
 
     /**
      * The deliveries this message gets before it goes to the group's dead-letter topic, when the SDK knows it
-     * (it consumes from the brokers itself); empty otherwise. {@code deliveryAttempt() == maxDeliveryAttempts()}
+     * (from the group's settings in DIRECT mode, from the consumer proxy in PROXY mode); empty otherwise. {@code deliveryAttempt() == maxDeliveryAttempts()}
      * is the last chance to handle it.
      */
     default OptionalInt maxDeliveryAttempts() {

@@ -8,7 +8,7 @@ import io.lanemq.api.ReceivedMessage;
  * {@link LaneMqListener#errorHandler()}.
  *
  * <p>Called on the listener's thread, in the message's context, only when the SDK knows the attempt is the last
- * ({@link ReceivedMessage#lastDeliveryAttempt()}: consumption from the brokers, DIRECT mode); earlier attempts are
+ * ({@link ReceivedMessage#lastDeliveryAttempt()}, in DIRECT mode and through the consumer proxy); earlier attempts are
  * retried without it. A listener's exception, and a {@code RETRY_LATER} answer, both count as failures.
  *
  * <pre>{@code

@@ -4,6 +4,7 @@ import io.grpc.Status;
 import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.spi.BoundMessage;
+import io.lanemq.core.internal.consume.listener.DeliveredMessage;
 import io.lanemq.core.internal.consume.listener.ListenerAdapter;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.proxy.protocol.Delivery;
@@ -68,6 +69,11 @@ public final class ProxyConsumer implements AutoCloseable {
     private boolean closed;
     /** What the connected gauge reads. */
     private volatile boolean connected;
+    /**
+     * The group's attempts before the dead-letter topic, as the proxy that delivers said when it subscribed this
+     * stream (0 until then): the proxy, not this client, decides, so a listener's last-attempt hook needs its figure.
+     */
+    private volatile int maxDeliveryAttempts;
 
     private ProxyConsumer(ProxyConsumerSpec spec, MessageListener listener, SdkMetrics metrics, Ticker ticker) {
         this.spec = spec;
@@ -120,7 +126,9 @@ public final class ProxyConsumer implements AutoCloseable {
     private void process(ProxyStream stream, Delivery delivery, BoundMessage message) {
         ListenerAdapter adapter = adapters.computeIfAbsent(delivery.getCluster(),
                 cluster -> new ListenerAdapter(spec.logicTopic(), spec.group(), cluster, listener, metrics, ticker));
-        settle(stream, delivery.getDeliveryId(), adapter.onMessage(message) == ConsumeResult.SUCCESS);
+        DeliveredMessage delivered = new DeliveredMessage(spec.logicTopic(), delivery.getCluster(), message,
+                maxDeliveryAttempts);
+        settle(stream, delivery.getDeliveryId(), adapter.consume(delivered) == ConsumeResult.SUCCESS);
     }
 
     private static void settle(ProxyStream stream, long deliveryId, boolean success) {
@@ -181,6 +189,7 @@ public final class ProxyConsumer implements AutoCloseable {
                 failures.reset();
             }
             connected = true;
+            maxDeliveryAttempts = subscribed.getMaxDeliveryAttempts();
             log.info("{} subscribed through consumer proxy {} at {} (ack timeout {} ms, max attempts {})", ProxyConsumer.this,
                     subscribed.getProxyId(), stream.endpoint(), subscribed.getAckTimeoutMs(), subscribed.getMaxDeliveryAttempts());
         }
