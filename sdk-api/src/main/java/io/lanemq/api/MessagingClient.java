@@ -49,6 +49,15 @@ public interface MessagingClient extends AutoCloseable {
      */
     Consumer subscribe(Subscription subscription, MessageListener listener) throws MessagingException;
 
+    /**
+     * Starts consuming in batches: as {@link #subscribe(Subscription, MessageListener)}, with the messages that the
+     * consumer's listener threads hold at once handed over together (see {@link BatchMessageListener}).
+     *
+     * @throws UnknownTopicException the logic topic, or the group on it, is not configured
+     */
+    Consumer subscribe(Subscription subscription, Batching batching, BatchMessageListener listener)
+            throws MessagingException;
+
     @Override
     void close();
 }

@@ -168,9 +168,14 @@ final class HandlerMethodListener implements MessageListener {
         for (int i = 0; i < values.length; i++) {
             values[i] = arguments.get(i).apply(message);
         }
+        Object result = invoke(bean, method, values);
+        return returnsResult ? (ConsumeResult) result : ConsumeResult.SUCCESS;
+    }
+
+    /** Calls a handler method; its own exception is rethrown as it is, so the SDK logs it once as a listener's. */
+    static Object invoke(Object bean, Method method, Object[] values) {
         try {
-            Object result = method.invoke(bean, values);
-            return returnsResult ? (ConsumeResult) result : ConsumeResult.SUCCESS;
+            return method.invoke(bean, values);
         } catch (InvocationTargetException e) {
             Throwable thrown = e.getTargetException();
             if (thrown instanceof RuntimeException runtime) {

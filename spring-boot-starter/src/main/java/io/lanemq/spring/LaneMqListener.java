@@ -87,4 +87,16 @@ public @interface LaneMqListener {
 
     /** What makes two deliveries one message when {@link #deduplicateWindow()} is set: the message id or its first key. */
     Deduplication.Identity deduplicateBy() default Deduplication.Identity.MESSAGE_ID;
+
+    /**
+     * Makes the method a batch listener ({@link io.lanemq.api.BatchMessageListener}) taking up to this many messages
+     * at once: its one parameter is a {@code List} of payloads (or of {@code ReceivedMessage}), and it returns
+     * {@code void} (an exception retries the whole batch) or a {@link io.lanemq.api.BatchResult}. Give the listener at
+     * least as many threads ({@link #concurrency()}): a batch holds what they hold at once. Empty: one message per
+     * call. Not with {@link #errorHandler()}, whose per-message verdict a batch's result cannot carry.
+     */
+    String batchSize() default "";
+
+    /** With {@link #batchSize()}: how long a batch waits to fill after its first message, as an ISO-8601 duration. */
+    String batchWait() default "PT0.1S";
 }

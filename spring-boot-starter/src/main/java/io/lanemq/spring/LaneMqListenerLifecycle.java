@@ -53,7 +53,7 @@ public class LaneMqListenerLifecycle implements SmartLifecycle, SmartInitializin
         }
         for (ListenerEndpoint endpoint : endpoints) {
             try {
-                consumers.add(client.subscribe(endpoint.subscription(), endpoint.listener()));
+                consumers.add(endpoint.subscribe(client));
             } catch (MessagingException | RuntimeException e) {
                 // Those already started must not consume for an application that fails to start.
                 closeAll();

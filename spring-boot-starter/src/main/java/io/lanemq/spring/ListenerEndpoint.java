@@ -1,12 +1,34 @@
 package io.lanemq.spring;
 
+import io.lanemq.api.BatchMessageListener;
+import io.lanemq.api.Batching;
+import io.lanemq.api.Consumer;
 import io.lanemq.api.MessageListener;
+import io.lanemq.api.MessagingClient;
+import io.lanemq.api.MessagingException;
 import io.lanemq.api.Subscription;
 
-/** One {@link LaneMqListener} bean: what it subscribes to, and the listener to call. */
-record ListenerEndpoint(String beanName, Subscription subscription, MessageListener listener) {
+/**
+ * One {@link LaneMqListener} bean or method: what it subscribes to, and the listener to call, one message at a time
+ * ({@code listener}) or in batches ({@code batchListener} with its {@code batching}); the other pair is null.
+ */
+record ListenerEndpoint(String beanName, Subscription subscription, MessageListener listener,
+                        BatchMessageListener batchListener, Batching batching) {
+    static ListenerEndpoint single(String beanName, Subscription subscription, MessageListener listener) {
+        return new ListenerEndpoint(beanName, subscription, listener, null, null);
+    }
+
+    static ListenerEndpoint batch(String beanName, Subscription subscription, BatchMessageListener listener,
+                                  Batching batching) {
+        return new ListenerEndpoint(beanName, subscription, null, listener, batching);
+    }
+
+    Consumer subscribe(MessagingClient client) throws MessagingException {
+        return listener != null ? client.subscribe(subscription, listener) : client.subscribe(subscription, batching, batchListener);
+    }
+
     @Override
     public String toString() {
-        return "@LaneMqListener bean '" + beanName + "' " + subscription;
+        return "@LaneMqListener bean '" + beanName + "' " + subscription + (batching == null ? "" : " " + batching);
     }
 }

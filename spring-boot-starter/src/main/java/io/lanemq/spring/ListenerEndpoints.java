@@ -1,5 +1,6 @@
 package io.lanemq.spring;
 
+import io.lanemq.api.Batching;
 import io.lanemq.api.Deduplication;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.Subscription;
@@ -50,7 +51,11 @@ final class ListenerEndpoints {
                     + MessageListener.class.getName() + ", or the annotation go on a handler method");
         }
         String where = "bean '" + beanName + "'";
-        return new ListenerEndpoint(beanName, subscription(where, annotation, beanFactory),
+        if (!beanFactory.resolveEmbeddedValue(annotation.batchSize()).isBlank()) {
+            throw new BeanInitializationException("@LaneMqListener on " + where + ": batchSize goes on a handler method"
+                    + " taking a List; a MessageListener bean takes one message at a time");
+        }
+        return ListenerEndpoint.single(beanName, subscription(where, annotation, beanFactory),
                 withErrorHandler(where, annotation, beanFactory.getBean(beanName, MessageListener.class), beanFactory));
     }
 
@@ -69,16 +74,32 @@ final class ListenerEndpoints {
             String where = "method " + type.getName() + "." + method.getName() + " of bean '" + beanName + "'";
             Object bean = beanFactory.getBean(beanName);
             Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
-            MessageListener listener;
+            String name = beanName + "." + method.getName();
+            Integer batchSize = number(where, "batchSize", annotation.batchSize(), beanFactory);
             try {
-                listener = HandlerMethodListener.of(bean, method, invocable, conversion);
+                if (batchSize != null) {
+                    endpoints.add(ListenerEndpoint.batch(name, subscription(where, annotation, beanFactory),
+                            BatchHandlerMethodListener.of(bean, method, invocable, conversion),
+                            batching(where, annotation, batchSize, beanFactory)));
+                } else {
+                    endpoints.add(ListenerEndpoint.single(name, subscription(where, annotation, beanFactory), withErrorHandler(
+                            where, annotation, HandlerMethodListener.of(bean, method, invocable, conversion), beanFactory)));
+                }
             } catch (IllegalArgumentException e) {
                 throw new BeanInitializationException("@LaneMqListener on " + where + ": " + e.getMessage(), e);
             }
-            endpoints.add(new ListenerEndpoint(beanName + "." + method.getName(), subscription(where, annotation, beanFactory),
-                    withErrorHandler(where, annotation, listener, beanFactory)));
         });
         return endpoints;
+    }
+
+    private static Batching batching(String where, LaneMqListener annotation, int batchSize,
+                                     ConfigurableListableBeanFactory beanFactory) {
+        if (!beanFactory.resolveEmbeddedValue(annotation.errorHandler()).isBlank()) {
+            throw new IllegalArgumentException("errorHandler cannot go with batchSize: a batch's result settles a prefix"
+                    + " of the batch, not single messages; handle failures in the method or return a BatchResult");
+        }
+        Duration wait = duration(where, "batchWait", annotation.batchWait(), beanFactory);
+        return Batching.of(batchSize, wait == null ? Duration.ofMillis(100) : wait);
     }
 
     private static Subscription subscription(String where, LaneMqListener annotation, ConfigurableListableBeanFactory beanFactory) {

@@ -1,7 +1,10 @@
 package io.lanemq.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lanemq.api.BatchResult;
+import io.lanemq.api.Batching;
 import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.Deduplication;
 import io.lanemq.api.MessageListener;
@@ -79,6 +82,67 @@ class ListenerEndpointsTest {
             assertThat(endpoint.listener().consume(TestMessage.of(notJson).attempt(3)))
                     .as("unreadable on its last attempt: parked by the handler").isEqualTo(ConsumeResult.SUCCESS);
             assertThat(handled).containsExactly("id-1: MessageConversionException");
+        }
+    }
+
+    @Test
+    void aBatchHandlerGetsTheReadablePayloadsAsAListAndItsResultIsMappedBackToTheBatchsMessages() {
+        try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
+            context.registerBean("ledger", BatchHandler.class);
+            context.refresh();
+
+            ListenerEndpoint endpoint = ListenerEndpoints.discover(context.getBeanFactory()).get(0);
+            List<ReceivedMessage> batch = List.of(json("{\"order\":1}"), json("not json"), json("{\"order\":3}"));
+            BatchResult result = endpoint.batchListener().consume(batch);
+
+            assertThat(endpoint.batching()).isEqualTo(Batching.of(16, Duration.ofMillis(50)));
+            assertThat(context.getBean(BatchHandler.class).seen).as("the unreadable message is left out of the list")
+                    .containsExactly(Map.of("order", 1), Map.of("order", 3));
+            assertThat(List.of(result.resultOf(0), result.resultOf(1), result.resultOf(2)))
+                    .as("the method retried its list's index 1 (batch index 2); the unreadable one is retried too")
+                    .containsExactly(ConsumeResult.SUCCESS, ConsumeResult.RETRY_LATER, ConsumeResult.RETRY_LATER);
+        }
+    }
+
+    @Test
+    void aBatchSizeOnAMethodThatDoesNotTakeAListOrWithAnErrorHandlerFailsTheStartupNamingWhy() {
+        try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
+            context.registerBean("wrong", NotAListBatchHandler.class);
+            context.refresh();
+            assertThatThrownBy(() -> ListenerEndpoints.discover(context.getBeanFactory()))
+                    .hasMessageContaining("NotAListBatchHandler.record").hasMessageContaining("takes one parameter, a List");
+        }
+        try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
+            context.registerBean("wrong", ErrorHandledBatchHandler.class);
+            context.refresh();
+            assertThatThrownBy(() -> ListenerEndpoints.discover(context.getBeanFactory()))
+                    .hasMessageContaining("errorHandler cannot go with batchSize");
+        }
+    }
+
+    private static ReceivedMessage json(String body) {
+        return TestMessage.of(Message.builder("order-paid").body(body.getBytes(StandardCharsets.UTF_8)).build());
+    }
+
+    static class BatchHandler {
+        final List<Map<String, Object>> seen = new CopyOnWriteArrayList<>();
+
+        @LaneMqListener(topic = "order-paid", group = "ledger", batchSize = "16", batchWait = "PT0.05S")
+        BatchResult record(List<Map<String, Object>> payloads) {
+            seen.addAll(payloads);
+            return BatchResult.retryFrom(1);
+        }
+    }
+
+    static class NotAListBatchHandler {
+        @LaneMqListener(topic = "order-paid", group = "ledger", batchSize = "16")
+        void record(Map<String, Object> payload) {
+        }
+    }
+
+    static class ErrorHandledBatchHandler {
+        @LaneMqListener(topic = "order-paid", group = "ledger", batchSize = "16", errorHandler = "parking")
+        void record(List<Map<String, Object>> payloads) {
         }
     }
 

@@ -4,6 +4,8 @@ import io.lanemq.api.ClientOptions;
 import io.lanemq.api.Lane;
 import io.lanemq.api.LaneOptions;
 import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.api.BatchMessageListener;
+import io.lanemq.api.Batching;
 import io.lanemq.api.Consumer;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.MessagingClient;
@@ -18,6 +20,7 @@ import io.lanemq.config.ConfigSubscriber;
 import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.core.internal.consume.DualClusterConsumer;
 import io.lanemq.core.internal.consume.dedup.DeduplicatingListener;
+import io.lanemq.core.internal.consume.listener.GatheringListener;
 import io.lanemq.core.internal.consume.proxy.ProxyIdentity;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.internal.produce.ClusterProducers;
@@ -144,6 +147,14 @@ public final class CoreMessagingClient implements MessagingClient {
                 ticker, wallClock);
         open.add(producer);
         return producer;
+    }
+
+    @Override
+    public Consumer subscribe(Subscription subscription, Batching batching, BatchMessageListener listener)
+            throws MessagingException {
+        Objects.requireNonNull(batching, "batching");
+        Objects.requireNonNull(listener, "listener");
+        return subscribe(subscription, new GatheringListener(listener, batching));
     }
 
     @Override

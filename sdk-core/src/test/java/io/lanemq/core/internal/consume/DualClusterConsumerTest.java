@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
+import io.lanemq.api.BatchResult;
+import io.lanemq.api.Batching;
 import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.MessagingException;
@@ -19,6 +21,7 @@ import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.ProducerConfig;
 import io.lanemq.config.StartPosition;
 import io.lanemq.config.TopicRoute;
+import io.lanemq.core.internal.consume.listener.GatheringListener;
 import io.lanemq.core.internal.consume.proxy.ProxyIdentity;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.testkit.memory.MemoryBinding;
@@ -107,6 +110,43 @@ class DualClusterConsumerTest {
         await().atMost(WAIT).until(() -> cluster("cluster-a").deadLetters("billing").size() == 1);
         assertThat(attempts).as("delivery attempts with the subscription's maxDeliveryAttempts 2 (platform: 3)")
                 .containsExactly(1, 2);
+    }
+
+    @Test
+    void aBatchListenerGetsTheMessagesBothClustersThreadsHoldAndAMessageItRetriesComesBackAlone() throws Exception {
+        List<Integer> sizes = new CopyOnWriteArrayList<>();
+        List<String> done = new CopyOnWriteArrayList<>();
+        List<Integer> poisonAttempts = new CopyOnWriteArrayList<>();
+        start(config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)),
+                new GatheringListener(batch -> {
+                    sizes.add(batch.size());
+                    for (int i = 0; i < batch.size(); i++) {
+                        ReceivedMessage message = batch.get(i);
+                        String body = new String(message.body(), StandardCharsets.UTF_8);
+                        if (body.equals("poison")) {
+                            poisonAttempts.add(message.deliveryAttempt());
+                            if (message.deliveryAttempt() == 1) {
+                                return BatchResult.retryFrom(i);
+                            }
+                        }
+                        done.add(body);
+                    }
+                    return BatchResult.success();
+                }, Batching.of(8, Duration.ofMillis(50))), Optional.empty());
+
+        for (int i = 0; i < 6; i++) {
+            publish("cluster-a", "orders_a", i == 3 ? "poison" : "a-" + i);
+            publish("cluster-b", "orders_b", "b-" + i);
+        }
+
+        await().atMost(WAIT).until(() -> done.contains("poison") && done.size() >= 12);
+        assertThat(done).as("every message settled; a message after the poison in its batch may come twice")
+                .containsAll(List.of("a-0", "a-1", "a-2", "a-4", "a-5", "b-0", "b-1", "b-2", "b-3", "b-4", "b-5", "poison"));
+        assertThat(poisonAttempts).as("retried from its index: its second delivery is the broker's redelivery")
+                .containsExactly(1, 2);
+        assertThat(sizes).as("a batch holds at most what the 2 listener threads (one per cluster) hold at once")
+                .allSatisfy(size -> assertThat(size).isBetween(1, 2));
+        assertThat(sizes).as("both clusters' threads meet in one batch at least once").contains(2);
     }
 
     @Test
