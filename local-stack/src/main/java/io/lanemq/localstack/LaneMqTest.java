@@ -36,4 +36,11 @@ public @interface LaneMqTest {
      * both clusters, 4 queues, sends split evenly. Topics of every test class of the JVM stay declared.
      */
     String[] topics() default {};
+
+    /**
+     * True to declare the delay section (its internal topic on both clusters), so delayed sends and cancels have
+     * somewhere to go; the test starts the delay server itself (module delay-server), on
+     * {@code lanemq.config-location}.
+     */
+    boolean delay() default false;
 }

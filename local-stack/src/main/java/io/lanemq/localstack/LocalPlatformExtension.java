@@ -2,12 +2,14 @@ package io.lanemq.localstack;
 
 import io.lanemq.api.MessagingClient;
 import io.lanemq.api.MessagingException;
+import io.lanemq.config.DelayConfig;
 import io.lanemq.testkit.RocketMqStack;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
@@ -53,11 +55,15 @@ public final class LocalPlatformExtension implements BeforeAllCallback, Paramete
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        String[] topics = AnnotationSupport.findAnnotation(context.getRequiredTestClass(), LaneMqTest.class)
-                .map(LaneMqTest::topics).orElse(new String[0]);
+        Optional<LaneMqTest> annotation = AnnotationSupport.findAnnotation(context.getRequiredTestClass(), LaneMqTest.class);
+        String[] topics = annotation.map(LaneMqTest::topics).orElse(new String[0]);
         synchronized (LOCK) {
             LocalPlatform local = platform();
             boolean changed = false;
+            if (annotation.map(LaneMqTest::delay).orElse(false) && local.delaySettings() == DelayConfig.DEFAULTS) {
+                local.enableDelay();
+                changed = true;
+            }
             for (String spec : topics) {
                 changed |= declare(local, spec, context.getRequiredTestClass().getName());
             }
