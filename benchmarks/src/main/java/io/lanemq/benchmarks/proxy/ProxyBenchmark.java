@@ -52,7 +52,9 @@ public final class ProxyBenchmark implements Callable<Integer>, FigureBenchmark 
     int proxyConsumers;
 
     @Option(names = "--consumer-threads", defaultValue = "4",
-            description = "Listener threads of every consumer, both groups; a PROXY consumer grants twice as many credits (default: ${DEFAULT-VALUE}).")
+            description = "Listener threads of every consumer in total, both groups (the platform's threads): a DIRECT consumer"
+                    + " splits them over the two clusters, so with the backlog on one cluster half of them idle, as they would"
+                    + " in production; a PROXY consumer grants twice as many credits (default: ${DEFAULT-VALUE}).")
     int consumerThreads;
 
     @Option(names = "--latency-rate", defaultValue = "1000", description = "Messages per second of the latency phase (default: ${DEFAULT-VALUE}).")
