@@ -24,7 +24,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The SDK's own duplicates, on real brokers: IDC B answers 1.5 s late (its latency proxy), so the producer gives up
  * on its attempts, sends again to IDC A, and IDC B still stores the late copies. Both copies carry one message id,
- * so a group with deduplication by message id sees each message once, while a plain group sees the copies.
+ * so a group with deduplication by message id (set for the group in the platform configuration) sees each message
+ * once, while a plain group sees the copies.
  */
 class DeduplicationIT {
     @RegisterExtension
@@ -40,14 +41,16 @@ class DeduplicationIT {
                 .build();
         String plainGroup = LocalPlatform.unique("dedup-plain");
         String dedupGroup = LocalPlatform.unique("dedup-on");
-        try (LocalPlatform platform = LocalPlatform.start(spec).addTopic("invoice", 4, 50, 50, plainGroup, dedupGroup)) {
+        try (LocalPlatform platform = LocalPlatform.start(spec).addTopic("invoice", 4, 50, 50, plainGroup, dedupGroup)
+                // The platform team turns it on for the group; the application's subscription says nothing of it.
+                .consumerSettings("invoice", dedupGroup, group -> group.withDeduplication(Duration.ofMinutes(10),
+                        Deduplication.Identity.MESSAGE_ID))) {
             Received plain = new Received();
             Received deduplicated = new Received();
             try (MessagingClient client = platform.client("dedup-it");
                  Producer producer = client.createProducer(ProducerOptions.defaults());
                  Consumer plainConsumer = client.subscribe(Subscription.builder("invoice", plainGroup).build(), plain);
-                 Consumer dedupConsumer = client.subscribe(Subscription.builder("invoice", dedupGroup)
-                         .deduplicate(Deduplication.byMessageId(Duration.ofMinutes(10))).build(), deduplicated);
+                 Consumer dedupConsumer = client.subscribe(Subscription.builder("invoice", dedupGroup).build(), deduplicated);
                  SendStream stream = new SendStream(producer, "invoice", 200)) {
                 // Both groups consume both IDCs before the delay, so no copy is missed by a late first rebalance.
                 await().atMost(Duration.ofSeconds(60)).until(() -> plain.byCluster.size() == 2 && deduplicated.byCluster.size() == 2);

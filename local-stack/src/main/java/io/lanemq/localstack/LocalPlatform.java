@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /**
  * A platform on a local dual-IDC RocketMQ stack: logic topics created on both clusters, and a
@@ -166,14 +167,19 @@ public final class LocalPlatform implements AutoCloseable {
     }
 
     /** Sets how one consumer group of a logic topic consumes (call {@link #writeConfig()} to publish the change). */
-    public synchronized LocalPlatform consumerMode(String logicTopic, String group, ConsumptionMode mode) {
+    public LocalPlatform consumerMode(String logicTopic, String group, ConsumptionMode mode) {
+        return consumerSettings(logicTopic, group, settings -> settings.withMode(mode));
+    }
+
+    /** Changes one consumer group's settings of a logic topic (call {@link #writeConfig()} to publish the change). */
+    public synchronized LocalPlatform consumerSettings(String logicTopic, String group, UnaryOperator<ConsumerConfig> change) {
         LogicTopicConfig topic = topic(logicTopic);
         ConsumerConfig settings = topic.consumerGroups().get(group);
         if (settings == null) {
             throw new IllegalArgumentException("no consumer group '" + group + "' on logic topic '" + logicTopic + "'");
         }
         Map<String, ConsumerConfig> groups = new LinkedHashMap<>(topic.consumerGroups());
-        groups.put(group, settings.withMode(mode));
+        groups.put(group, change.apply(settings));
         topics.put(logicTopic, new LogicTopicConfig(logicTopic, topic.routes(), groups, topic.rateLimitPerSecond()));
         return this;
     }

@@ -268,6 +268,8 @@ public final class PlatformConfigParser {
                 override.batchSize == null ? base.batchSize() : override.batchSize,
                 override.mode == null ? base.mode() : override.mode,
                 override.maxInFlight == null ? base.maxInFlight() : override.maxInFlight,
-                override.maxPerSecond == null ? base.maxPerSecond() : override.maxPerSecond);
+                override.maxPerSecond == null ? base.maxPerSecond() : override.maxPerSecond,
+                override.deduplicateWindowMs == null ? base.deduplicateWindow() : Duration.ofMillis(override.deduplicateWindowMs),
+                override.deduplicateBy == null ? base.deduplicateBy() : override.deduplicateBy);
     }
 }

@@ -22,6 +22,11 @@ final class PlatformConfigValidator {
     /** Well above any broker's default maximum; a larger body belongs in object storage. */
     static final int MAX_BODY_BYTES_LIMIT = ProducerConfig.MAX_BODY_BYTES_LIMIT;
     static final int MAX_CONSUMER_THREADS = 1024;
+    /**
+     * A day: the window only catches copies that arrive within it (the SDK's own late copies come within seconds, a
+     * broker's redelivery within minutes), and a longer one is almost certainly a unit mistake.
+     */
+    static final Duration MAX_DEDUPLICATE_WINDOW = Duration.ofDays(1);
     /** RocketMQ caps one pull at 1024 messages; a group asking for more would silently get less. */
     static final int MAX_BATCH_SIZE = 1024;
     /** More retries than clusters are never used; a large number is almost certainly a typo. */
@@ -211,6 +216,14 @@ final class PlatformConfigValidator {
         }
         if (consumer.maxPerSecond() < 0) {
             problems.add(new ConfigProblem(at + "/maxPerSecond", "must be 0 (unlimited) or more, was " + consumer.maxPerSecond()));
+        }
+        if (consumer.deduplicateWindow() == null || consumer.deduplicateWindow().isNegative()
+                || consumer.deduplicateWindow().compareTo(MAX_DEDUPLICATE_WINDOW) > 0) {
+            problems.add(new ConfigProblem(at + "/deduplicateWindowMs", "must be 0 (off) to " + MAX_DEDUPLICATE_WINDOW.toMillis()
+                    + " (" + MAX_DEDUPLICATE_WINDOW + "), was " + millis(consumer.deduplicateWindow())));
+        }
+        if (consumer.deduplicateBy() == null) {
+            problems.add(new ConfigProblem(at + "/deduplicateBy", "must be MESSAGE_ID or FIRST_KEY"));
         }
         if (consumer.mode() == null) {
             problems.add(new ConfigProblem(at + "/mode", "is required (DIRECT or PROXY)"));

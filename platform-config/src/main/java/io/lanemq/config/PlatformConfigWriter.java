@@ -85,6 +85,10 @@ public final class PlatformConfigWriter {
         if (settings.maxPerSecond() > 0) {
             out.put("maxPerSecond", settings.maxPerSecond());
         }
+        if (settings.deduplication().isPresent()) {
+            out.put("deduplicateWindowMs", settings.deduplicateWindow().toMillis());
+            out.put("deduplicateBy", settings.deduplicateBy().name());
+        }
         return out;
     }
 

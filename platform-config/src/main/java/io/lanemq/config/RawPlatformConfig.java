@@ -1,5 +1,6 @@
 package io.lanemq.config;
 
+import io.lanemq.api.Deduplication;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -78,6 +79,8 @@ final class RawPlatformConfig {
         public ConsumptionMode mode;
         public Integer maxInFlight;
         public Integer maxPerSecond;
+        public Long deduplicateWindowMs;
+        public Deduplication.Identity deduplicateBy;
     }
 
     static final class RawTopic {

@@ -3,6 +3,7 @@ package io.lanemq.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lanemq.api.Deduplication;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -83,6 +84,22 @@ class PlatformConfigParserTest {
                         .extracting(ConfigProblem::key)
                         .containsExactlyInAnyOrder("topics.order-paid.consumerGroups.billing.maxInFlight",
                                 "topics.order-paid.consumerGroups.billing.maxPerSecond"));
+    }
+
+    @Test
+    void aGroupsDeduplicationIsReadOffByDefaultAndAWindowOutOfBoundsIsRefusedNamingTheKey() throws Exception {
+        ConsumerConfig plain = parser.parse(VALID, "t.yaml").topic("order-paid").orElseThrow().consumerGroups().get("billing");
+        ConsumerConfig deduplicating = parser.parse(VALID.replace("billing: {}",
+                "billing: { deduplicateWindowMs: 600000, deduplicateBy: FIRST_KEY }"), "t.yaml")
+                .topic("order-paid").orElseThrow().consumerGroups().get("billing");
+
+        assertThat(plain.deduplication()).as("off unless the group asks").isEmpty();
+        assertThat(deduplicating.deduplication()).contains(Deduplication.byFirstKey(Duration.ofMinutes(10)));
+        assertThatThrownBy(() -> parser.parse(VALID.replace("billing: {}", "billing: { deduplicateWindowMs: 172800000 }"),
+                "t.yaml")).isInstanceOfSatisfying(InvalidPlatformConfigException.class, e -> assertThat(e.problems())
+                        .extracting(ConfigProblem::key).containsExactly("topics.order-paid.consumerGroups.billing.deduplicateWindowMs"));
+        assertThatThrownBy(() -> parser.parse(VALID.replace("billing: {}", "billing: { deduplicateBy: BODY }"), "t.yaml"))
+                .hasMessageContaining("deduplicateBy");
     }
 
     @Test

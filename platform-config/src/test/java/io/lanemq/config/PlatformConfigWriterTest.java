@@ -2,6 +2,7 @@ package io.lanemq.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lanemq.api.Deduplication;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,8 @@ class PlatformConfigWriterTest {
                 .consumerDefaults(new ConsumerConfig(3, 7, StartPosition.EARLIEST))
                 .topic(new LogicTopicConfig("order-paid",
                         List.of(new TopicRoute("cluster-a", "order_paid", 60), new TopicRoute("cluster-b", "order_paid", 40)),
-                        Map.of("billing", new ConsumerConfig(2, 3, StartPosition.LATEST).withMode(ConsumptionMode.PROXY)))
+                        Map.of("billing", new ConsumerConfig(2, 3, StartPosition.LATEST).withMode(ConsumptionMode.PROXY)
+                                .withDeduplication(Duration.ofMinutes(5), Deduplication.Identity.FIRST_KEY)))
                         .withBatch(new BatchConfig(1, 4096, 1, Duration.ZERO)))
                 .proxy(new ConsumerProxyConfig(List.of("127.0.0.1:7443"), java.nio.file.Path.of("/etc/lanemq/proxy-ca.pem")))
                 .build();

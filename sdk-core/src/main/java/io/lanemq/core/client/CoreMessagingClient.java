@@ -161,7 +161,7 @@ public final class CoreMessagingClient implements MessagingClient {
     public Consumer subscribe(Subscription subscription, MessageListener listener) throws MessagingException {
         ensureOpen();
         Objects.requireNonNull(listener, "listener");
-        listener = DeduplicatingListener.wrap(subscription, listener, metrics, ticker);
+        listener = DeduplicatingListener.wrap(subscription, config.current(), listener, metrics, ticker);
         ProxyIdentity identity = new ProxyIdentity(options.applicationName(), options.proxyToken());
         if (lanes == null) {
             DualClusterConsumer consumer = DualClusterConsumer.start(subscription, listener, config.current(), binding, metrics,

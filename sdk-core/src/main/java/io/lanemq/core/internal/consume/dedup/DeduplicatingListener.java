@@ -8,12 +8,15 @@ import io.lanemq.api.DeduplicationStore;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.Subscription;
+import io.lanemq.config.ConsumerConfig;
+import io.lanemq.config.PlatformConfig;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.support.LogThrottle;
 import io.lanemq.support.Ticker;
 import io.micrometer.core.instrument.Counter;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -80,10 +83,24 @@ public final class DeduplicatingListener implements MessageListener {
         this.seen = cache.asMap();
     }
 
-    /** {@code listener} behind the subscription's deduplication, or itself when the subscription has none. */
+    /** {@code listener} behind the subscription's own deduplication, or itself when it has none. */
     public static MessageListener wrap(Subscription subscription, MessageListener listener, SdkMetrics metrics, Ticker ticker) {
         return subscription.deduplication()
                 .<MessageListener>map(settings -> new DeduplicatingListener(listener, subscription, settings, metrics, ticker))
+                .orElse(listener);
+    }
+
+    /**
+     * {@code listener} behind the subscription's deduplication, else its group's in the platform configuration as
+     * it is now, or itself when neither sets one. The group's setting is read once: a reload that changes it
+     * applies to consumers subscribed afterwards (a window's memory cannot be carried over to new settings).
+     */
+    public static MessageListener wrap(Subscription subscription, PlatformConfig config, MessageListener listener,
+                                       SdkMetrics metrics, Ticker ticker) {
+        Optional<Deduplication> settings = subscription.deduplication().or(() -> config.topic(subscription.logicTopic())
+                .map(topic -> topic.consumerGroups().get(subscription.consumerGroup()))
+                .flatMap(ConsumerConfig::deduplication));
+        return settings.<MessageListener>map(s -> new DeduplicatingListener(listener, subscription, s, metrics, ticker))
                 .orElse(listener);
     }
 

@@ -9,6 +9,11 @@ import io.lanemq.api.MessageListener;
 import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.Subscription;
 import io.lanemq.api.spi.BoundMessage;
+import io.lanemq.config.ClusterConfig;
+import io.lanemq.config.ConsumerConfig;
+import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.TopicRoute;
 import io.lanemq.core.internal.consume.listener.DeliveredMessage;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.support.FakeClock;
@@ -120,6 +125,37 @@ class DeduplicatingListenerTest {
         MessageListener own = m -> ConsumeResult.SUCCESS;
         assertThat(DeduplicatingListener.wrap(Subscription.builder("orders", "billing").build(), own, metrics, clock))
                 .isSameAs(own);
+    }
+
+    @Test
+    void aGroupsDeduplicationInThePlatformConfigurationAppliesUnlessTheSubscriptionSetsItsOwn() throws Exception {
+        PlatformConfig config = PlatformConfig.builder()
+                .cluster(new ClusterConfig("cluster-a", "idc-a", "127.0.0.1:9876", Map.of()))
+                .topic(new LogicTopicConfig("orders", List.of(new TopicRoute("cluster-a", "orders_a", 1)), Map.of("billing",
+                        ConsumerConfig.DEFAULTS.withDeduplication(Duration.ofMinutes(10), Deduplication.Identity.FIRST_KEY))))
+                .build();
+        MessageListener byGroup = DeduplicatingListener.wrap(Subscription.builder("orders", "billing").build(), config,
+                recording(), metrics, clock);
+        MessageListener bySubscription = DeduplicatingListener.wrap(Subscription.builder("orders", "billing")
+                .deduplicate(Deduplication.byMessageId(Duration.ofMinutes(10))).build(), config, recording(), metrics, clock);
+
+        byGroup.consume(message("id-1", "cluster-a", "order-42"));
+        byGroup.consume(message("id-2", "cluster-a", "order-42"));
+        bySubscription.consume(message("id-3", "cluster-a", "order-43"));
+        bySubscription.consume(message("id-4", "cluster-a", "order-43"));
+
+        assertThat(processed).as("the group's first-key window dropped id-2; the subscription's own (by id) kept id-4")
+                .containsExactly("id-1@cluster-a", "id-3@cluster-a", "id-4@cluster-a");
+        MessageListener own = m -> ConsumeResult.SUCCESS;
+        assertThat(DeduplicatingListener.wrap(Subscription.builder("orders", "audit").build(), config, own, metrics, clock))
+                .as("a group without it, or one the configuration does not know, gets its own listener").isSameAs(own);
+    }
+
+    private MessageListener recording() {
+        return message -> {
+            processed.add(message.messageId() + "@" + message.cluster());
+            return ConsumeResult.SUCCESS;
+        };
     }
 
     @Test
