@@ -25,11 +25,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Each kind of bad input gets an error naming the problem and sends nothing: the topic has one
  * queue on one cluster, so a good message sent afterwards must land at offset 0.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class BadInputIT {
 
     @Test

@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * One broker of a two-broker cluster killed (SIGKILL) under a steady stream: its cluster's other broker takes its
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the IDC keeps its share, the failover to the other IDC is not needed and the cluster's weight barely moves, and
  * nothing acknowledged is lost once the broker is back. An IDC is rarely lost whole; a broker is lost every week.
  */
+@Isolated
 class BrokerKillIT {
     @RegisterExtension
     static final GlobalMeters METRICS = new GlobalMeters();

@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The SDK's own duplicates, on real brokers: IDC B answers 1.5 s late (its latency proxy), so the producer gives up
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * so a group with deduplication by message id (set for the group in the platform configuration) sees each message
  * once, while a plain group sees the copies.
  */
+@Isolated
 class DeduplicationIT {
     @RegisterExtension
     static final GlobalMeters METRICS = new GlobalMeters();

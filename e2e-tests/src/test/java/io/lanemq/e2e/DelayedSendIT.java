@@ -33,6 +33,8 @@ import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The SDK's half of delayed messages against real brokers: what a delayed send puts on the
@@ -42,6 +44,7 @@ import org.junit.jupiter.api.Test;
  * SDK's protocol is checked on its own; the delay server's own tests drive the real server with
  * this SDK.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class DelayedSendIT {
 
     @Test

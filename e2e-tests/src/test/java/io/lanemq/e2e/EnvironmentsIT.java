@@ -23,12 +23,15 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Two environments of one document on the same dual-IDC stack, the same code in both (one logic topic, one group
  * name): each environment's messages are stored on its own physical topics and consumed only by its own group, and a
  * reload that moves the staging topic leaves the default environment's routes as they were.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class EnvironmentsIT {
     @RegisterExtension
     static final GlobalMeters METRICS = new GlobalMeters();

@@ -25,12 +25,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Platform configuration changed while producers and consumers run, from a watched file and
  * from a real etcd: the change is applied in place within a second, no send fails, nothing
  * acknowledged is lost, and a bad change is rejected while the old configuration keeps routing.
  */
+@Isolated
 class HotReloadIT {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
     @RegisterExtension

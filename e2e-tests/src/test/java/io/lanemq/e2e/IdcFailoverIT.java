@@ -19,12 +19,14 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Losing a whole IDC (name server and broker killed with SIGKILL) under a steady stream: sends
  * move to the other IDC within seconds, nothing acknowledged is lost, and traffic returns to the
  * configured split after the IDC restarts. Bounds are generous; the benchmark reports the figures.
  */
+@Isolated
 class IdcFailoverIT {
     @RegisterExtension
     static final GlobalMeters METRICS = new GlobalMeters();

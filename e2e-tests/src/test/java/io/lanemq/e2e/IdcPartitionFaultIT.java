@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * An IDC that fails silently, under a fixed pool of synchronous senders and a consumer group: every packet to
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * the send timeout, the healthy IDC's messages must keep being consumed, and after the heal every acknowledged
  * message is consumed. Runs in its own network namespace (bin/netns/bin/java), where the rules live.
  */
+@Isolated
 class IdcPartitionFaultIT {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
     private static final int SENDERS = 4;

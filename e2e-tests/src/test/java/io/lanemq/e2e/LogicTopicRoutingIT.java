@@ -23,8 +23,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** Logic topics routed over two real clusters (IDCs) by weight; consumers dual-connected to both. */
+@Execution(ExecutionMode.CONCURRENT)
 class LogicTopicRoutingIT {
 
     @Test

@@ -24,8 +24,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** Messages with the same sharding key are consumed in send order, across two clusters. */
+@Execution(ExecutionMode.CONCURRENT)
 class OrderedConsumptionIT {
     private static final int KEYS = 20;
     private static final int PER_KEY = 200;

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A group's consumption mode switched DIRECT -> PROXY -> DIRECT in the watched configuration file
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * grace) and commit: otherwise its RocketMQ consumer keeps a share of the group's queues, and what it
  * fetched from them never reaches the DIRECT consumers.
  */
+@Isolated
 class ProxyHotSwitchIT {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
     @RegisterExtension

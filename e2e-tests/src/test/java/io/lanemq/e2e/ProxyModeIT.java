@@ -29,11 +29,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * PROXY consumption through the public API and a real consumer proxy (TLS, token) over real brokers:
  * the same listener API and message semantics as DIRECT mode, and a wrong token refused clearly.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ProxyModeIT {
     private static final int MESSAGES = 2_000;
     private static final int KEYS = 8;

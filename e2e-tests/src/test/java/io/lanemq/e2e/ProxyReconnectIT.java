@@ -19,12 +19,14 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A PROXY-mode consumer whose proxy instance stops: its stream ends, it reconnects to the next
  * configured endpoint after a backoff and goes on consuming; every message sent before and after is
  * consumed.
  */
+@Isolated
 class ProxyReconnectIT {
     @RegisterExtension
     static final GlobalMeters METRICS = new GlobalMeters();

@@ -19,8 +19,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** A listener that answers retry-later, or throws, gets the same message again. */
+@Execution(ExecutionMode.CONCURRENT)
 class RetryLaterIT {
 
     @Test

@@ -13,6 +13,7 @@ import io.lanemq.testkit.StackSpec;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A broker that answers 100 ms slower than its peer (through the testkit's latency proxy) loses
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * own stack, because only there is IDC B behind the proxy. Bounds are generous; the P5
  * benchmark reports the figures.
  */
+@Isolated
 class SlowBrokerIT {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 

@@ -19,8 +19,11 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** Transactional sends through the SDK: commit, rollback, and an unknown outcome resolved by check-back. */
+@Execution(ExecutionMode.CONCURRENT)
 class TransactionIT {
 
     @Test
