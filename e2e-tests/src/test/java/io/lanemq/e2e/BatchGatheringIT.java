@@ -25,8 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Batch gathering against real brokers: concurrent sends leave as RocketMQ batch requests, yet every message
@@ -34,7 +33,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * the held-bytes limit holds callers back without losing anything; a reload switches gathering for the next
  * sends of a running producer.
  */
-@Execution(ExecutionMode.CONCURRENT)
+@Isolated
 class BatchGatheringIT {
     @RegisterExtension
     static final GlobalMeters METRICS = new GlobalMeters();

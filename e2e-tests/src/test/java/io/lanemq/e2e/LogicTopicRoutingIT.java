@@ -23,11 +23,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** Logic topics routed over two real clusters (IDCs) by weight; consumers dual-connected to both. */
-@Execution(ExecutionMode.CONCURRENT)
+@Isolated
 class LogicTopicRoutingIT {
 
     @Test

@@ -24,11 +24,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** Messages with the same sharding key are consumed in send order, across two clusters. */
-@Execution(ExecutionMode.CONCURRENT)
+@Isolated
 class OrderedConsumptionIT {
     private static final int KEYS = 20;
     private static final int PER_KEY = 200;
