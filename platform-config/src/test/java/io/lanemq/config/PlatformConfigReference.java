@@ -3,6 +3,8 @@ package io.lanemq.config;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,7 +23,7 @@ final class PlatformConfigReference {
     private final StringBuilder rows = new StringBuilder();
 
     private PlatformConfigReference(JsonNode schema) {
-        this.definitions = schema.path("$defs");
+        this.definitions = schema.path("definitions");
     }
 
     static String markdown(String schemaJson) {
@@ -56,7 +58,7 @@ final class PlatformConfigReference {
 
     private void properties(String prefix, JsonNode object) {
         object.path("properties").fields().forEachRemaining(p -> key(prefix + (prefix.isEmpty() ? "" : ".") + p.getKey(),
-                p.getValue(), required(object, p.getKey())));
+                flattened(p.getValue()), required(object, p.getKey())));
     }
 
     private static boolean required(JsonNode object, String key) {
@@ -75,6 +77,19 @@ final class PlatformConfigReference {
         } else if (shape.has("properties")) {
             section(path, property);
         }
+    }
+
+    /**
+     * Draft 7 ignores keywords beside a {@code $ref}, so the generator puts a referenced section's description and
+     * default in an {@code allOf} with the reference: read here as one node again.
+     */
+    private static JsonNode flattened(JsonNode property) {
+        if (!property.has("allOf")) {
+            return property;
+        }
+        ObjectNode merged = JsonNodeFactory.instance.objectNode();
+        property.get("allOf").forEach(part -> merged.setAll((ObjectNode) part));
+        return merged;
     }
 
     /** The definition a {@code $ref} points at, else the node itself. */

@@ -27,7 +27,8 @@ import java.util.Set;
  * Generates the platform configuration's JSON Schema from the document's shape ({@link RawPlatformConfig}, the
  * classes the parser reads into) with victools' generator: keys, types, enums and descriptions from those classes,
  * defaults from what {@link PlatformConfigWriter} writes for a snapshot that sets nothing (so the schema states the
- * model's defaults, never a copy of them). Unknown keys are refused, as the parser refuses them.
+ * model's defaults, never a copy of them). Unknown keys are refused, as the parser refuses them. Draft 7, the latest
+ * draft yaml-language-server (VS Code's YAML extension) reads; IntelliJ reads it too.
  */
 final class PlatformConfigSchema {
     static final String ID = "https://lanemq.io/schemas/platform-config.schema.json";
@@ -52,7 +53,7 @@ final class PlatformConfigSchema {
     /** The schema, as the committed file holds it (two-space indent, trailing newline). */
     static String json() {
         JsonNode defaults = defaults();
-        SchemaGeneratorConfigBuilder config = new SchemaGeneratorConfigBuilder(SchemaVersion.DRAFT_2020_12,
+        SchemaGeneratorConfigBuilder config = new SchemaGeneratorConfigBuilder(SchemaVersion.DRAFT_7,
                 OptionPreset.PLAIN_JSON)
                 .with(new JacksonModule())
                 .with(Option.FORBIDDEN_ADDITIONAL_PROPERTIES_BY_DEFAULT, Option.MAP_VALUES_AS_ADDITIONAL_PROPERTIES);
@@ -80,7 +81,7 @@ final class PlatformConfigSchema {
         }
     }
 
-    /** {@code RawConsumer} is {@code consumer} in the schema's {@code $defs}, as the document names the section. */
+    /** {@code RawConsumer} is {@code consumer} in the schema's {@code definitions}, as the document names the section. */
     static String definitionName(Class<?> type) {
         String name = type.getSimpleName().replaceFirst("^Raw", "");
         return Character.toLowerCase(name.charAt(0)) + name.substring(1);

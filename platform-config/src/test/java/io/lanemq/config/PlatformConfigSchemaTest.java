@@ -55,10 +55,10 @@ class PlatformConfigSchemaTest {
 
         assertThat(schema.at("/properties/producer/properties/sendTimeoutMs/default").asLong())
                 .isEqualTo(ProducerConfig.DEFAULTS.sendTimeout().toMillis());
-        assertThat(schema.at("/$defs/batch/properties/maxMessages/default").asInt()).isEqualTo(BatchConfig.DEFAULTS.maxMessages());
-        assertThat(schema.at("/$defs/consumer/properties/startFrom/enum").toString()).isEqualTo("[\"LATEST\",\"EARLIEST\"]");
-        assertThat(schema.at("/$defs/delay/properties/maxDelayMs/default").asLong()).isEqualTo(DelayConfig.DEFAULTS.maxDelay().toMillis());
-        assertThat(schema.at("/$defs/topic/properties/routes/items/properties/weight/default").asInt()).isEqualTo(PlatformConfigParser.DEFAULT_ROUTE_WEIGHT);
+        assertThat(schema.at("/definitions/batch/properties/maxMessages/default").asInt()).isEqualTo(BatchConfig.DEFAULTS.maxMessages());
+        assertThat(schema.at("/definitions/consumer/properties/startFrom/enum").toString()).isEqualTo("[\"LATEST\",\"EARLIEST\"]");
+        assertThat(schema.at("/definitions/delay/properties/maxDelayMs/default").asLong()).isEqualTo(DelayConfig.DEFAULTS.maxDelay().toMillis());
+        assertThat(schema.at("/definitions/topic/properties/routes/items/properties/weight/default").asInt()).isEqualTo(PlatformConfigParser.DEFAULT_ROUTE_WEIGHT);
         assertThat(schema.at("/additionalProperties").asBoolean(true)).isFalse();
     }
 
@@ -108,7 +108,7 @@ class PlatformConfigSchemaTest {
     }
 
     private static JsonSchema committedSchema() throws IOException {
-        return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
+        return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V7)
                 .getSchema(Files.readString(SCHEMA, StandardCharsets.UTF_8));
     }
 
