@@ -31,7 +31,6 @@ import java.util.Set;
  * draft yaml-language-server (VS Code's YAML extension) reads; IntelliJ reads it too.
  */
 final class PlatformConfigSchema {
-    static final String ID = "https://lanemq.io/schemas/platform-config.schema.json";
     /** The keys without which the parser always refuses a document (the rest it reports in context). */
     private static final Set<String> REQUIRED = Set.of("RawPlatformConfig.clusters", "RawCluster.idc",
             "RawCluster.nameServer", "RawRoute.cluster", "RawRoute.physicalTopic");
@@ -69,7 +68,6 @@ final class PlatformConfigSchema {
         ObjectNode schema = new SchemaGenerator(config.build()).generateSchema(RawPlatformConfig.class);
         ObjectNode ordered = schema.objectNode();
         ordered.put("$schema", schema.get("$schema").asText());
-        ordered.put("$id", ID);
         ordered.put("title", "LaneMQ platform configuration");
         schema.remove("$schema");
         ordered.setAll(schema);
