@@ -2,16 +2,27 @@ package io.lanemq.configtool;
 
 import io.lanemq.config.etcd.EtcdClient;
 import io.lanemq.config.etcd.EtcdException;
+import io.lanemq.config.store.ConfigStore;
+import io.lanemq.config.store.PublishOutcome;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "publish", mixinStandardHelpOptions = true, description = "Validates a file, then writes it to an etcd key; an invalid file is never written.")
+/**
+ * Validates, diffs against the live document, then writes with compare-and-swap on the key's revision (the one read
+ * just before, or {@code --expect-revision}): a change published in between, by the console or another operator, is
+ * refused rather than overwritten. The write and its history entry under {@code <key>.history/} are one etcd
+ * transaction, the console's ({@link ConfigStore}), so the console's history shows the tool's publications too.
+ */
+@Command(name = "publish", mixinStandardHelpOptions = true, description = "Validates a file, shows its diff against "
+        + "the etcd key, then writes it only if the key is still at the revision read (or --expect-revision); "
+        + "an invalid file is never written, a concurrent change never overwritten.")
 final class PublishCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -22,6 +33,21 @@ final class PublishCommand implements Callable<Integer> {
     @Mixin
     EtcdOptions etcd;
 
+    @Option(names = "--expect-revision", paramLabel = "<revision>", description = "Publish only if the key was last "
+            + "written at this revision (as show or diff printed it; 0: the key must not exist). Default: the revision "
+            + "read just before writing.")
+    Long expectRevision;
+
+    @Option(names = "--dry-run", description = "Validate and print the diff against the key; write nothing.")
+    boolean dryRun;
+
+    @Option(names = {"-m", "--comment"}, paramLabel = "<why>", description = "Why, kept in the key's history "
+            + "(default: \"published with lanemq-config\").")
+    String comment = "published with lanemq-config";
+
+    @Option(names = "--author", paramLabel = "<name>", description = "Who, kept in the key's history (default: ${sys:user.name}).")
+    String author = System.getProperty("user.name", "unknown");
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -31,15 +57,44 @@ final class PublishCommand implements Callable<Integer> {
             err.println("not published: etcd key " + etcd.key + " is unchanged");
             return ConfigTool.INVALID;
         }
-        // The file's own text, comments and all: what operators review is what the SDKs read.
+        out.print("VALID " + file + "\n" + ConfigSummary.of(config.config()));
         try (EtcdClient client = etcd.connect()) {
-            long revision = client.put(etcd.key, config.text());
-            out.print("VALID " + file + "\n" + ConfigSummary.of(config.config()));
-            out.println("published " + file + " to etcd key " + etcd.key + " on [" + client.describe() + "] at revision " + revision);
+            ConfigStore store = new ConfigStore(client, etcd.key);
+            LiveComparison comparison = LiveComparison.of(config, store);
+            long expected = expectRevision != null ? expectRevision : comparison.live().revision();
+            if (expected != comparison.live().revision()) {
+                err.println(conflict(expected, comparison.live().revision()));
+                return ConfigTool.CONFLICT;
+            }
+            DiffCommand.print(comparison, out, err, etcd.key);
+            if (comparison.unchanged()) {
+                out.println("not published: etcd key " + etcd.key + " already holds " + file + " (" + comparison.liveState() + ")");
+                return ConfigTool.OK;
+            }
+            if (dryRun) {
+                out.println("dry run: would publish " + file + " to etcd key " + etcd.key + " over revision " + expected
+                        + "; nothing written");
+                return ConfigTool.OK;
+            }
+            // The file's own text, comments and all: what operators review is what the SDKs read.
+            PublishOutcome outcome = store.publish(expected, config.text(), comparison.live().yaml(), author, comment,
+                    "publish " + file.getFileName(), comparison.diff());
+            if (!outcome.written()) {
+                err.println(conflict(expected, outcome.revision()));
+                return ConfigTool.CONFLICT;
+            }
+            out.println("published " + file + " to etcd key " + etcd.key + " on [" + client.describe() + "] at revision "
+                    + outcome.revision() + " (was " + comparison.liveState() + "); history in " + etcd.key + ".history/");
             return ConfigTool.OK;
         } catch (EtcdException e) {
             err.println("not published: " + e.getMessage());
             return ConfigTool.ETCD_FAILED;
         }
+    }
+
+    private String conflict(long expected, long actual) {
+        return "not published: etcd key " + etcd.key + " was expected at revision " + expected + " but is "
+                + (actual == 0 ? "absent" : "at revision " + actual) + ": it changed in between (the console or another "
+                + "operator); nothing was written. Review it with 'diff', then publish again.";
     }
 }

@@ -48,6 +48,9 @@ import java.util.stream.Collectors;
  * }</pre>
  */
 public final class PlatformConfigParser {
+    /** The weight of a route that names none. */
+    static final int DEFAULT_ROUTE_WEIGHT = 1;
+
     private final JsonFactory factory;
     private final ObjectMapper mapper;
     private final String environment;
@@ -235,7 +238,7 @@ public final class PlatformConfigParser {
         List<TopicRoute> routes = new ArrayList<>();
         for (RawRoute route : raw.routes == null ? List.<RawRoute>of() : raw.routes) {
             RawRoute r = route == null ? new RawRoute() : route;
-            routes.add(new TopicRoute(r.cluster, r.physicalTopic, r.weight == null ? 1 : r.weight, Optional.ofNullable(r.shadowTopic)));
+            routes.add(new TopicRoute(r.cluster, r.physicalTopic, r.weight == null ? DEFAULT_ROUTE_WEIGHT : r.weight, Optional.ofNullable(r.shadowTopic)));
         }
         Map<String, ConsumerConfig> groups = new LinkedHashMap<>();
         if (raw.consumerGroups != null) {

@@ -2,11 +2,11 @@ package io.lanemq.console;
 
 import io.lanemq.config.etcd.EtcdClient;
 import io.lanemq.config.etcd.EtcdSecurity;
+import io.lanemq.config.store.ConfigStore;
 import io.lanemq.console.access.Ownership;
 import io.lanemq.console.access.UsersFile;
 import io.lanemq.console.edit.ConfigEditor;
 import io.lanemq.console.health.HealthScraper;
-import io.lanemq.console.store.ConfigStore;
 import java.util.Optional;
 import org.springframework.boot.autoconfigure.web.ServerProperties;
 import org.springframework.boot.web.server.Ssl;

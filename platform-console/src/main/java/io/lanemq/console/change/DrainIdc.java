@@ -6,6 +6,7 @@ import io.lanemq.config.InvalidPlatformConfigException;
 import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.TopicRoute;
+import io.lanemq.config.store.HistoryEntry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -19,9 +20,16 @@ import java.util.stream.Collectors;
  * A topic with no route outside the IDC cannot be drained: the whole drain is refused, naming it.
  */
 public record DrainIdc(String idc) implements Change {
+    private static final String DRAIN = "drain ";
+
+    /** The IDC a history entry drained ({@code idc-b}); null when it records another change. */
+    public static String drainedIn(HistoryEntry entry) {
+        return entry.change().startsWith(DRAIN) ? entry.change().substring(DRAIN.length()) : null;
+    }
+
     @Override
     public String describe() {
-        return "drain " + idc;
+        return DRAIN + idc;
     }
 
     @Override

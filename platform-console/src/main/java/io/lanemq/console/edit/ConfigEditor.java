@@ -4,16 +4,17 @@ import io.lanemq.config.ConfigProblem;
 import io.lanemq.config.InvalidPlatformConfigException;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.etcd.EtcdException;
+import io.lanemq.config.store.ConfigStore;
+import io.lanemq.config.store.HistoryEntry;
+import io.lanemq.config.store.PublishOutcome;
+import io.lanemq.config.store.Published;
+import io.lanemq.config.store.YamlDiff;
 import io.lanemq.console.access.Ownership;
 import io.lanemq.console.change.Change;
 import io.lanemq.console.change.Configs;
+import io.lanemq.console.change.DrainIdc;
 import io.lanemq.console.change.RestoreWeights;
 import io.lanemq.console.change.Rollback;
-import io.lanemq.console.change.YamlDiff;
-import io.lanemq.console.store.ConfigStore;
-import io.lanemq.console.store.HistoryEntry;
-import io.lanemq.console.store.PublishOutcome;
-import io.lanemq.console.store.Published;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.UUID;
@@ -86,7 +87,7 @@ public final class ConfigEditor {
     /** The change that undoes the drain published at {@code revision}: weights as they were before it. */
     public Change undoOf(long revision) throws EtcdException, InvalidPlatformConfigException {
         HistoryEntry drain = entry(revision);
-        if (drain.drainedIdc() == null || drain.previousYaml().isEmpty()) {
+        if (DrainIdc.drainedIn(drain) == null || drain.previousYaml().isEmpty()) {
             throw new IllegalArgumentException("revision " + revision + " is not a drain (" + drain.change() + ")");
         }
         return new RestoreWeights(drain.change() + " at revision " + revision,

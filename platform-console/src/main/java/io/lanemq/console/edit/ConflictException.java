@@ -1,6 +1,6 @@
 package io.lanemq.console.edit;
 
-import io.lanemq.console.store.HistoryEntry;
+import io.lanemq.config.store.HistoryEntry;
 import java.util.List;
 
 /**

@@ -3,9 +3,9 @@ package io.lanemq.console.web;
 import io.lanemq.config.InvalidPlatformConfigException;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.etcd.EtcdException;
+import io.lanemq.config.store.ConfigStore;
+import io.lanemq.config.store.Published;
 import io.lanemq.console.change.Configs;
-import io.lanemq.console.store.ConfigStore;
-import io.lanemq.console.store.Published;
 import org.springframework.stereotype.Component;
 
 /** The configuration a page shows, with the revision its forms start from. */

@@ -5,11 +5,12 @@ import io.lanemq.config.InvalidPlatformConfigException;
 import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.etcd.EtcdException;
+import io.lanemq.config.store.ConfigStore;
+import io.lanemq.config.store.HistoryEntry;
 import io.lanemq.console.access.Ownership;
 import io.lanemq.console.change.Change;
+import io.lanemq.console.change.DrainIdc;
 import io.lanemq.console.health.HealthScraper;
-import io.lanemq.console.store.ConfigStore;
-import io.lanemq.console.store.HistoryEntry;
 import java.security.Principal;
 import java.util.Comparator;
 import java.util.List;
@@ -110,7 +111,7 @@ class PagesController {
         CurrentConfig.Snapshot now = snapshot(model);
         model.addAttribute("idcs", now.config() == null ? List.of()
                 : new TreeSet<>(now.config().clusters().values().stream().map(ClusterConfig::idc).toList()));
-        model.addAttribute("drains", store.history().stream().filter(e -> e.drainedIdc() != null).toList());
+        model.addAttribute("drains", store.history().stream().filter(e -> DrainIdc.drainedIn(e) != null).toList());
         return "operations";
     }
 

@@ -1,11 +1,14 @@
-package io.lanemq.console.change;
+package io.lanemq.config.store;
 
 import com.github.difflib.DiffUtils;
 import com.github.difflib.UnifiedDiffUtils;
 import com.github.difflib.patch.Patch;
 import java.util.List;
 
-/** The unified line diff between two documents, as the preview and the history show it. */
+/**
+ * The unified line diff between two documents, as the console's preview and history and the config tool's diff show
+ * it. Needs java-diff-utils, an optional dependency of this module: the tools that show diffs declare it.
+ */
 public final class YamlDiff {
     private static final int CONTEXT_LINES = 3;
 

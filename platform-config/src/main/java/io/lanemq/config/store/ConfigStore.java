@@ -1,4 +1,4 @@
-package io.lanemq.console.store;
+package io.lanemq.config.store;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -17,8 +17,9 @@ import java.util.Optional;
 /**
  * The platform configuration key in etcd and its history under {@code <key>.history/}: one entry per published
  * revision, numbered in sequence, written in the same transaction as the configuration and only if the configuration
- * is still at the revision the editor started from. A change made outside the console (the config tool) has no entry
- * but still moves the revision, so it is never overwritten either. Thread-safe (etcd serialises the writes).
+ * is still at the revision the editor started from. The console and the config tool both publish through here, so
+ * each keeps the other's history and neither overwrites the other's change; a change made around both (etcdctl) has
+ * no entry but still moves the revision, so it is never overwritten either. Thread-safe (etcd serialises the writes).
  */
 public final class ConfigStore {
     private static final ObjectMapper JSON = new ObjectMapper();

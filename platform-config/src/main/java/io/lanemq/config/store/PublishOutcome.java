@@ -1,4 +1,4 @@
-package io.lanemq.console.store;
+package io.lanemq.config.store;
 
 /**
  * What a publish did.

@@ -1,4 +1,4 @@
-package io.lanemq.console.store;
+package io.lanemq.config.store;
 
 /**
  * The configuration as it is in etcd now.
