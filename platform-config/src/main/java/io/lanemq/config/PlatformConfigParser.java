@@ -73,7 +73,8 @@ public final class PlatformConfigParser {
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
-                .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+                .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+                .addHandler(new SecretKeys());
         // YAML writes "key:" with no value as an empty string; read it as absent so the
         // validator reports the missing keys by name instead of a coercion error.
         mapper.coercionConfigDefaults().setCoercion(CoercionInputShape.EmptyString, CoercionAction.AsNull);
@@ -184,7 +185,8 @@ public final class PlatformConfigParser {
         PlatformConfig.Builder builder = PlatformConfig.builder().binding(raw.binding);
         if (raw.clusters != null) {
             raw.clusters.forEach((name, c) -> builder.cluster(c == null ? new ClusterConfig(name, null, null, Map.of())
-                    : new ClusterConfig(name, c.idc, c.nameServer, c.properties == null ? Map.of() : c.properties)));
+                    : new ClusterConfig(name, c.idc, c.nameServer, c.properties == null ? Map.of() : c.properties,
+                            toCredentials(c.credentials), Boolean.TRUE.equals(c.tls))));
         }
         ProducerConfig producer = ProducerConfig.DEFAULTS;
         if (raw.producer != null) {
@@ -207,6 +209,10 @@ public final class PlatformConfigParser {
                     batchDefaults)));
         }
         return builder;
+    }
+
+    private static Optional<CredentialsRef> toCredentials(RawPlatformConfig.RawCredentials raw) {
+        return raw == null ? Optional.empty() : Optional.of(new CredentialsRef(raw.accessKeyEnv, raw.secretKeyEnv, raw.file));
     }
 
     private static DelayConfig toDelay(RawPlatformConfig.RawDelay raw) {

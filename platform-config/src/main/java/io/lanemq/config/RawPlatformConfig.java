@@ -36,6 +36,15 @@ final class RawPlatformConfig {
         public String idc;
         public String nameServer;
         public Map<String, String> properties = Map.of();
+        public Boolean tls;
+        public RawCredentials credentials;
+    }
+
+    /** Where a cluster's keys live: two environment variables, or a file; never the keys. */
+    static final class RawCredentials {
+        public String accessKeyEnv;
+        public String secretKeyEnv;
+        public String file;
     }
 
     static final class RawProducer {
