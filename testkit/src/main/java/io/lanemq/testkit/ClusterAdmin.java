@@ -30,10 +30,15 @@ final class ClusterAdmin implements AutoCloseable {
     private final String clusterName;
     private final String nameServerAddress;
     private final RPCHook signer;
+    private final boolean tls;
     private DefaultMQAdminExt admin;
 
-    /** {@code signer}: the testkit admin's request signer on brokers with access control on, else null. */
-    ClusterAdmin(String clusterName, String nameServerAddress, RPCHook signer) {
+    /**
+     * {@code signer}: the testkit admin's request signer on brokers with access control on, else null; {@code tls}:
+     * whether the servers accept TLS only.
+     */
+    ClusterAdmin(String clusterName, String nameServerAddress, RPCHook signer, boolean tls) {
+        this.tls = tls;
         this.clusterName = clusterName;
         this.nameServerAddress = nameServerAddress;
         this.signer = signer;
@@ -154,6 +159,7 @@ final class ClusterAdmin implements AutoCloseable {
             created.setInstanceName("lanemq-testkit-admin-" + clusterName + "-" + ProcessHandle.current().pid()
                 + "-" + SEQUENCE.incrementAndGet());
             created.setVipChannelEnabled(false);
+            created.setUseTLS(tls);
             created.start();
             admin = created;
         }

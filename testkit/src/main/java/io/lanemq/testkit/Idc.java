@@ -45,7 +45,7 @@ public final class Idc {
         int nameServerPort = PortAllocator.nameServerPort();
         String nameServerAddress = ServerNode.HOST + ":" + nameServerPort;
         ClusterAdmin admin = new ClusterAdmin(spec.clusterName(), nameServerAddress,
-            stackSpec.aclEnabled() ? BrokerAcl.signer(stackSpec.aclAdmin()) : null);
+            stackSpec.aclEnabled() ? BrokerAcl.signer(stackSpec.aclAdmin()) : null, stackSpec.tls());
 
         Path nameServerDir = idcDir.resolve("namesrv");
         Properties nameServerSettings = new Properties();

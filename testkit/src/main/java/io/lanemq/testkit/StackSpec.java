@@ -45,6 +45,7 @@ public final class StackSpec {
     private final Map<String, String> brokerProperties;
     private final List<AclUser> aclUsers;
     private final AclUser aclAdmin;
+    private final boolean tls;
 
     private StackSpec(Builder builder) {
         this.idcs = List.copyOf(builder.idcs);
@@ -58,6 +59,7 @@ public final class StackSpec {
         this.brokerProperties = Collections.unmodifiableMap(new LinkedHashMap<>(builder.brokerProperties));
         this.aclUsers = List.copyOf(builder.aclUsers);
         this.aclAdmin = aclUsers.isEmpty() ? null : builder.aclAdmin();
+        this.tls = builder.tls;
     }
 
     /** Two IDCs, {@code idc-a}/{@code cluster-a} and {@code idc-b}/{@code cluster-b}, one broker each. */
@@ -83,6 +85,7 @@ public final class StackSpec {
         b.brokerProperties.putAll(brokerProperties);
         b.aclUsers.addAll(aclUsers);
         b.aclAdmin = aclAdmin;
+        b.tls = tls;
         return b;
     }
 
@@ -135,6 +138,14 @@ public final class StackSpec {
         return aclUsers;
     }
 
+    /**
+     * Whether every name server and broker accepts TLS connections only ({@link Builder#tls}); clients then need
+     * {@code setUseTLS(true)} and trust {@link io.lanemq.testkit.tls.SelfSignedCertificate#shared()}.
+     */
+    public boolean tls() {
+        return tls;
+    }
+
     /** Whether the brokers authenticate and authorize every request (RocketMQ ACL 2.0): when {@link #aclUsers()} are set. */
     public boolean aclEnabled() {
         return aclAdmin != null;
@@ -158,7 +169,8 @@ public final class StackSpec {
         return "StackSpec[idcs=" + idcs + ", brokerHeapMb=" + brokerHeapMb + ", nameServerHeapMb=" + nameServerHeapMb
             + ", jvmOptions=" + jvmOptions + ", baseDir=" + baseDir + ", startTimeout=" + startTimeout
             + ", stopTimeout=" + stopTimeout + ", brokerProfile=" + brokerProfile
-            + ", brokerProperties=" + brokerProperties + (aclUsers.isEmpty() ? "" : ", aclUsers=" + aclUsers) + "]";
+            + ", brokerProperties=" + brokerProperties + (aclUsers.isEmpty() ? "" : ", aclUsers=" + aclUsers)
+            + (tls ? ", tls" : "") + "]";
     }
 
     /** Builder of {@link StackSpec}; not thread-safe. */
@@ -177,6 +189,7 @@ public final class StackSpec {
         private final Map<String, String> brokerProperties = new LinkedHashMap<>();
         private final List<AclUser> aclUsers = new ArrayList<>();
         private AclUser aclAdmin;
+        private boolean tls;
 
         private Builder() {
         }
@@ -276,6 +289,16 @@ public final class StackSpec {
                 throw new IllegalArgumentException("ACL user " + name + " is given twice or is the testkit's admin");
             }
             aclUsers.add(user);
+            return this;
+        }
+
+        /**
+         * Makes every name server and broker accept TLS only (RocketMQ's {@code tls.server.mode=enforcing}), serving
+         * the JVM's {@link io.lanemq.testkit.tls.SelfSignedCertificate#shared()} certificate (for 127.0.0.1 and
+         * localhost); brokers reach their name server over TLS too. A plain TCP client is refused.
+         */
+        public Builder tls(boolean tls) {
+            this.tls = tls;
             return this;
         }
 
