@@ -31,7 +31,13 @@ import java.util.stream.Collectors;
  * <pre>{@code
  * clusters:
  *   cluster-a: { idc: idc-a, nameServer: "10.0.0.1:9876" }
- *   cluster-b: { idc: idc-b, nameServer: "10.1.0.1:9876" }
+ *   cluster-b:
+ *     idc: idc-b
+ *     nameServer: "10.1.0.1:9876"
+ *     tls: true                     # optional; clients connect over TLS
+ *     credentials:                  # optional; where the ACL keys live, never the keys (a secret-looking key is refused)
+ *       accessKeyEnv: LANEMQ_CLUSTER_B_ACCESS_KEY
+ *       secretKeyEnv: LANEMQ_CLUSTER_B_SECRET_KEY   # or: credentials: { file: /run/secrets/cluster-b.properties }
  * proxy:                          # only for groups in PROXY mode; TLS is mandatory
  *   endpoints: ["proxy-1:7443", "proxy-2:7443"]
  *   caCertificate: /etc/lanemq/proxy-ca.pem
