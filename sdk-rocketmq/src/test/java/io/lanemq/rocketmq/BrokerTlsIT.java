@@ -55,7 +55,9 @@ class BrokerTlsIT {
 
     @BeforeAll
     static void startTlsStack() {
-        stack = RocketMqStack.start(StackSpec.builder().idc(IdcSpec.of("idc-a", "cluster-a")).tls(true).build());
+        SelfSignedCertificate certificate = SelfSignedCertificate.shared();
+        stack = RocketMqStack.start(StackSpec.builder().idc(IdcSpec.of("idc-a", "cluster-a"))
+                .tls(certificate.certificatePem(), certificate.privateKeyPem()).build());
         plain = new ClusterEndpoint("cluster-a", "idc-a", stack.idc("idc-a").nameServerAddress(), Map.of(
                 "rocketmq.heartbeatBrokerIntervalMs", "1000",
                 "rocketmq.pollNameServerIntervalMs", "1000",

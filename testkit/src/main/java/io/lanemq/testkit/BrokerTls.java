@@ -1,6 +1,6 @@
 package io.lanemq.testkit;
 
-import io.lanemq.testkit.tls.SelfSignedCertificate;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -14,12 +14,12 @@ final class BrokerTls {
     private BrokerTls() {
     }
 
-    static List<String> serverOptions(SelfSignedCertificate certificate) {
+    static List<String> serverOptions(Path certificatePem, Path privateKeyPem) {
         return List.of(
             "-Dtls.server.mode=enforcing",
             "-Dtls.test.mode.enable=false",
-            "-Dtls.server.certPath=" + certificate.certificatePem(),
-            "-Dtls.server.keyPath=" + certificate.privateKeyPem(),
+            "-Dtls.server.certPath=" + certificatePem,
+            "-Dtls.server.keyPath=" + privateKeyPem,
             "-Dtls.server.need.client.auth=none",
             "-Dtls.enable=true");
     }

@@ -1,7 +1,6 @@
 package io.lanemq.testkit;
 
 import io.lanemq.testkit.process.ChildProtocol;
-import io.lanemq.testkit.tls.SelfSignedCertificate;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -60,7 +59,7 @@ final class ChildLauncher {
             // RocketMQ servers accept TLS by default and generate a self-signed RSA certificate at start-up: that
             // alone costs about half of a child's start-up CPU and ~40 MB RSS. Clients here use plain TCP.
             // Placed before the user's options so that a -Dtls.server.mode there wins.
-            command.addAll(spec.tls() ? BrokerTls.serverOptions(SelfSignedCertificate.shared())
+            command.addAll(spec.tls() ? BrokerTls.serverOptions(spec.tlsCertificate(), spec.tlsPrivateKey())
                 : List.of("-Dtls.server.mode=disabled"));
             command.addAll(spec.jvmOptions());
             command.add("-Duser.home=" + nodeDir);

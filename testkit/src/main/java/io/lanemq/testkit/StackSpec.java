@@ -45,7 +45,8 @@ public final class StackSpec {
     private final Map<String, String> brokerProperties;
     private final List<AclUser> aclUsers;
     private final AclUser aclAdmin;
-    private final boolean tls;
+    private final Path tlsCertificate;
+    private final Path tlsPrivateKey;
 
     private StackSpec(Builder builder) {
         this.idcs = List.copyOf(builder.idcs);
@@ -59,7 +60,8 @@ public final class StackSpec {
         this.brokerProperties = Collections.unmodifiableMap(new LinkedHashMap<>(builder.brokerProperties));
         this.aclUsers = List.copyOf(builder.aclUsers);
         this.aclAdmin = aclUsers.isEmpty() ? null : builder.aclAdmin();
-        this.tls = builder.tls;
+        this.tlsCertificate = builder.tlsCertificate;
+        this.tlsPrivateKey = builder.tlsPrivateKey;
     }
 
     /** Two IDCs, {@code idc-a}/{@code cluster-a} and {@code idc-b}/{@code cluster-b}, one broker each. */
@@ -85,7 +87,8 @@ public final class StackSpec {
         b.brokerProperties.putAll(brokerProperties);
         b.aclUsers.addAll(aclUsers);
         b.aclAdmin = aclAdmin;
-        b.tls = tls;
+        b.tlsCertificate = tlsCertificate;
+        b.tlsPrivateKey = tlsPrivateKey;
         return b;
     }
 
@@ -140,10 +143,20 @@ public final class StackSpec {
 
     /**
      * Whether every name server and broker accepts TLS connections only ({@link Builder#tls}); clients then need
-     * {@code setUseTLS(true)} and trust {@link io.lanemq.testkit.tls.SelfSignedCertificate#shared()}.
+     * {@code setUseTLS(true)} and, to verify the servers, trust {@link #tlsCertificate()}.
      */
     public boolean tls() {
-        return tls;
+        return tlsCertificate != null;
+    }
+
+    /** The PEM certificate the servers present when {@link #tls()}, else null. */
+    public Path tlsCertificate() {
+        return tlsCertificate;
+    }
+
+    /** The PEM (unencrypted PKCS#8) private key of {@link #tlsCertificate()}, else null. */
+    public Path tlsPrivateKey() {
+        return tlsPrivateKey;
     }
 
     /** Whether the brokers authenticate and authorize every request (RocketMQ ACL 2.0): when {@link #aclUsers()} are set. */
@@ -170,7 +183,7 @@ public final class StackSpec {
             + ", jvmOptions=" + jvmOptions + ", baseDir=" + baseDir + ", startTimeout=" + startTimeout
             + ", stopTimeout=" + stopTimeout + ", brokerProfile=" + brokerProfile
             + ", brokerProperties=" + brokerProperties + (aclUsers.isEmpty() ? "" : ", aclUsers=" + aclUsers)
-            + (tls ? ", tls" : "") + "]";
+            + (tls() ? ", tls=" + tlsCertificate : "") + "]";
     }
 
     /** Builder of {@link StackSpec}; not thread-safe. */
@@ -189,7 +202,8 @@ public final class StackSpec {
         private final Map<String, String> brokerProperties = new LinkedHashMap<>();
         private final List<AclUser> aclUsers = new ArrayList<>();
         private AclUser aclAdmin;
-        private boolean tls;
+        private Path tlsCertificate;
+        private Path tlsPrivateKey;
 
         private Builder() {
         }
@@ -294,11 +308,19 @@ public final class StackSpec {
 
         /**
          * Makes every name server and broker accept TLS only (RocketMQ's {@code tls.server.mode=enforcing}), serving
-         * the JVM's {@link io.lanemq.testkit.tls.SelfSignedCertificate#shared()} certificate (for 127.0.0.1 and
-         * localhost); brokers reach their name server over TLS too. A plain TCP client is refused.
+         * {@code certificatePem} with its unencrypted PKCS#8 {@code privateKeyPem}, e.g. those of
+         * {@link io.lanemq.testkit.tls.SelfSignedCertificate#shared()} (valid for 127.0.0.1 and localhost); brokers
+         * reach their name server over TLS too. A plain TCP client is refused.
          */
-        public Builder tls(boolean tls) {
-            this.tls = tls;
+        public Builder tls(Path certificatePem, Path privateKeyPem) {
+            for (Path file : List.of(Objects.requireNonNull(certificatePem, "certificatePem"),
+                    Objects.requireNonNull(privateKeyPem, "privateKeyPem"))) {
+                if (!Files.isRegularFile(file)) {
+                    throw new IllegalArgumentException("TLS file must exist: " + file);
+                }
+            }
+            this.tlsCertificate = certificatePem;
+            this.tlsPrivateKey = privateKeyPem;
             return this;
         }
 

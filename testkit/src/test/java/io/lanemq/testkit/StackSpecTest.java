@@ -3,6 +3,7 @@ package io.lanemq.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lanemq.testkit.tls.SelfSignedCertificate;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -104,8 +105,10 @@ class StackSpecTest {
         assertThat(open.tls()).isFalse();
         assertThatThrownBy(open::aclAdmin).isInstanceOf(IllegalStateException.class);
 
+        SelfSignedCertificate certificate = SelfSignedCertificate.shared();
         StackSpec secured = StackSpec.builder().idc(IdcSpec.of("idc-a", "cluster-a"))
-            .aclUser("app", "app-secret-1", "Topic:orders-*", "Group:billing").tls(true).build();
+            .aclUser("app", "app-secret-1", "Topic:orders-*", "Group:billing")
+            .tls(certificate.certificatePem(), certificate.privateKeyPem()).build();
 
         assertThat(secured.aclEnabled()).isTrue();
         assertThat(secured.tls()).isTrue();
