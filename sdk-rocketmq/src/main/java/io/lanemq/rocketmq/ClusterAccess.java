@@ -8,8 +8,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.rocketmq.acl.common.AclClientRPCHook;
 import org.apache.rocketmq.acl.common.SessionCredentials;
 import org.apache.rocketmq.client.ClientConfig;
+import org.apache.rocketmq.client.exception.MQBrokerException;
+import org.apache.rocketmq.client.impl.factory.MQClientInstance;
 import org.apache.rocketmq.remoting.RPCHook;
+import org.apache.rocketmq.remoting.exception.RemotingException;
 import org.apache.rocketmq.remoting.netty.TlsSystemConfig;
+import org.apache.rocketmq.remoting.protocol.ResponseCode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ClusterAccess {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterAccess.class);
+    private static final long ACCESS_CHECK_TIMEOUT_MS = 3_000;
     private static final Set<String> WARNED_UNVERIFIED = ConcurrentHashMap.newKeySet();
 
     private ClusterAccess() {
@@ -36,6 +41,32 @@ final class ClusterAccess {
         }
         AccessKeys keys = endpoint.credentials().get().resolve(endpoint.clusterName(), System::getenv);
         return new AclClientRPCHook(new SessionCredentials(keys.accessKey(), keys.secretKey()));
+    }
+
+    /**
+     * Asks one broker of {@code topic} for the group's members, a request the brokers authenticate and authorize like a
+     * pull: a push consumer's start sends only heartbeats, whose refusal RocketMQ's client merely logs, so without this a
+     * consumer with refused keys would start and never receive anything. Only a refusal fails; a broker that does not
+     * answer in time, or a topic not routed yet, is left to the consumer's own retries.
+     *
+     * @throws MQBrokerException with {@code NO_PERMISSION} when the broker refused the keys
+     */
+    static void checkConsumerAccepted(MQClientInstance client, String topic, String group) throws MQBrokerException {
+        String broker = client.findBrokerAddrByTopic(topic);
+        if (broker == null) {
+            return;
+        }
+        try {
+            client.getMQClientAPIImpl().getConsumerIdListByGroup(broker, group, ACCESS_CHECK_TIMEOUT_MS);
+        } catch (MQBrokerException e) {
+            if (e.getResponseCode() == ResponseCode.NO_PERMISSION) {
+                throw e;
+            }
+        } catch (RemotingException e) {
+            LOG.debug("cannot check the keys of group {} on broker {} now: {}", group, broker, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**

@@ -9,6 +9,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.api.MessagingException;
 import io.lanemq.api.SendFailedException;
 import io.lanemq.api.spi.BoundConsumer;
 import io.lanemq.api.spi.BoundConsumerSpec;
@@ -148,6 +149,19 @@ class SecuredClusterIT {
                     .hasMessageContaining("cluster 'cluster-a' refused the request: authentication or authorization failed");
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(SEND_TIMEOUT);
         }
+    }
+
+    @Test
+    void aConsumerWithAWrongSecretFailsToStartNamingTheClusterAndTheRefusal() throws Exception {
+        String topic = unique("acl-listen");
+        stack.createTopic("cluster-a", topic, 1);
+        BoundConsumerSpec spec = BoundConsumerSpec.builder(withKeys(WRONG_SECRET), unique("acl-group"), topic)
+                .consumeThreads(1).build();
+
+        assertThatThrownBy(() -> binding.createConsumer(spec, m -> ConsumeResult.SUCCESS))
+                .isInstanceOf(MessagingException.class)
+                .hasMessageContaining("cluster 'cluster-a' refused the request: authentication or authorization failed")
+                .satisfies(e -> assertThat(stackText(e)).doesNotContain(WRONG_SECRET));
     }
 
     @Test
