@@ -31,7 +31,13 @@ import java.util.stream.Collectors;
  * <pre>{@code
  * clusters:
  *   cluster-a: { idc: idc-a, nameServer: "10.0.0.1:9876" }
- *   cluster-b: { idc: idc-b, nameServer: "10.1.0.1:9876" }
+ *   cluster-b:
+ *     idc: idc-b
+ *     nameServer: "10.1.0.1:9876"
+ *     tls: true                     # optional; clients connect over TLS
+ *     credentials:                  # optional; where the ACL keys live, never the keys (a secret-looking key is refused)
+ *       accessKeyEnv: LANEMQ_CLUSTER_B_ACCESS_KEY
+ *       secretKeyEnv: LANEMQ_CLUSTER_B_SECRET_KEY   # or: credentials: { file: /run/secrets/cluster-b.properties }
  * proxy:                          # only for groups in PROXY mode; TLS is mandatory
  *   endpoints: ["proxy-1:7443", "proxy-2:7443"]
  *   caCertificate: /etc/lanemq/proxy-ca.pem
@@ -76,7 +82,8 @@ public final class PlatformConfigParser {
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
-                .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+                .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+                .addHandler(new SecretKeys());
         // YAML writes "key:" with no value as an empty string; read it as absent so the
         // validator reports the missing keys by name instead of a coercion error.
         mapper.coercionConfigDefaults().setCoercion(CoercionInputShape.EmptyString, CoercionAction.AsNull);
@@ -187,7 +194,8 @@ public final class PlatformConfigParser {
         PlatformConfig.Builder builder = PlatformConfig.builder().binding(raw.binding);
         if (raw.clusters != null) {
             raw.clusters.forEach((name, c) -> builder.cluster(c == null ? new ClusterConfig(name, null, null, Map.of())
-                    : new ClusterConfig(name, c.idc, c.nameServer, c.properties == null ? Map.of() : c.properties)));
+                    : new ClusterConfig(name, c.idc, c.nameServer, c.properties == null ? Map.of() : c.properties,
+                            toCredentials(c.credentials), Boolean.TRUE.equals(c.tls))));
         }
         ProducerConfig producer = ProducerConfig.DEFAULTS;
         if (raw.producer != null) {
@@ -210,6 +218,10 @@ public final class PlatformConfigParser {
                     batchDefaults)));
         }
         return builder;
+    }
+
+    private static Optional<CredentialsRef> toCredentials(RawPlatformConfig.RawCredentials raw) {
+        return raw == null ? Optional.empty() : Optional.of(new CredentialsRef(raw.accessKeyEnv, raw.secretKeyEnv, raw.file));
     }
 
     private static DelayConfig toDelay(RawPlatformConfig.RawDelay raw) {

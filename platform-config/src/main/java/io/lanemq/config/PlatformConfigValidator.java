@@ -18,6 +18,7 @@ final class PlatformConfigValidator {
     /** Characters of a topic name, so a suffix keeps a valid name valid. */
     private static final Pattern NAME_CHARS = Pattern.compile("[A-Za-z0-9_.\\-]+");
     private static final Pattern ADDRESSES = Pattern.compile("[^;:\\s]+:\\d{1,5}(;[^;:\\s]+:\\d{1,5})*");
+    private static final Pattern ENVIRONMENT_VARIABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
     private static final Pattern ENDPOINT = Pattern.compile("[^;:\\s/]+:\\d{1,5}");
     /** Well above any broker's default maximum; a larger body belongs in object storage. */
     static final int MAX_BODY_BYTES_LIMIT = ProducerConfig.MAX_BODY_BYTES_LIMIT;
@@ -86,6 +87,37 @@ final class PlatformConfigValidator {
                 problems.add(new ConfigProblem(at + "/nameServer",
                         "must be host:port[;host:port...], was " + quoted(cluster.nameServer())));
             }
+            cluster.properties().keySet().stream().filter(SecretKeys::looksSecret).sorted().forEach(key ->
+                    problems.add(new ConfigProblem(at + "/properties/" + escape(key), SecretKeys.WHERE_INSTEAD)));
+            cluster.credentials().ifPresent(credentials -> checkCredentials(at + "/credentials", credentials));
+        }
+    }
+
+    /** Exactly one form: two environment variable names, or a file. */
+    private void checkCredentials(String at, CredentialsRef credentials) {
+        boolean environment = credentials.accessKeyEnv() != null || credentials.secretKeyEnv() != null;
+        if (credentials.file() != null) {
+            if (environment) {
+                problems.add(new ConfigProblem(at, "give either accessKeyEnv and secretKeyEnv or file, not both"));
+            } else if (credentials.file().isBlank()) {
+                problems.add(new ConfigProblem(at + "/file", "must be the path of a properties file with accessKey= and "
+                        + "secretKey="));
+            }
+            return;
+        }
+        if (!environment) {
+            problems.add(new ConfigProblem(at, "needs accessKeyEnv and secretKeyEnv (environment variable names) or "
+                    + "file (a properties file with accessKey= and secretKey=)"));
+            return;
+        }
+        checkVariable(at + "/accessKeyEnv", credentials.accessKeyEnv());
+        checkVariable(at + "/secretKeyEnv", credentials.secretKeyEnv());
+    }
+
+    private void checkVariable(String at, String name) {
+        if (name == null || !ENVIRONMENT_VARIABLE.matcher(name).matches()) {
+            problems.add(new ConfigProblem(at, "must be the name of an environment variable (letters, digits, '_'), was "
+                    + quoted(name)));
         }
     }
 

@@ -69,6 +69,21 @@ public final class PlatformConfigWriter {
         if (!cluster.properties().isEmpty()) {
             out.put("properties", new TreeMap<>(cluster.properties()));
         }
+        if (cluster.tls()) {
+            out.put("tls", true);
+        }
+        cluster.credentials().ifPresent(credentials -> out.put("credentials", credentials(credentials)));
+        return out;
+    }
+
+    private static Map<String, Object> credentials(CredentialsRef credentials) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (credentials.file() != null) {
+            out.put("file", credentials.file());
+        } else {
+            out.put("accessKeyEnv", credentials.accessKeyEnv());
+            out.put("secretKeyEnv", credentials.secretKeyEnv());
+        }
         return out;
     }
 

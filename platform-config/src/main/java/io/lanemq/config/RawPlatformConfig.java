@@ -70,6 +70,15 @@ final class RawPlatformConfig {
         public String nameServer;
         @JsonPropertyDescription("Binding-specific tuning passed to the binding untouched (e.g. heartbeat intervals).")
         public Map<String, String> properties = Map.of();
+        public Boolean tls;
+        public RawCredentials credentials;
+    }
+
+    /** Where a cluster's keys live: two environment variables, or a file; never the keys. */
+    static final class RawCredentials {
+        public String accessKeyEnv;
+        public String secretKeyEnv;
+        public String file;
     }
 
     @JsonClassDescription("Settings every producer follows.")

@@ -130,8 +130,10 @@ public final class GroupTopics implements AutoCloseable {
         if (producer != null) {
             return producer;
         }
-        producer = RocketMqClients.withQuietAccumulator(new DefaultMQProducer(producerGroup));
-        RawClientSupport.connect(producer, endpoint(cluster));
+        ClusterEndpoint endpoint = endpoint(cluster);
+        producer = RocketMqClients.withQuietAccumulator(new DefaultMQProducer(producerGroup,
+                ClusterAccess.rpcHook(endpoint)));
+        RawClientSupport.connect(producer, endpoint);
         producer.start();
         producers.put(cluster, producer);
         return producer;

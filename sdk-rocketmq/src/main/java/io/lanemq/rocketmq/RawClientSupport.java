@@ -4,6 +4,7 @@ import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.spi.ClusterEndpoint;
 import org.apache.rocketmq.client.ClientConfig;
+import org.apache.rocketmq.remoting.RPCHook;
 
 /**
  * For services that run raw RocketMQ clients below the SDK's routing (the consumer proxy and the
@@ -16,7 +17,10 @@ public final class RawClientSupport {
     private RawClientSupport() {
     }
 
-    /** Points {@code client} at the endpoint's name server with its own instance name and the endpoint's tuning. */
+    /**
+     * Points {@code client} at the endpoint's name server with its own instance name, the endpoint's tuning and TLS; the
+     * client must have been constructed with {@link #rpcHook} when the endpoint has credentials.
+     */
     public static void connect(ClientConfig client, ClusterEndpoint endpoint) throws InvalidConfigurationException {
         connect(client, endpoint, RocketMqClients.instanceName(endpoint.clusterName()));
     }
@@ -32,7 +36,18 @@ public final class RawClientSupport {
         EndpointTuning settings = EndpointTuning.of(endpoint);
         client.setNamesrvAddr(endpoint.nameServerAddress());
         client.setInstanceName(instanceName);
+        ClusterAccess.applyTls(client, endpoint);
         settings.applyTo(client);
+    }
+
+    /**
+     * The request signer a raw client of a secured endpoint must be constructed with (RocketMQ takes it only in the
+     * constructor), or null for an endpoint without credentials.
+     *
+     * @throws InvalidConfigurationException the credentials cannot be read (a variable unset, a file missing)
+     */
+    public static RPCHook rpcHook(ClusterEndpoint endpoint) throws InvalidConfigurationException {
+        return ClusterAccess.rpcHook(endpoint);
     }
 
     /**

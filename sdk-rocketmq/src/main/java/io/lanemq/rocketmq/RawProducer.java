@@ -37,7 +37,8 @@ public final class RawProducer implements AutoCloseable {
      */
     public static RawProducer start(String producerGroup, ClusterEndpoint endpoint, String instanceName)
             throws InvalidConfigurationException, MessagingException {
-        DefaultMQProducer producer = RocketMqClients.withQuietAccumulator(new DefaultMQProducer(producerGroup));
+        DefaultMQProducer producer = RocketMqClients.withQuietAccumulator(new DefaultMQProducer(producerGroup,
+                ClusterAccess.rpcHook(endpoint)));
         RawClientSupport.connect(producer, endpoint, instanceName);
         try {
             producer.start();

@@ -80,14 +80,16 @@ final class RocketMqClients {
         }
         DefaultMQProducer producer;
         if (transactionListener != null) {
-            TransactionMQProducer transactional = new TransactionMQProducer(spec.producerGroup());
+            TransactionMQProducer transactional = new TransactionMQProducer(spec.producerGroup(),
+                    ClusterAccess.rpcHook(spec.cluster()));
             transactional.setTransactionListener(transactionListener);
             transactional.setExecutorService(checkExecutor);
             producer = transactional;
         } else {
-            producer = new DefaultMQProducer(spec.producerGroup());
+            producer = new DefaultMQProducer(spec.producerGroup(), ClusterAccess.rpcHook(spec.cluster()));
         }
         producer.setNamesrvAddr(spec.cluster().nameServerAddress());
+        ClusterAccess.applyTls(producer, spec.cluster());
         producer.setInstanceName(instanceName(cluster));
         settings.applyTo(producer);
         producer.setSendMsgTimeout((int) timeoutMs);
@@ -112,9 +114,11 @@ final class RocketMqClients {
         return producer;
     }
 
-    static DefaultMQPushConsumer newPushConsumer(BoundConsumerSpec spec, EndpointTuning settings) {
-        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(spec.consumerGroup());
+    static DefaultMQPushConsumer newPushConsumer(BoundConsumerSpec spec, EndpointTuning settings)
+            throws InvalidConfigurationException {
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(spec.consumerGroup(), ClusterAccess.rpcHook(spec.cluster()));
         consumer.setNamesrvAddr(spec.cluster().nameServerAddress());
+        ClusterAccess.applyTls(consumer, spec.cluster());
         consumer.setInstanceName(instanceName(spec.cluster().clusterName(), spec.memberTag()));
         settings.applyTo(consumer);
         consumer.setPullBatchSize(spec.batchSize());

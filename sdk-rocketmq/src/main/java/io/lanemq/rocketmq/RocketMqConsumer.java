@@ -12,6 +12,7 @@ import org.apache.rocketmq.client.consumer.store.OffsetStore;
 import org.apache.rocketmq.client.consumer.store.ReadOffsetType;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.MQClientException;
 
 /**
@@ -48,7 +49,11 @@ final class RocketMqConsumer implements BoundConsumer {
                 consumer.subscribe(shadow, spec.tagFilter());
             }
             consumer.start();
-        } catch (MQClientException | RuntimeException e) {
+            if (spec.cluster().credentials().isPresent()) {
+                ClusterAccess.checkConsumerAccepted(consumer.getDefaultMQPushConsumerImpl().getmQClientFactory(),
+                        spec.topic(), spec.consumerGroup());
+            }
+        } catch (MQClientException | MQBrokerException | RuntimeException e) {
             consumer.shutdown();
             throw RocketMqErrors.startFailed(e, "consumer group '" + spec.consumerGroup() + "' of topic "
                     + spec.topic() + " (tags '" + spec.tagFilter() + "')", spec.cluster().clusterName());

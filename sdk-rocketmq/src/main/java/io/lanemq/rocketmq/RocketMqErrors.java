@@ -32,6 +32,11 @@ final class RocketMqErrors {
             Thread.currentThread().interrupt();
             return new SendFailedException("interrupted while sending to topic " + topic, null, cluster, error);
         }
+        String denied = accessRefusal(error);
+        if (denied != null) {
+            return new SendFailedException("send to topic " + topic + " failed: " + deniedBy(cluster, denied), null,
+                    cluster, error);
+        }
         String refusal = contentRefusal(error);
         if (refusal != null) {
             return new InvalidMessageException("RocketMQ refused the message for topic " + topic + " on cluster "
@@ -45,7 +50,8 @@ final class RocketMqErrors {
         if (error instanceof InterruptedException) {
             Thread.currentThread().interrupt();
         }
-        return new MessagingException("cannot start RocketMQ " + what + ": " + describe(error), null, cluster, error);
+        return new MessagingException("cannot start RocketMQ " + what + ": " + describeWithAccess(error, cluster), null,
+                cluster, error);
     }
 
     /** Maps a failed call of a raw client (a reader's seek, an admin's topic creation) that is not a send. */
@@ -53,7 +59,38 @@ final class RocketMqErrors {
         if (error instanceof InterruptedException) {
             Thread.currentThread().interrupt();
         }
-        return new MessagingException(what + ": " + describe(error), null, cluster, error);
+        return new MessagingException(what + ": " + describeWithAccess(error, cluster), null, cluster, error);
+    }
+
+    private static String describeWithAccess(Throwable error, String cluster) {
+        String denied = accessRefusal(error);
+        return denied == null ? describe(error) : deniedBy(cluster, denied);
+    }
+
+    /**
+     * What a secured broker said when it refused the client: RocketMQ 5.3's authentication and authorization pipelines
+     * answer every refusal with {@link ResponseCode#NO_PERMISSION} and the reason (a wrong signature, an unknown
+     * user, a missing right), the same code an open broker gives for a topic without write permission.
+     */
+    private static String accessRefusal(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof MQClientException client && client.getResponseCode() == ResponseCode.NO_PERMISSION) {
+                return client.getErrorMessage();
+            }
+            if (cause instanceof MQBrokerException broker && broker.getResponseCode() == ResponseCode.NO_PERMISSION) {
+                return broker.getErrorMessage();
+            }
+            if (cause.getCause() == cause) {
+                break;
+            }
+        }
+        return null;
+    }
+
+    private static String deniedBy(String cluster, String reason) {
+        return "cluster '" + cluster + "' refused the request: authentication or authorization failed (NO_PERMISSION: "
+                + firstLine(String.valueOf(reason)) + "); check the credentials configured for this cluster and their "
+                + "rights on its brokers";
     }
 
     /** The reason RocketMQ gave for refusing the content, or null when the failure is not about content. */

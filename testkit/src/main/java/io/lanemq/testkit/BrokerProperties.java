@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import org.apache.rocketmq.auth.config.AuthConfig;
 import org.apache.rocketmq.common.BrokerConfig;
 import org.apache.rocketmq.remoting.netty.NettyClientConfig;
 import org.apache.rocketmq.remoting.netty.NettyServerConfig;
@@ -26,7 +27,7 @@ final class BrokerProperties {
         "bindAddress", "brokerIP1", "brokerIP2", "storePathRootDir", "storePathCommitLog", "rocketmqHome");
 
     private static final List<Class<?>> CONFIG_CLASSES = List.of(
-        BrokerConfig.class, MessageStoreConfig.class, NettyServerConfig.class, NettyClientConfig.class);
+        BrokerConfig.class, MessageStoreConfig.class, NettyServerConfig.class, NettyClientConfig.class, AuthConfig.class);
 
     private static final Map<String, String> DEFAULTS = defaults();
 
@@ -114,7 +115,7 @@ final class BrokerProperties {
         throw new IllegalArgumentException(known
             ? "broker property " + name + " cannot take the value '" + value + "'"
             : "unknown broker property " + name + " (not a setting of BrokerConfig, MessageStoreConfig, "
-                + "NettyServerConfig or NettyClientConfig)");
+                + "NettyServerConfig, NettyClientConfig or AuthConfig)");
     }
 
     // Mirrors the types RocketMQ's MixAll.properties2Object can convert; anything else it skips.

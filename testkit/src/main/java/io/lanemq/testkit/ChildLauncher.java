@@ -59,7 +59,8 @@ final class ChildLauncher {
             // RocketMQ servers accept TLS by default and generate a self-signed RSA certificate at start-up: that
             // alone costs about half of a child's start-up CPU and ~40 MB RSS. Clients here use plain TCP.
             // Placed before the user's options so that a -Dtls.server.mode there wins.
-            command.add("-Dtls.server.mode=disabled");
+            command.addAll(spec.tls() ? BrokerTls.serverOptions(spec.tlsCertificate(), spec.tlsPrivateKey())
+                : List.of("-Dtls.server.mode=disabled"));
             command.addAll(spec.jvmOptions());
             command.add("-Duser.home=" + nodeDir);
             command.add("-Djava.io.tmpdir=" + nodeDir.resolve("tmp"));

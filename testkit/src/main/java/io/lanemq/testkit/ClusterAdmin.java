@@ -7,6 +7,7 @@ import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.constant.PermName;
+import org.apache.rocketmq.remoting.RPCHook;
 import org.apache.rocketmq.remoting.exception.RemotingException;
 import org.apache.rocketmq.remoting.protocol.admin.TopicOffset;
 import org.apache.rocketmq.remoting.protocol.body.ClusterInfo;
@@ -28,11 +29,19 @@ final class ClusterAdmin implements AutoCloseable {
 
     private final String clusterName;
     private final String nameServerAddress;
+    private final RPCHook signer;
+    private final boolean tls;
     private DefaultMQAdminExt admin;
 
-    ClusterAdmin(String clusterName, String nameServerAddress) {
+    /**
+     * {@code signer}: the testkit admin's request signer on brokers with access control on, else null; {@code tls}:
+     * whether the servers accept TLS only.
+     */
+    ClusterAdmin(String clusterName, String nameServerAddress, RPCHook signer, boolean tls) {
+        this.tls = tls;
         this.clusterName = clusterName;
         this.nameServerAddress = nameServerAddress;
+        this.signer = signer;
     }
 
     /** Whether the name server lists {@code broker} as the master of its broker name in this cluster. */
@@ -78,6 +87,31 @@ final class ClusterAdmin implements AutoCloseable {
         }
     }
 
+    /** Creates every application account on every broker (see {@link BrokerAcl}), again on a remoting failure until the deadline. */
+    void createAclUsers(List<BrokerNode> brokers, List<AclUser> users, Deadline deadline) {
+        for (BrokerNode broker : brokers) {
+            for (AclUser user : users) {
+                while (true) {
+                    try {
+                        BrokerAcl.create(admin(), broker.address(), user);
+                        break;
+                    } catch (RemotingException e) {
+                        if (deadline.expired()) {
+                            throw cannotCreateUser(user, broker, e);
+                        }
+                        close();
+                    } catch (Exception e) {
+                        throw cannotCreateUser(user, broker, e);
+                    }
+                }
+            }
+        }
+    }
+
+    private static TestkitException cannotCreateUser(AclUser user, BrokerNode broker, Exception e) {
+        return new TestkitException("cannot create ACL user " + user.name() + " on " + broker + ": " + e.getMessage(), e);
+    }
+
     /** Messages stored in {@code topic} on this cluster's brokers since it was created: the sum of its queues' max offsets. */
     long storedMessages(String topic) {
         try {
@@ -120,11 +154,12 @@ final class ClusterAdmin implements AutoCloseable {
 
     private synchronized DefaultMQAdminExt admin() throws MQClientException {
         if (admin == null) {
-            DefaultMQAdminExt created = new DefaultMQAdminExt(TIMEOUT_MILLIS);
+            DefaultMQAdminExt created = new DefaultMQAdminExt(signer, TIMEOUT_MILLIS);
             created.setNamesrvAddr(nameServerAddress);
             created.setInstanceName("lanemq-testkit-admin-" + clusterName + "-" + ProcessHandle.current().pid()
                 + "-" + SEQUENCE.incrementAndGet());
             created.setVipChannelEnabled(false);
+            created.setUseTLS(tls);
             created.start();
             admin = created;
         }

@@ -5,7 +5,9 @@ import io.lanemq.testkit.process.NameServerProcessMain;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -42,7 +44,8 @@ public final class Idc {
     static Idc prepare(IdcSpec spec, StackSpec stackSpec, ChildLauncher launcher, Path idcDir) {
         int nameServerPort = PortAllocator.nameServerPort();
         String nameServerAddress = ServerNode.HOST + ":" + nameServerPort;
-        ClusterAdmin admin = new ClusterAdmin(spec.clusterName(), nameServerAddress);
+        ClusterAdmin admin = new ClusterAdmin(spec.clusterName(), nameServerAddress,
+            stackSpec.aclEnabled() ? BrokerAcl.signer(stackSpec.aclAdmin()) : null, stackSpec.tls());
 
         Path nameServerDir = idcDir.resolve("namesrv");
         Properties nameServerSettings = new Properties();
@@ -74,9 +77,12 @@ public final class Idc {
         int port = PortAllocator.brokerPort();
         Path brokerDir = idcDir.resolve(brokerName);
         String bindHost = spec.latencyProxy() ? BrokerNode.PROXIED_BIND_HOST : ServerNode.HOST;
+        Map<String, String> overrides = new LinkedHashMap<>(stackSpec.brokerProperties());
+        if (stackSpec.aclEnabled()) {
+            overrides.putAll(BrokerAcl.brokerSettings(stackSpec.aclAdmin()));
+        }
         Properties settings = BrokerProperties.forBroker(spec.clusterName(), brokerName, nameServerAddress,
-            bindHost, port, brokerDir.resolve("store").toString(), stackSpec.brokerProfile(),
-            stackSpec.brokerProperties());
+            bindHost, port, brokerDir.resolve("store").toString(), stackSpec.brokerProfile(), overrides);
         ChildProcess child = launcher.prepare(
             "broker " + brokerName + " of " + spec.name() + "/" + spec.clusterName() + " (" + bindHost + ":" + port
                 + ")",
@@ -203,6 +209,11 @@ public final class Idc {
 
     void createTopic(String topic, int queues, Deadline deadline) {
         admin.createTopic(brokers, topic, queues, deadline);
+    }
+
+    /** Creates the spec's application accounts on every broker of this IDC. */
+    void createAclUsers(Deadline deadline) {
+        admin.createAclUsers(brokers, stackSpec.aclUsers(), deadline);
     }
 
     long storedMessages(String topic) {

@@ -143,6 +143,9 @@ public final class RocketMqStack implements AutoCloseable {
         for (int i = 0; i < idcs.size(); i++) {
             idcs.get(i).awaitStarted(launched.get(i), deadline);
         }
+        if (spec.aclEnabled()) {
+            idcs.forEach(idc -> idc.createAclUsers(deadline));
+        }
     }
 
     public StackSpec spec() {

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 
 /**
  * What a {@link RocketMqStack} starts: the IDCs (one RocketMQ cluster each), the child JVMs' heap and options,
@@ -30,6 +31,9 @@ public final class StackSpec {
     /** Default JVM options of every child: the serial collector keeps a small heap's footprint low on 2 cores. */
     public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-XX:+UseSerialGC");
 
+    /** The name of the testkit's super user on brokers with access control on. */
+    public static final String ACL_ADMIN_NAME = "lanemq-testkit-admin";
+
     private final List<IdcSpec> idcs;
     private final int brokerHeapMb;
     private final int nameServerHeapMb;
@@ -39,6 +43,10 @@ public final class StackSpec {
     private final Duration stopTimeout;
     private final BrokerProfile brokerProfile;
     private final Map<String, String> brokerProperties;
+    private final List<AclUser> aclUsers;
+    private final AclUser aclAdmin;
+    private final Path tlsCertificate;
+    private final Path tlsPrivateKey;
 
     private StackSpec(Builder builder) {
         this.idcs = List.copyOf(builder.idcs);
@@ -50,6 +58,10 @@ public final class StackSpec {
         this.stopTimeout = builder.stopTimeout;
         this.brokerProfile = builder.brokerProfile;
         this.brokerProperties = Collections.unmodifiableMap(new LinkedHashMap<>(builder.brokerProperties));
+        this.aclUsers = List.copyOf(builder.aclUsers);
+        this.aclAdmin = aclUsers.isEmpty() ? null : builder.aclAdmin();
+        this.tlsCertificate = builder.tlsCertificate;
+        this.tlsPrivateKey = builder.tlsPrivateKey;
     }
 
     /** Two IDCs, {@code idc-a}/{@code cluster-a} and {@code idc-b}/{@code cluster-b}, one broker each. */
@@ -73,6 +85,10 @@ public final class StackSpec {
         b.stopTimeout = stopTimeout;
         b.brokerProfile = brokerProfile;
         b.brokerProperties.putAll(brokerProperties);
+        b.aclUsers.addAll(aclUsers);
+        b.aclAdmin = aclAdmin;
+        b.tlsCertificate = tlsCertificate;
+        b.tlsPrivateKey = tlsPrivateKey;
         return b;
     }
 
@@ -120,12 +136,54 @@ public final class StackSpec {
         return brokerProperties;
     }
 
+    /** The application accounts of brokers with access control on; empty when it is off (the default). */
+    public List<AclUser> aclUsers() {
+        return aclUsers;
+    }
+
+    /**
+     * Whether every name server and broker accepts TLS connections only ({@link Builder#tls}); clients then need
+     * {@code setUseTLS(true)} and, to verify the servers, trust {@link #tlsCertificate()}.
+     */
+    public boolean tls() {
+        return tlsCertificate != null;
+    }
+
+    /** The PEM certificate the servers present when {@link #tls()}, else null. */
+    public Path tlsCertificate() {
+        return tlsCertificate;
+    }
+
+    /** The PEM (unencrypted PKCS#8) private key of {@link #tlsCertificate()}, else null. */
+    public Path tlsPrivateKey() {
+        return tlsPrivateKey;
+    }
+
+    /** Whether the brokers authenticate and authorize every request (RocketMQ ACL 2.0): when {@link #aclUsers()} are set. */
+    public boolean aclEnabled() {
+        return aclAdmin != null;
+    }
+
+    /**
+     * The testkit's own super user on brokers with access control on (a random secret per spec): topic creation and
+     * the brokers' own inner clients use it, and a test may for raw admin calls.
+     *
+     * @throws IllegalStateException when access control is off
+     */
+    public AclUser aclAdmin() {
+        if (aclAdmin == null) {
+            throw new IllegalStateException("access control is off: give the StackSpec an aclUser");
+        }
+        return aclAdmin;
+    }
+
     @Override
     public String toString() {
         return "StackSpec[idcs=" + idcs + ", brokerHeapMb=" + brokerHeapMb + ", nameServerHeapMb=" + nameServerHeapMb
             + ", jvmOptions=" + jvmOptions + ", baseDir=" + baseDir + ", startTimeout=" + startTimeout
             + ", stopTimeout=" + stopTimeout + ", brokerProfile=" + brokerProfile
-            + ", brokerProperties=" + brokerProperties + "]";
+            + ", brokerProperties=" + brokerProperties + (aclUsers.isEmpty() ? "" : ", aclUsers=" + aclUsers)
+            + (tls() ? ", tls=" + tlsCertificate : "") + "]";
     }
 
     /** Builder of {@link StackSpec}; not thread-safe. */
@@ -142,6 +200,10 @@ public final class StackSpec {
         private Duration stopTimeout = Duration.ofSeconds(60);
         private BrokerProfile brokerProfile = BrokerProfile.DEFAULT;
         private final Map<String, String> brokerProperties = new LinkedHashMap<>();
+        private final List<AclUser> aclUsers = new ArrayList<>();
+        private AclUser aclAdmin;
+        private Path tlsCertificate;
+        private Path tlsPrivateKey;
 
         private Builder() {
         }
@@ -226,6 +288,47 @@ public final class StackSpec {
             BrokerProperties.checkOverride(name, value);
             brokerProperties.put(name, value);
             return this;
+        }
+
+        /**
+         * Turns access control on (RocketMQ 5.3's ACL 2.0: every broker authenticates each request's signature and
+         * authorizes it) and adds an application account that may publish and subscribe on {@code resources} only
+         * ({@code Topic:orders}, {@code Group:billing}, {@code Topic:acl-*}). The testkit creates the accounts on every
+         * broker when the stack starts, with its own super user ({@link StackSpec#aclAdmin()}), which also creates
+         * the topics. Name servers stay open: RocketMQ 5.3 does not authenticate route queries.
+         */
+        public Builder aclUser(String name, String secret, String... resources) {
+            AclUser user = new AclUser(name, secret, List.of(resources));
+            if (aclUsers.stream().anyMatch(u -> u.name().equals(name)) || name.equals(ACL_ADMIN_NAME)) {
+                throw new IllegalArgumentException("ACL user " + name + " is given twice or is the testkit's admin");
+            }
+            aclUsers.add(user);
+            return this;
+        }
+
+        /**
+         * Makes every name server and broker accept TLS only (RocketMQ's {@code tls.server.mode=enforcing}), serving
+         * {@code certificatePem} with its unencrypted PKCS#8 {@code privateKeyPem}, e.g. those of
+         * {@link io.lanemq.testkit.tls.SelfSignedCertificate#shared()} (valid for 127.0.0.1 and localhost); brokers
+         * reach their name server over TLS too. A plain TCP client is refused.
+         */
+        public Builder tls(Path certificatePem, Path privateKeyPem) {
+            for (Path file : List.of(Objects.requireNonNull(certificatePem, "certificatePem"),
+                    Objects.requireNonNull(privateKeyPem, "privateKeyPem"))) {
+                if (!Files.isRegularFile(file)) {
+                    throw new IllegalArgumentException("TLS file must exist: " + file);
+                }
+            }
+            this.tlsCertificate = certificatePem;
+            this.tlsPrivateKey = privateKeyPem;
+            return this;
+        }
+
+        private AclUser aclAdmin() {
+            if (aclAdmin == null) {
+                aclAdmin = new AclUser(ACL_ADMIN_NAME, UUID.randomUUID().toString(), List.of("Topic:*"));
+            }
+            return aclAdmin;
         }
 
         public StackSpec build() {

@@ -3,6 +3,7 @@ package io.lanemq.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lanemq.testkit.tls.SelfSignedCertificate;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -95,5 +96,44 @@ class StackSpecTest {
             .hasMessageContaining("cannot take the value");
         assertThatThrownBy(() -> builder.brokerProperty("listenPort", "10911"))
             .hasMessageContaining("set by the testkit");
+    }
+
+    @Test
+    void aclIsOffUntilAnAccountIsGivenAndThenHasAnAdminOfItsOwnThatACopyKeeps() {
+        StackSpec open = StackSpec.dualIdc();
+        assertThat(open.aclEnabled()).isFalse();
+        assertThat(open.tls()).isFalse();
+        assertThatThrownBy(open::aclAdmin).isInstanceOf(IllegalStateException.class);
+
+        SelfSignedCertificate certificate = SelfSignedCertificate.shared();
+        StackSpec secured = StackSpec.builder().idc(IdcSpec.of("idc-a", "cluster-a"))
+            .aclUser("app", "app-secret-1", "Topic:orders-*", "Group:billing")
+            .tls(certificate.certificatePem(), certificate.privateKeyPem()).build();
+
+        assertThat(secured.aclEnabled()).isTrue();
+        assertThat(secured.tls()).isTrue();
+        assertThat(secured.aclAdmin().name()).isEqualTo(StackSpec.ACL_ADMIN_NAME);
+        assertThat(secured.aclAdmin().secret()).hasSizeGreaterThanOrEqualTo(16);
+        assertThat(secured.toBuilder().build().aclAdmin()).isEqualTo(secured.aclAdmin());
+        assertThat(secured.toString()).contains("app").contains("tls")
+            .doesNotContain("app-secret-1").doesNotContain(secured.aclAdmin().secret());
+    }
+
+    @Test
+    void rejectsBadAclAccounts() {
+        StackSpec.Builder builder = StackSpec.builder();
+        assertThatThrownBy(() -> builder.aclUser("app", "short", "Topic:orders"))
+            .hasMessageContaining("at least 8 characters");
+        assertThatThrownBy(() -> builder.aclUser("app", "long-enough", "orders"))
+            .hasMessageContaining("resource of ACL user app must match");
+        assertThatThrownBy(() -> builder.aclUser(StackSpec.ACL_ADMIN_NAME, "long-enough", "Topic:orders"))
+            .hasMessageContaining("the testkit's admin");
+    }
+
+    @Test
+    void theBrokersAccessControlSettingsAreKnownBrokerProperties() {
+        AclUser admin = new AclUser("admin", "admin-secret", List.of("Topic:*"));
+
+        BrokerAcl.brokerSettings(admin).forEach(BrokerProperties::checkOverride);
     }
 }

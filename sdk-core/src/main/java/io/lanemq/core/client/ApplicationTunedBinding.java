@@ -53,7 +53,9 @@ final class ApplicationTunedBinding implements MessagingBinding {
     private ClusterEndpoint tuned(ClusterEndpoint endpoint) {
         Map<String, String> merged = new LinkedHashMap<>(endpoint.properties());
         merged.putAll(properties);
-        return new ClusterEndpoint(endpoint.clusterName(), endpoint.idc(), endpoint.nameServerAddress(), merged);
+        // Credentials and TLS travel with the endpoint: a tuned endpoint must still authenticate.
+        return new ClusterEndpoint(endpoint.clusterName(), endpoint.idc(), endpoint.nameServerAddress(), merged,
+                endpoint.credentials(), endpoint.tls());
     }
 
     @Override

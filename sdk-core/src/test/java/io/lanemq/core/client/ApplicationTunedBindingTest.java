@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.spi.BoundConsumerSpec;
 import io.lanemq.api.spi.BoundProducerSpec;
+import io.lanemq.api.spi.ClusterCredentials;
 import io.lanemq.api.spi.ClusterEndpoint;
 import io.lanemq.testkit.memory.MemoryBinding;
 import java.time.Duration;
@@ -38,6 +39,20 @@ class ApplicationTunedBindingTest {
                 .satisfies(spec -> assertThat(spec.cluster().properties()).isEqualTo(expected));
         assertThat(memory.cluster("cluster-a").consumerSpecs()).singleElement()
                 .satisfies(spec -> assertThat(spec.cluster().properties()).isEqualTo(expected));
+    }
+
+    @Test
+    void aTunedEndpointKeepsTheClustersCredentialsAndTls() throws Exception {
+        var credentials = new ClusterCredentials.Environment("A_ACCESS_KEY", "A_SECRET_KEY");
+        ClusterEndpoint secured = CLUSTER_A.secured(Optional.of(credentials), true);
+        var binding = ApplicationTunedBinding.of(memory, Map.of("rocketmq.pullBatchSize", "256"));
+
+        binding.createProducer(new BoundProducerSpec(secured, "checkout", Duration.ofSeconds(3), 4096, Optional.empty()));
+
+        assertThat(memory.cluster("cluster-a").producerSpecs()).singleElement().satisfies(spec -> {
+            assertThat(spec.cluster().credentials()).contains(credentials);
+            assertThat(spec.cluster().tls()).isTrue();
+        });
     }
 
     @Test

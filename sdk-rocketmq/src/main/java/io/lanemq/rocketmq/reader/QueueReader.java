@@ -72,7 +72,7 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
         this.pollTimeoutMillis = b.pollTimeout.toMillis();
         this.commitIntervalNanos = b.commitInterval.toNanos();
         this.ledgers = new QueueLedgers<>(b.ledgerFactory);
-        this.consumer = new DefaultLitePullConsumer(b.consumerGroup);
+        this.consumer = new DefaultLitePullConsumer(b.consumerGroup, RawClientSupport.rpcHook(b.endpoint));
         if (b.instanceName == null) {
             RawClientSupport.connect(consumer, b.endpoint);
         } else {

@@ -46,6 +46,7 @@ public final class BrokerProcessMain {
         MixAll.properties2Object(settings, storeConfig);
 
         AuthConfig authConfig = new AuthConfig();
+        MixAll.properties2Object(settings, authConfig);
         authConfig.setConfigName(brokerConfig.getBrokerName());
         authConfig.setClusterName(brokerConfig.getBrokerClusterName());
         authConfig.setAuthConfigPath(storeConfig.getStorePathRootDir() + File.separator + "config");
