@@ -19,7 +19,8 @@ import io.micrometer.tracing.handler.PropagatingSenderTracingObservationHandler;
 import io.micrometer.tracing.propagation.Propagator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Predicate;
 
 /**
@@ -29,7 +30,7 @@ import java.util.function.Predicate;
  * Needs {@code micrometer-tracing-bridge-brave} on the test class path (an optional dependency of the testkit).
  */
 public final class RecordingTracing implements AutoCloseable {
-    private final List<MutableSpan> finished = new CopyOnWriteArrayList<>();
+    private final Queue<MutableSpan> finished = new ConcurrentLinkedQueue<>();
     private final Tracing tracing;
     private final Tracer tracer;
     private final ObservationRegistry observations = ObservationRegistry.create();
