@@ -25,12 +25,16 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The trace context crossing real brokers: a client with a tracer (Brave, W3C) sends; one group consumes DIRECT and
  * one through a real consumer proxy, and each delivery's consume span continues its send's trace, as a child of
- * the send span, in both modes.
+ * the send span, in both modes. It waits for deliveries only, on topics and groups of its own: it may run beside
+ * another concurrent class.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class MessageTracingIT {
     private static final int MESSAGES = 10;
 
