@@ -64,7 +64,8 @@ class SdkDashboardMetricNamesTest {
         Dashboards.templateQueries(Dashboards.SDK_DASHBOARD).forEach(q -> used.addAll(Dashboards.metricNames(q)));
         assertThat(used).contains("lanemq_producer_sends_total", "lanemq_producer_send_latency_seconds_bucket",
             "lanemq_producer_cluster_weight", "lanemq_producer_failovers_total", "lanemq_config_reloads_total",
-            "lanemq_config_last_reload_failed", "lanemq_consumer_messages_total", "lanemq_consumer_lane_routed_total");
+            "lanemq_config_last_reload_failed", "lanemq_consumer_messages_total", "lanemq_consumer_lane_routed_total",
+            "lanemq_consumer_process_latency_seconds_bucket");
         assertThat(exported).containsAll(used);
     }
 

@@ -14,6 +14,7 @@ import io.lanemq.core.convert.MessageConversion;
 import io.lanemq.core.convert.MessageConverter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -28,22 +29,27 @@ import org.springframework.context.annotation.Bean;
  * the {@link LaneMqListener} subscriptions. An application that defines its own bean of any of these gets it used instead.
  *
  * <p>SDK metrics go to the application's {@link MeterRegistry} when it has one (Actuator's, or its
- * own), else to Micrometer's global registry as for any SDK client. Ordered after Actuator's metrics
- * configuration so its registry exists by the time the client is built.
+ * own), else to Micrometer's global registry as for any SDK client. Sends and listener runs are observed on the
+ * application's {@link ObservationRegistry} when it has one (Actuator's, which Micrometer Tracing turns into spans
+ * carried in the messages' W3C trace context); without one they are not observed. Ordered after Actuator's metrics
+ * and observation configurations so their registries exist by the time the client is built.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
-        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration"})
+        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration"})
 @ConditionalOnProperty(prefix = LaneMqProperties.PREFIX, name = "enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LaneMqProperties.class)
 public class LaneMqAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public MessagingClient laneMqMessagingClient(LaneMqProperties properties, ObjectProvider<MeterRegistry> registry) {
+    public MessagingClient laneMqMessagingClient(LaneMqProperties properties, ObjectProvider<MeterRegistry> registry,
+                                                 ObjectProvider<ObservationRegistry> observations) {
         ClientOptions options = properties.clientOptions();
         try {
-            return CoreMessagingClient.start(options, registry.getIfUnique(() -> Metrics.globalRegistry));
+            return CoreMessagingClient.start(options, registry.getIfUnique(() -> Metrics.globalRegistry),
+                    observations.getIfUnique(() -> ObservationRegistry.NOOP));
         } catch (LaneEndpointException e) {
             // A taken port is the listen port's fault; anything else (address, TLS material) is named by the SDK's message.
             throw new InvalidLaneMqPropertyException(LaneMqProperties.PREFIX + (e.addressInUse() ? ".lanes.listen-port" : ".lanes"),

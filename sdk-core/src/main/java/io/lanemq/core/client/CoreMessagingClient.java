@@ -21,6 +21,7 @@ import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.core.internal.consume.DualClusterConsumer;
 import io.lanemq.core.internal.consume.dedup.DeduplicatingListener;
 import io.lanemq.core.internal.consume.listener.GatheringListener;
+import io.lanemq.core.internal.consume.listener.ObservedListener;
 import io.lanemq.core.internal.consume.proxy.ProxyIdentity;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.internal.produce.ClusterProducers;
@@ -33,6 +34,7 @@ import io.lanemq.core.internal.routing.FailoverClusterChooser;
 import io.lanemq.support.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,10 +66,13 @@ public final class CoreMessagingClient implements MessagingClient {
     private final Ticker ticker;
     /** The wall clock a delayed message's {@code deliverAt} is checked against. */
     private final InstantSource wallClock;
+    /** Where sends and listener runs are observed (traced); {@link ObservationRegistry#NOOP} unless the application gave one. */
+    private final ObservationRegistry observations;
 
     private CoreMessagingClient(ClientOptions options, ConfigSource source, PlatformConfigRef config, MessagingBinding binding,
                                 ClusterChooser chooser, SdkMetrics metrics, LaneRuntime lanes, Ticker ticker,
-                                InstantSource wallClock) {
+                                InstantSource wallClock, ObservationRegistry observations) {
+        this.observations = observations;
         this.options = options;
         this.source = source;
         this.config = config;
@@ -97,28 +102,43 @@ public final class CoreMessagingClient implements MessagingClient {
 
     /** Starts a client reporting to {@code registry}; reads and validates the configuration first. */
     public static CoreMessagingClient start(ClientOptions options, MeterRegistry registry) throws MessagingException {
-        return start(options, registry, Ticker.system(), InstantSource.system());
+        return start(options, registry, ObservationRegistry.NOOP);
     }
 
-    /** As above, on the given clocks: what tests inject to advance time instead of sleeping. */
-    static CoreMessagingClient start(ClientOptions options, MeterRegistry registry, Ticker ticker, InstantSource wallClock)
+    /**
+     * Starts a client reporting to {@code registry} whose sends and listener runs are also observed on
+     * {@code observations} (see {@link io.lanemq.core.observation.LaneMqObservations}): with a tracing bridge there, a
+     * consumer's span continues its producer's trace through the message's properties.
+     */
+    public static CoreMessagingClient start(ClientOptions options, MeterRegistry registry, ObservationRegistry observations)
             throws MessagingException {
+        return start(options, registry, observations, Ticker.system(), InstantSource.system(), Optional.empty());
+    }
+
+    /**
+     * As above, on the given clocks (what tests inject to advance time instead of sleeping) and, when {@code binding} is
+     * given, on that binding instead of the one the class path provides (the in-memory binding of the core's tests).
+     */
+    static CoreMessagingClient start(ClientOptions options, MeterRegistry registry, ObservationRegistry observations, Ticker ticker,
+                                     InstantSource wallClock, Optional<MessagingBinding> binding) throws MessagingException {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(ticker, "ticker");
         Objects.requireNonNull(wallClock, "wallClock");
+        Objects.requireNonNull(observations, "observations");
         ConfigSource source = ConfigSources.open(options.configLocation(), options.environment());
         LaneRuntime lanes = null;
         try {
             PlatformConfigRef config = new PlatformConfigRef(source.load());
-            MessagingBinding binding = ApplicationTunedBinding.of(
-                    BindingLoader.load(config.current().binding(), CoreMessagingClient.class.getClassLoader()), options.properties());
+            MessagingBinding bound = ApplicationTunedBinding.of(binding.isPresent() ? binding.get()
+                    : BindingLoader.load(config.current().binding(), CoreMessagingClient.class.getClassLoader()), options.properties());
             SdkMetrics metrics = new SdkMetrics(registry, options.applicationName());
             if (options.lanes().isPresent()) {
                 lanes = LaneRuntime.start(options.lanes().get(), config.current().producer().maxBodyBytes(), metrics, ticker,
                         options.applicationName());
             }
-            CoreMessagingClient client = new CoreMessagingClient(options, source, config, binding,
-                    new FailoverClusterChooser(config, metrics, ticker, options.applicationName()), metrics, lanes, ticker, wallClock);
+            CoreMessagingClient client = new CoreMessagingClient(options, source, config, bound,
+                    new FailoverClusterChooser(config, metrics, ticker, options.applicationName()), metrics, lanes, ticker, wallClock,
+                    observations);
             // Watch only once the client can follow changes: a change from now on is applied live.
             source.watch(client.reloader);
             return client;
@@ -144,7 +164,7 @@ public final class CoreMessagingClient implements MessagingClient {
         }
         RoutingProducer producer = new RoutingProducer(group, producerOptions.transactionChecker(), config, chooser, clusters,
                 metrics, rateLimits, new ContextStamp(options.lanes().flatMap(LaneOptions::lane)), open::remove,
-                ticker, wallClock);
+                ticker, wallClock, observations);
         open.add(producer);
         return producer;
     }
@@ -161,7 +181,9 @@ public final class CoreMessagingClient implements MessagingClient {
     public Consumer subscribe(Subscription subscription, MessageListener listener) throws MessagingException {
         ensureOpen();
         Objects.requireNonNull(listener, "listener");
-        listener = DeduplicatingListener.wrap(subscription, config.current(), listener, metrics, ticker);
+        // Observed inside the deduplication: a copy it drops never reaches the application, so it makes no span.
+        listener = DeduplicatingListener.wrap(subscription, config.current(),
+                ObservedListener.wrap(subscription, listener, observations), metrics, ticker);
         ProxyIdentity identity = new ProxyIdentity(options.applicationName(), options.proxyToken());
         if (lanes == null) {
             DualClusterConsumer consumer = DualClusterConsumer.start(subscription, listener, config.current(), binding, metrics,

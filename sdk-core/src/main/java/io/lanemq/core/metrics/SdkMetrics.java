@@ -51,7 +51,7 @@ public final class SdkMetrics {
     public static final String CONFIG_LAST_RELOAD_FAILED = "lanemq.config.last.reload.failed";
     /** Messages handed to listeners, by outcome ({@code success} / {@code retry}); counter. */
     public static final String CONSUMED = "lanemq.consumer.messages";
-    /** Time a listener took per message; timer. */
+    /** Time a listener took per message; timer with a percentile histogram ({@code _bucket}), for p99 by group. */
     public static final String CONSUME_LATENCY = "lanemq.consumer.process.latency";
     /**
      * How one subscription consumes now: 1 on the {@code mode} it consumes in ({@code direct} / {@code proxy}), 0 on the
@@ -183,7 +183,7 @@ public final class SdkMetrics {
                 Counter.builder(CONSUMED).tags(common).tags(TAG_LOGIC_TOPIC, key.logicTopic, TAG_GROUP, key.group,
                         TAG_CLUSTER, key.cluster, TAG_OUTCOME, "retry").register(registry),
                 Timer.builder(CONSUME_LATENCY).tags(common).tags(TAG_LOGIC_TOPIC, key.logicTopic, TAG_GROUP, key.group,
-                        TAG_CLUSTER, key.cluster).register(registry));
+                        TAG_CLUSTER, key.cluster).publishPercentileHistogram().register(registry));
     }
 
     /**

@@ -20,6 +20,7 @@ import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.internal.routing.ClusterChooser;
 import io.lanemq.support.NamedThreads;
 import io.lanemq.support.Ticker;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Map;
@@ -76,11 +77,22 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
     private final HeldBytes heldBytes = new HeldBytes();
     private final Ticker ticker;
     private final InstantSource wallClock;
+    private final SendObservation.Factory observations;
 
     public RoutingProducer(String producerGroup, Optional<TransactionChecker> transactionChecker, PlatformConfigRef config,
                            ClusterChooser chooser, ClusterProducers clusters, SdkMetrics metrics,
                            TopicRateLimits rateLimits, ContextStamp stamp, Consumer<AutoCloseable> onClose,
                            Ticker ticker, InstantSource wallClock) {
+        this(producerGroup, transactionChecker, config, chooser, clusters, metrics, rateLimits, stamp, onClose, ticker, wallClock,
+                ObservationRegistry.NOOP);
+    }
+
+    /** A producer whose sends are observed on {@code observations} (see {@link io.lanemq.core.observation.LaneMqObservations}). */
+    public RoutingProducer(String producerGroup, Optional<TransactionChecker> transactionChecker, PlatformConfigRef config,
+                           ClusterChooser chooser, ClusterProducers clusters, SdkMetrics metrics,
+                           TopicRateLimits rateLimits, ContextStamp stamp, Consumer<AutoCloseable> onClose,
+                           Ticker ticker, InstantSource wallClock, ObservationRegistry observations) {
+        this.observations = SendObservation.Factory.of(observations);
         this.producerGroup = producerGroup;
         this.transactionChecker = transactionChecker;
         this.config = config;
@@ -106,9 +118,7 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
      */
     @Override
     public SendResult send(Message message) throws MessagingException {
-        SendAttempts attempts = newAttempts(message);
-        long wait = permit(attempts.topic);
-        CompletableFuture<SendResult> sending = held(attempts, () -> start(attempts, wait));
+        CompletableFuture<SendResult> sending = observedSend(message);
         try {
             return sending.get();
         } catch (ExecutionException e) {
@@ -127,11 +137,22 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
     @Override
     public CompletableFuture<SendResult> sendAsync(Message message) {
         try {
-            SendAttempts attempts = newAttempts(message);
-            long wait = permit(attempts.topic);
-            return held(attempts, () -> start(attempts, wait));
+            return observedSend(message);
         } catch (MessagingException e) {
             return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** The send behind {@link #send} and {@link #sendAsync}, inside its observation (which a refusal ends too). */
+    private CompletableFuture<SendResult> observedSend(Message message) throws MessagingException {
+        SendObservation observation = observations.start(message.logicTopic());
+        try {
+            SendAttempts attempts = newAttempts(message, observation);
+            long wait = permit(attempts.topic);
+            return observation.watch(held(attempts, () -> start(attempts, wait)));
+        } catch (MessagingException | RuntimeException e) {
+            observation.failed(e);
+            throw e;
         }
     }
 
@@ -216,7 +237,19 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
      */
     private SendResult sendWithFailover(Message message, AttemptSender sender, BooleanSupplier retryAllowed)
             throws MessagingException {
-        SendAttempts attempts = newAttempts(message);
+        SendObservation observation = observations.start(message.logicTopic());
+        try {
+            SendResult result = sendWithFailover(newAttempts(message, observation), sender, retryAllowed);
+            observation.succeeded(result);
+            return result;
+        } catch (MessagingException | RuntimeException e) {
+            observation.failed(e);
+            throw e;
+        }
+    }
+
+    private SendResult sendWithFailover(SendAttempts attempts, AttemptSender sender, BooleanSupplier retryAllowed)
+            throws MessagingException {
         long wait = permit(attempts.topic);
         if (wait > 0) {
             LockSupport.parkNanos(wait); // throttling the caller to the topic's configured rate
@@ -265,13 +298,13 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
     }
 
     /** Validates {@code message} against one snapshot, which then governs every attempt of the send. */
-    private SendAttempts newAttempts(Message message) throws MessagingException {
+    private SendAttempts newAttempts(Message message, SendObservation observation) throws MessagingException {
         if (closed.get()) {
             throw new SendFailedException("producer is closed", message.logicTopic(), null, null);
         }
         PlatformConfig snapshot = config.current();
         try {
-            Map<String, String> properties = stamp.properties(message);
+            Map<String, String> properties = observation.properties(stamp.properties(message));
             boolean stressTest = ContextStamp.marksStressTest(properties);
             return new SendAttempts(SendValidator.check(snapshot, message, stressTest, wallClock), message, properties,
                     stressTest, snapshot, chooser, metrics, pulse, ticker, clusters.newMessageId());

@@ -21,11 +21,13 @@ import io.lanemq.config.StartPosition;
 import io.lanemq.config.TopicRoute;
 import io.lanemq.config.ProducerConfig;
 import io.lanemq.core.internal.consume.listener.DeliveredMessage;
+import io.lanemq.core.internal.consume.listener.ObservedListener;
 import io.lanemq.core.internal.consume.DualClusterConsumer;
 import io.lanemq.core.internal.consume.proxy.ProxyIdentity;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.testkit.memory.MemoryBinding;
 import io.lanemq.testkit.tls.SelfSignedCertificate;
+import io.lanemq.testkit.tracing.RecordingTracing;
 import io.lanemq.support.Ticker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -149,6 +151,43 @@ class LaneRuntimeTest {
         assertThat(consumed).hasSize(1);
         assertThat(registry.find(SdkMetrics.LANE_ROUTED).tag(SdkMetrics.TAG_OUTCOME, SdkMetrics.LaneOutcome.RECEIVED.tag())
                 .counter().count()).as("forwarded messages the member's listener ran").isEqualTo(1.0);
+    }
+
+    /**
+     * The client wraps the application's listener in its observation before it registers it with the lanes, so a
+     * forwarded message (its properties whole) is traced where the listener runs, continuing the sender's trace.
+     */
+    @Test
+    void aForwardedMessageIsConsumedInASpanThatContinuesTheTraceItsPropertiesCarry() throws Exception {
+        try (RecordingTracing tracing = new RecordingTracing()) {
+            LaneRuntime target = runtime(Optional.of("A"), new SdkMetrics(new SimpleMeterRegistry(), "test"));
+            List<String> spansInListener = new CopyOnWriteArrayList<>();
+            target.register(BILLING, ObservedListener.wrap(BILLING, message -> {
+                spansInListener.add(tracing.tracer().currentSpan().context().traceId());
+                return ConsumeResult.SUCCESS;
+            }, tracing.observations()));
+            LaneRuntime forwarder = runtime(Optional.empty(), new SdkMetrics(new SimpleMeterRegistry(), "test"));
+            LaneRuntime.LaneSubscription routing = forwarder.register(BILLING, ObservedListener.wrap(BILLING, message -> {
+                throw new AssertionError("lane A's message consumed by the base: " + message);
+            }, tracing.observations()));
+            String targetTag = new LaneMember(Optional.of(Lane.of("A")), "127.0.0.1", target.address().getPort()).tag();
+            routing.watch(() -> Optional.of(List.of(targetTag)));
+            await().atMost(WAIT).until(() -> routing.lanesWithMembers().contains(Optional.of(Lane.of("A"))));
+            String traceId = "0af7651916cd43dd8448eb211c80319c";
+            String sendSpanId = "b7ad6b7169203331";
+            ReceivedMessage traced = new DeliveredMessage("orders", "cluster-a", new BoundMessage("id-traced", "orders_a",
+                    new byte[1], List.of(), Optional.empty(), Map.of(MessageContext.LANE_PROPERTY, "A",
+                    "traceparent", "00-" + traceId + "-" + sendSpanId + "-01"), Optional.empty(), "broker", 0, 0, 1, 0));
+
+            assertThat(routing.listener().consume(traced)).isEqualTo(ConsumeResult.SUCCESS);
+
+            assertThat(tracing.spans()).as("one consume span, on lane A's member: the forwarding member ran no listener")
+                    .singleElement().satisfies(consume -> {
+                        assertThat(consume.traceId()).isEqualTo(traceId);
+                        assertThat(consume.parentId()).isEqualTo(sendSpanId);
+                    });
+            assertThat(spansInListener).containsExactly(traceId);
+        }
     }
 
     @Test
