@@ -105,6 +105,12 @@ final class LocalPod implements AutoCloseable {
         process = builder.start();
     }
 
+    /** The manifest's memory limit when the service runs in a memory cgroup of that size, which its JVM sees. */
+    Optional<Long> memoryLimit() throws IOException {
+        return cgroup == null ? Optional.empty()
+                : Optional.of(Long.parseLong(Files.readString(cgroup.resolve("memory.limit_in_bytes")).strip()));
+    }
+
     boolean alive() {
         return process.isAlive();
     }
@@ -296,7 +302,20 @@ final class LocalPod implements AutoCloseable {
             Files.createDirectories(rootfs.resolve(mountPath.substring(1)));
         }
         Files.createDirectories(rootfs.resolve("proc"));
-        Path cgroupMount = Files.createDirectories(rootfs.resolve("sys/fs/cgroup/memory"));
+        // The JVM (17) reads a v1 memory limit only when cpu, cpuacct and cpuset are mounted too: this process's own.
+        Map<Path, Path> cgroupMounts = new LinkedHashMap<>();
+        if (cgroup != null) {
+            cgroupMounts.put(cgroup, rootfs.resolve("sys/fs/cgroup/memory"));
+            for (String controller : List.of("cpu", "cpuacct", "cpuset")) {
+                Path own = ownCgroup(controller).map(path -> Path.of("/sys/fs/cgroup", controller, path.substring(1)))
+                        .filter(Files::isDirectory).orElseThrow(() -> new AssertionError("no cgroup v1 " + controller
+                                + " hierarchy here, which the JVM needs mounted to read the memory limit"));
+                cgroupMounts.put(own, rootfs.resolve("sys/fs/cgroup/" + controller));
+            }
+        }
+        for (Path target : cgroupMounts.values()) {
+            Files.createDirectories(target);
+        }
         script.append("/usr/bin/mount --bind ").append(r).append(' ').append(r).append('\n');
         if (Boolean.TRUE.equals(workload.container().getSecurityContext().getReadOnlyRootFilesystem())) {
             script.append("/usr/bin/mount -o remount,bind,ro ").append(r).append('\n');
@@ -311,8 +330,9 @@ final class LocalPod implements AutoCloseable {
                 script.append("/usr/bin/mount -o remount,bind,ro ").append(target).append('\n');
             }
         }
-        if (cgroup != null) {
-            script.append("/usr/bin/mount --bind -o ro ").append(cgroup).append(' ').append(cgroupMount).append('\n');
+        for (Map.Entry<Path, Path> mount : cgroupMounts.entrySet()) {
+            script.append("/usr/bin/mount --bind ").append(mount.getKey()).append(' ').append(mount.getValue()).append('\n');
+            script.append("/usr/bin/mount -o remount,bind,ro ").append(mount.getValue()).append('\n');
         }
         script.append("/usr/bin/mount -t proc proc ").append(r).append("/proc\n");
         String groups = security.getFsGroup() != null ? " --groups=" + security.getFsGroup() : "";
@@ -335,9 +355,7 @@ final class LocalPod implements AutoCloseable {
             return null;
         }
         long bytes = io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(limits.get("memory")).longValueExact();
-        Optional<String> own = Files.readAllLines(Path.of("/proc/self/cgroup")).stream()
-                .map(line -> line.split(":", 3)).filter(f -> f.length == 3 && List.of(f[1].split(",")).contains("memory"))
-                .map(f -> f[2]).findFirst();
+        Optional<String> own = ownCgroup("memory");
         Path hierarchy = Path.of("/sys/fs/cgroup/memory");
         if (own.isEmpty() || !Files.isWritable(hierarchy.resolve(own.get().substring(1)))) {
             return null;
@@ -346,6 +364,13 @@ final class LocalPod implements AutoCloseable {
         Files.createDirectories(cgroupDir);
         Files.writeString(cgroupDir.resolve("memory.limit_in_bytes"), Long.toString(bytes));
         return cgroupDir;
+    }
+
+    /** This process's cgroup in a v1 hierarchy ({@code /proc/self/cgroup}), e.g. {@code /} or {@code /a/b}. */
+    private static Optional<String> ownCgroup(String controller) throws IOException {
+        return Files.readAllLines(Path.of("/proc/self/cgroup")).stream()
+                .map(line -> line.split(":", 3)).filter(f -> f.length == 3 && List.of(f[1].split(",")).contains(controller))
+                .map(f -> f[2]).findFirst();
     }
 
     private static int freePort() {

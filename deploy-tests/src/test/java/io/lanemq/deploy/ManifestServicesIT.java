@@ -109,9 +109,20 @@ class ManifestServicesIT {
                             HttpResponse<String> scrape = get(http, ServiceEndpoints.METRICS_PATH);
                             return scrape.statusCode() == 200 && meters.stream().allMatch(scrape.body()::contains);
                         });
-                long own = get(http, ServiceEndpoints.METRICS_PATH).body().lines().filter(l -> l.startsWith("lanemq_")).count();
-                System.out.printf("[ManifestServicesIT] %s: SERVING %d ms after start, %d lanemq_* series%n",
-                        pod.workload.owner(), servingAfterMs.get(pod), own);
+                String scrape = get(http, ServiceEndpoints.METRICS_PATH).body();
+                long own = scrape.lines().filter(l -> l.startsWith("lanemq_")).count();
+                long heap = maxHeap(scrape);
+                System.out.printf("[ManifestServicesIT] %s: SERVING %d ms after start, %d lanemq_* series, max heap %d MiB%n",
+                        pod.workload.owner(), servingAfterMs.get(pod), own, heap >> 20);
+                if (mode == LocalPod.Mode.IMAGE) {
+                    Optional<Long> limit = pod.memoryLimit();
+                    if ("true".equals(System.getenv("CI"))) {
+                        assertThat(limit).as(pod.workload.owner() + ": a memory cgroup of the manifest's limit").isPresent();
+                    }
+                    // The image's -XX:MaxRAMPercentage=70 applied to the container's limit, not to this machine's RAM.
+                    limit.ifPresent(bytes -> assertThat(heap).as(pod.workload.owner() + " max heap against its memory limit "
+                            + (bytes >> 20) + " MiB").isBetween(bytes * 6 / 10, bytes * 3 / 4));
+                }
             }
 
             for (LocalPod pod : pods) {
@@ -276,6 +287,12 @@ class ManifestServicesIT {
         for (String cluster : config.clusters().keySet()) {
             stack.createTopic(cluster, config.delay().internalTopic(), 4);
         }
+    }
+
+    /** The heap's maximum as the JVM reports it: the sum over heap pools that have one. */
+    private static long maxHeap(String scrape) {
+        return scrape.lines().filter(l -> l.startsWith("jvm_memory_max_bytes{") && l.contains("area=\"heap\""))
+                .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).filter(v -> v > 0).sum();
     }
 
     private static HttpResponse<String> get(URI base, String path) throws IOException, InterruptedException {
