@@ -37,11 +37,11 @@ import java.util.concurrent.TimeUnit;
  * for it, with the volumes bind-mounted at their mountPaths (so the args keep their paths), the manifest's memory
  * limit as a memory cgroup the JVM sees, its own /proc (the entrypoint is PID 1), the host's /dev/null, /dev/zero,
  * /dev/random, /dev/urandom, /etc/hosts and /etc/resolv.conf as a runtime provides them, and the entrypoint run as
- * the pod's runAsUser. Under {@link Mode#CLASSPATH} (no image or no root here) the service's main runs in a child
- * JVM from this test's classpath, and an argument's path under a mountPath names the volume's directory instead.
+ * the pod's runAsUser. Under {@link Mode#JAR} (no image or no root here) the module's executable jar runs in a
+ * child JVM, and an argument's path under a mountPath names the volume's directory instead.
  */
 final class LocalPod implements AutoCloseable {
-    enum Mode { IMAGE, CLASSPATH }
+    enum Mode { IMAGE, JAR }
 
     /** What the pod's volumes and env hold: ConfigMap and Secret contents by name, then key. */
     record Sources(Map<String, Map<String, byte[]>> configMaps, Map<String, Map<String, byte[]>> secrets) {
@@ -90,12 +90,12 @@ final class LocalPod implements AutoCloseable {
     }
 
     void start(Optional<OciImage> image) throws IOException, InterruptedException {
-        List<String> command = mode == Mode.IMAGE ? imageCommand(image.orElseThrow()) : classpathCommand();
+        List<String> command = mode == Mode.IMAGE ? imageCommand(image.orElseThrow()) : jarCommand();
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(output.toFile());
         // The runtime's environment: the image's, then the container's env over it; nothing of this JVM's.
         builder.environment().clear();
-        if (mode == Mode.CLASSPATH) {
+        if (mode == Mode.JAR) {
             builder.environment().put("PATH", System.getenv("PATH"));
         } else {
             image.orElseThrow().env().forEach(entry -> builder.environment()
@@ -117,7 +117,7 @@ final class LocalPod implements AutoCloseable {
 
     /** SIGTERM to the service itself (under {@link Mode#IMAGE} the entrypoint, PID 1 of its namespace). */
     void terminate() {
-        ProcessHandle service = mode == Mode.CLASSPATH ? process.toHandle()
+        ProcessHandle service = mode == Mode.JAR ? process.toHandle()
                 : process.toHandle().children().findFirst().orElseThrow(() -> new AssertionError(
                         workload.owner() + ": the entrypoint is not running under unshare; output:\n" + output()));
         if (!service.destroy()) {
@@ -185,7 +185,7 @@ final class LocalPod implements AutoCloseable {
                     unbound.remove(port.getKey());
                 }
             }
-            if (mode == Mode.CLASSPATH) {
+            if (mode == Mode.JAR) {
                 value = underVolumeDir(value);
             }
             result.add(value);
@@ -265,10 +265,21 @@ final class LocalPod implements AutoCloseable {
         return volumeDir;
     }
 
-    private List<String> classpathCommand() {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
-                ContainerImagesTest.Image.deployedAs(workload.image()).mainClass));
+    /** {@code java -jar} on the module's executable jar (the proxy's Spring Boot jar, the others' shaded jar). */
+    private List<String> jarCommand() throws IOException {
+        Path target = ContainerImagesTest.Image.deployedAs(workload.image()).tar().getParent();
+        String module = target.getParent().getFileName().toString();
+        Path jar;
+        try (var files = Files.list(target)) {
+            jar = files.filter(f -> f.getFileName().toString().equals(module + ".jar")
+                    || f.getFileName().toString().matches(java.util.regex.Pattern.quote(module) + "-.*-exec\\.jar"))
+                    .findFirst().orElseThrow(() -> new AssertionError("no executable jar of " + module + " in " + target
+                            + ": build it with mvn package"));
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new AssertionError(target + " is missing: build " + module + " with mvn package", e);
+        }
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", jar.toString()));
         command.addAll(args);
         return command;
     }

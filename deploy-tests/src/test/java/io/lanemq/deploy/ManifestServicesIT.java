@@ -76,7 +76,7 @@ class ManifestServicesIT {
         List<Workload> workloads = Workload.ofBase();
         assertThat(workloads).extracting(Workload::service).containsExactlyInAnyOrderElementsOf(EXPECTED.keySet());
         Map<Workload, Optional<OciImage>> images = images(workloads);
-        LocalPod.Mode mode = images.values().stream().allMatch(Optional::isPresent) ? LocalPod.Mode.IMAGE : LocalPod.Mode.CLASSPATH;
+        LocalPod.Mode mode = images.values().stream().allMatch(Optional::isPresent) ? LocalPod.Mode.IMAGE : LocalPod.Mode.JAR;
 
         List<LocalPod> pods = new ArrayList<>();
         try (RocketMqStack stack = RocketMqStack.start(StackSpec.dualIdc())) {
