@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -13,13 +12,10 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.lanemq.configtool.ConfigTool;
 import io.lanemq.delay.server.DelayServerMain;
 import io.lanemq.proxy.boot.ConsumerProxyApplication;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,9 +24,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
-import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -43,7 +36,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * chroot (with its own /proc, as a container runtime gives it) as the image's user.
  */
 class ContainerImagesTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern SECRET_FILE = Pattern.compile(".*\\.(p12|pem|key|jks|keystore)$|.*tokens\\.properties$");
     private static final String USER = "65532:65532";
 
@@ -63,6 +55,11 @@ class ContainerImagesTest {
             this.deployedAs = deployedAs;
         }
 
+        static Image deployedAs(String repository) {
+            return Stream.of(values()).filter(i -> repository.equals(i.deployedAs)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("no image is deployed as " + repository));
+        }
+
         Path tar() {
             return Path.of("..", module, "target", "jib-image.tar").toAbsolutePath().normalize();
         }
@@ -76,15 +73,12 @@ class ContainerImagesTest {
     void theImageRunsItsMainAsNonRootWithTheManifestsPortsAndNoSecrets(Image image) throws Exception {
         Path tar = image.tar();
         requireImage(Files.isRegularFile(tar), tar + " is missing: build it with mvn -Pimages package (CI does)");
-        Map<String, byte[]> blobs = readBlobs(tar);
-        JsonNode index = JSON.readTree(blobs.get("index.json"));
-        JsonNode manifest = JSON.readTree(blob(blobs, index.path("manifests").get(0).path("digest").asText()));
-        JsonNode config = JSON.readTree(blob(blobs, manifest.path("config").path("digest").asText())).path("config");
+        OciImage oci = OciImage.read(tar);
+        JsonNode config = oci.config;
         System.out.printf("[ContainerImagesTest] %s: %d MB (%d layers)%n", image.module, Files.size(tar) >> 20,
-                manifest.path("layers").size());
+                oci.layers().size());
 
-        List<String> entrypoint = new ArrayList<>();
-        config.path("Entrypoint").forEach(e -> entrypoint.add(e.asText()));
+        List<String> entrypoint = oci.entrypoint();
         assertThat(entrypoint).as("entrypoint").startsWith("java").contains(image.mainClass)
                 .anyMatch(flag -> flag.startsWith("-XX:MaxRAMPercentage="))
                 .anyMatch(flag -> flag.equals("-XX:+ExitOnOutOfMemoryError"));
@@ -96,33 +90,24 @@ class ContainerImagesTest {
         assertThat(exposed).as("the ports the Kubernetes manifest declares for " + image.deployedAs)
                 .isEqualTo(manifestPorts(image.deployedAs));
 
-        List<String> env = new ArrayList<>();
-        config.path("Env").forEach(e -> env.add(e.asText()));
-        assertThat(env).as("no secret in the environment").noneMatch(e -> e.toUpperCase().matches(".*(PASSWORD|TOKEN|SECRET).*"));
-        List<String> files = new ArrayList<>();
-        for (JsonNode layer : manifest.path("layers")) {
-            files.addAll(layerFiles(blob(blobs, layer.path("digest").asText())));
-        }
+        assertThat(oci.env()).as("no secret in the environment").noneMatch(e -> e.toUpperCase().matches(".*(PASSWORD|TOKEN|SECRET).*"));
+        List<String> files = oci.files();
         assertThat(files).as("no key store, key, certificate or token file in the layers")
                 .noneMatch(f -> SECRET_FILE.matcher(f).matches());
         assertThat(files).as("the classpath file the entrypoint reads").contains("app/jib-classpath-file");
 
-        runUnderChroot(image, blobs, manifest, entrypoint);
+        runUnderChroot(image, oci, entrypoint);
     }
 
     /** The entrypoint, unchanged but for arguments that make the service answer and stop at once. */
-    private void runUnderChroot(Image image, Map<String, byte[]> blobs, JsonNode manifest, List<String> entrypoint)
+    private void runUnderChroot(Image image, OciImage oci, List<String> entrypoint)
             throws Exception {
         boolean root = "root".equals(System.getProperty("user.name"));
         boolean tools = Stream.of("/usr/bin/unshare", "/usr/sbin/chroot", "/usr/bin/chroot").filter(p -> Files.isExecutable(Path.of(p)))
                 .count() >= 2;
         assumeTrue(root && tools, "running the image needs root, unshare and chroot");
-        Path rootfs = Files.createDirectories(dir.resolve("rootfs"));
-        for (JsonNode layer : manifest.path("layers")) {
-            Path file = dir.resolve("layer.tgz");
-            Files.write(file, blob(blobs, layer.path("digest").asText()));
-            run(List.of("tar", "-xzf", file.toString(), "-C", rootfs.toString()), 60);
-        }
+        Path rootfs = dir.resolve("rootfs");
+        oci.unpackTo(rootfs);
         Files.createDirectories(rootfs.resolve("proc"));
         List<String> command = new ArrayList<>(List.of("unshare", "--mount", "--pid", "--fork",
                 "--mount-proc=" + rootfs.resolve("proc"), "chroot", "--userspec=" + USER, rootfs.toString(),
@@ -172,37 +157,6 @@ class ContainerImagesTest {
         });
         assertThat(ports).as(image + " is deployed with ports").isNotEmpty();
         return ports;
-    }
-
-    private static Map<String, byte[]> readBlobs(Path tar) throws IOException {
-        Map<String, byte[]> blobs = new HashMap<>();
-        try (TarArchiveInputStream in = new TarArchiveInputStream(Files.newInputStream(tar))) {
-            TarArchiveEntry entry;
-            while ((entry = in.getNextEntry()) != null) {
-                if (entry.isFile()) {
-                    blobs.put(entry.getName(), in.readAllBytes());
-                }
-            }
-        }
-        return blobs;
-    }
-
-    private static byte[] blob(Map<String, byte[]> blobs, String digest) {
-        byte[] blob = blobs.get("blobs/sha256/" + digest.substring("sha256:".length()));
-        assertThat(blob).as("blob " + digest).isNotNull();
-        return blob;
-    }
-
-    private static List<String> layerFiles(byte[] gzippedTar) throws IOException {
-        List<String> names = new ArrayList<>();
-        try (InputStream raw = new java.io.ByteArrayInputStream(gzippedTar);
-             TarArchiveInputStream in = new TarArchiveInputStream(new GzipCompressorInputStream(raw))) {
-            TarArchiveEntry entry;
-            while ((entry = in.getNextEntry()) != null) {
-                names.add(entry.getName().replaceFirst("^\\./", "").replaceFirst("^/", ""));
-            }
-        }
-        return names;
     }
 
     /** Missing images skip the test on a developer's machine; under CI=true they fail it (CI builds them). */

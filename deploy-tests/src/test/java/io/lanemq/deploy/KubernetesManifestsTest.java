@@ -273,7 +273,7 @@ class KubernetesManifestsTest {
                 .map(c -> c.getMetadata().getName()).collect(Collectors.toSet()) : Set.of();
     }
 
-    private static PodSpec podSpec(HasMetadata object) {
+    static PodSpec podSpec(HasMetadata object) {
         if (object instanceof Deployment d) {
             return d.getSpec().getTemplate().getSpec();
         }

@@ -48,7 +48,17 @@ public final class DelayServerMain implements Callable<Integer> {
 
     public static void main(String[] args) {
         pinLogging();
-        System.exit(new CommandLine(new DelayServerMain()).execute(args));
+        int exit;
+        try {
+            exit = new CommandLine(new DelayServerMain()).execute(args);
+        } catch (Throwable e) {
+            // An Error (a missing class, say) passes through picocli: without this exit the threads already
+            // started kept the process alive, /livez answering and never ready, instead of failing the pod
+            // (ManifestServicesIT saw it when the image lacked HdrHistogram).
+            e.printStackTrace();
+            exit = 2;
+        }
+        System.exit(exit);
     }
 
     @Override
