@@ -190,6 +190,11 @@ public final class DialTestMain implements Callable<Integer> {
         }, "lanemq-dialtest-shutdown"));
         try {
             exitCode.set(new CommandLine(main).execute(args));
+        } catch (Throwable e) {
+            // An Error (a missing class, say) passes through picocli: without this the probe threads already
+            // started would keep the process alive and never ready, as the delay server's image once did.
+            e.printStackTrace();
+            exitCode.set(EXIT_FAILURE);
         } finally {
             exiting.set(true);
             finished.countDown();
