@@ -23,9 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fetches one logic topic's physical topic (and its shadow topic when it takes stress-test traffic), and the group's retry topic, on one cluster for one group, through a
- * {@link QueueReader} in the group's own RocketMQ consumer group (the name DIRECT consumers use, so switching
- * modes keeps the offsets, and several proxy instances share the queues through RocketMQ's rebalancing). The reader
+ * Fetches one logic topic's physical topic (and its shadow topic when it takes stress-test traffic), and the
+ * group's retry topic, on one cluster for one group, through a {@link QueueReader} in the group's own RocketMQ
+ * consumer group (the name DIRECT consumers use, so switching modes keeps the offsets, and several proxy
+ * instances share the queues through RocketMQ's rebalancing). The reader
  * commits, per queue, the offset its {@link QueueOffsetTracker} says is safe; this class is the proxy's policy: it
  * stops fetching while the group holds its maximum in flight, paces fetches to the group's rate and hands what it
  * fetched to the dispatcher.
