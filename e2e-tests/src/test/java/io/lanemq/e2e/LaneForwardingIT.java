@@ -48,31 +48,33 @@ import org.junit.jupiter.api.Test;
  * {@link ProxyLaneForwardingIT} (the consumer proxy pushes each lane its own messages), with the same tests.
  */
 class LaneForwardingIT {
-    private static final String TOPIC = "lane-orders";
+    static final String TOPIC = "lane-orders";
     private static final String FOLLOW_UPS = "lane-follow-ups";
-    private static final String TOKEN = "lane-it-token-0123456789";
-    private static final Duration DEADLINE = Duration.ofSeconds(60);
+    static final String TOKEN = "lane-it-token-0123456789";
+    static final Duration DEADLINE = Duration.ofSeconds(60);
     private static final List<String> LANES = List.of("", "A", "A.X");
     /** Every client's application name: the proxy knows each with the fixture's token. */
-    private static final List<String> APPLICATIONS = List.of("lane-it-sender", "lane-it-base", "lane-it-A", "lane-it-A_X");
+    private static final List<String> APPLICATIONS = List.of("lane-it-sender", "lane-it-base", "lane-it-A", "lane-it-A_X",
+            "lane-member-K");
 
-    private final String group = LocalPlatform.unique("lanes");
+    final String group = LocalPlatform.unique("lanes");
     private final String followUpGroup = LocalPlatform.unique("follow-ups");
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final Map<String, Deployment> deployments = new LinkedHashMap<>();
+    final Map<String, Deployment> deployments = new LinkedHashMap<>();
     /** The clients; each closes its producers and consumers. */
     private final List<AutoCloseable> resources = new ArrayList<>();
-    private LocalPlatform platform;
+    LocalPlatform platform;
     /** The consumer proxy: from the start in PROXY mode, started by the mode-change test in DIRECT mode. */
-    private ProxyFixture proxy;
+    ProxyFixture proxy;
     private Producer producer;
     private final Queue<ReceivedMessage> followUps = new ConcurrentLinkedQueue<>();
 
     /** One application instance in one lane; {@code consumed} holds what its listener ran, with the context it ran in. */
-    private record Deployment(String lane, CoreMessagingClient client, Consumer consumer, Queue<Consumed> consumed) {
+    record Deployment(String lane, CoreMessagingClient client, Consumer consumer, Queue<Consumed> consumed) {
     }
 
-    private record Consumed(String key, int attempt, MessageContext context) {
+    /** @param nanos when the listener ran, {@link System#nanoTime()} */
+    record Consumed(String key, int attempt, MessageContext context, long nanos) {
     }
 
     @BeforeEach
@@ -238,7 +240,7 @@ class LaneForwardingIT {
         Queue<Consumed> consumed = new ConcurrentLinkedQueue<>();
         Consumer consumer = client.subscribe(Subscription.builder(TOPIC, group).build(), message -> {
             String key = message.keys().get(0);
-            consumed.add(new Consumed(key, message.deliveryAttempt(), MessageContext.current()));
+            consumed.add(new Consumed(key, message.deliveryAttempt(), MessageContext.current(), System.nanoTime()));
             if (key.equals("fails-once") && message.deliveryAttempt() == 1) {
                 return ConsumeResult.RETRY_LATER;
             }
@@ -258,7 +260,7 @@ class LaneForwardingIT {
         return ClientOptions.builder(application).configLocation(platform.writeConfig().toString()).proxyToken(ProxyFixture.TOKEN);
     }
 
-    private void send(String lane, String key, Map<String, String> expectedLaneByKey, String expectedLane) throws Exception {
+    void send(String lane, String key, Map<String, String> expectedLaneByKey, String expectedLane) throws Exception {
         MessageContext context = lane == null ? MessageContext.none() : MessageContext.none().withLane(Lane.of(lane));
         try (MessageContext.Scope ignored = context.enter()) {
             producer.send(Message.builder(TOPIC).keys(key).body(key.getBytes(StandardCharsets.UTF_8)).build());
