@@ -104,16 +104,22 @@ class LaneForwardingIT {
     }
 
     private void startProxy() throws Exception {
-        proxy = track(ProxyFixture.start(platform, APPLICATIONS));
+        proxy = ProxyFixture.start(platform, APPLICATIONS);
     }
 
-    /** Clients close in parallel: each waits for its consumers' in-flight messages and commits, which adds up one by one. */
+    /**
+     * Clients close in parallel: each waits for its consumers' in-flight messages and commits, which adds up one by one.
+     * The proxy closes last: closed with them, it would end their streams, and they would try to reconnect while closing.
+     */
     @AfterEach
     void closeEverything() {
         List<CompletableFuture<Void>> closing = resources.stream()
                 .map(resource -> CompletableFuture.runAsync(() -> closeQuietly(resource)))
                 .toList();
         closing.forEach(CompletableFuture::join);
+        if (proxy != null) {
+            proxy.close();
+        }
     }
 
     private static void closeQuietly(AutoCloseable resource) {
