@@ -126,8 +126,8 @@ final class KeyedBacklog {
      */
     void deliverHeads(LaneChoice lanes, Function<String, ConsumerSession> newConsumer,
                       BiConsumer<HeldMessage, ConsumerSession> deliver) {
-        Set<String> spent = new HashSet<>();
-        for (Iterator<KeyQueue> it = ready.iterator(); it.hasNext() && spent.size() < lanes.lanes(); ) {
+        Set<String> spent = null; // lanes none of whose consumers has a credit; made only when one is found (every pump runs this)
+        for (Iterator<KeyQueue> it = ready.iterator(); it.hasNext() && (spent == null || spent.size() < lanes.lanes()); ) {
             KeyQueue queue = it.next();
             String lane = lanes.target(queue.waiting.peekFirst().lane());
             if (lane == null) {
@@ -140,8 +140,9 @@ final class KeyedBacklog {
             if (queue.consumer != null) {
                 target = queue.consumer.credits > 0 ? queue.consumer : null;
             } else {
-                target = spent.contains(lane) ? null : newConsumer.apply(lane);
+                target = spent != null && spent.contains(lane) ? null : newConsumer.apply(lane);
                 if (target == null) {
+                    spent = spent == null ? new HashSet<>() : spent;
                     spent.add(lane);
                 }
             }
