@@ -65,9 +65,10 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
         String brokerGroup = platform.physicalGroup(key.consumerGroup());
         for (TopicRoute route : topic.routes()) {
             ClusterConfig cluster = platform.cluster(route.cluster());
-            // A topic that takes stress-test traffic has it on each route's shadow topic: the same group consumes it, as in DIRECT mode.
+            // A topic that takes stress-test traffic has it on each route's shadow topic: the group reads it too, as in DIRECT mode.
             String shadowTopic = topic.stressTest() ? platform.shadowTopic(route) : null;
-            fetchers.add(new ClusterFetcher(key, brokerGroup, cluster, route.physicalTopic(), shadowTopic, GroupTopics.retryTopic(brokerGroup),
+            fetchers.add(new ClusterFetcher(key, brokerGroup, cluster, route.physicalTopic(), shadowTopic,
+                    GroupTopics.retryTopic(brokerGroup),
                     settings, dispatcher, limits, rate,
                     config.commitInterval().toNanos(), metrics));
         }
