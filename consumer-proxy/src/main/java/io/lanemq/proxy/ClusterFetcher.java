@@ -3,6 +3,7 @@ package io.lanemq.proxy;
 import com.google.common.util.concurrent.RateLimiter;
 import com.google.protobuf.UnsafeByteOperations;
 import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.api.MessageContext;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.spi.BoundMessage;
 import io.lanemq.config.ClusterConfig;
@@ -22,9 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fetches one logic topic's physical topic, and the group's retry topic, on one cluster for one group, through a
- * {@link QueueReader} in the group's own RocketMQ consumer group (the name DIRECT consumers use, so switching
- * modes keeps the offsets, and several proxy instances share the queues through RocketMQ's rebalancing). The reader
+ * Fetches one logic topic's physical topic (and its shadow topic when it takes stress-test traffic), and the
+ * group's retry topic, on one cluster for one group, through a {@link QueueReader} in the group's own RocketMQ
+ * consumer group (the name DIRECT consumers use, so switching modes keeps the offsets, and several proxy
+ * instances share the queues through RocketMQ's rebalancing). The reader
  * commits, per queue, the offset its {@link QueueOffsetTracker} says is safe; this class is the proxy's policy: it
  * stops fetching while the group holds its maximum in flight, paces fetches to the group's rate and hands what it
  * fetched to the dispatcher.
@@ -36,6 +38,8 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
     private final GroupKey group;
     private final String cluster;
     private final String physicalTopic;
+    /** The route's shadow topic, read too when the logic topic takes stress-test traffic; null otherwise. */
+    private final String shadowTopic;
     private final GroupDispatcher dispatcher;
     private final GroupLimits limits;
     private final RateLimiter rate;
@@ -45,13 +49,16 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
     private volatile Set<QueueRef> heldQueues = Set.of();
     private volatile double lag = Double.NaN;
 
-    ClusterFetcher(GroupKey group, String brokerGroup, ClusterConfig cluster, String physicalTopic, String retryTopic,
+    /** @param shadowTopic the route's shadow topic when the logic topic takes stress-test traffic; null otherwise */
+    ClusterFetcher(GroupKey group, String brokerGroup, ClusterConfig cluster, String physicalTopic, String shadowTopic,
+                   String retryTopic,
                    ConsumerConfig settings,
                    GroupDispatcher dispatcher, GroupLimits limits, RateLimiter sharedRate, long commitIntervalNanos,
                    ProxyMetrics metrics) throws InvalidConfigurationException {
         this.group = group;
         this.cluster = cluster.name();
         this.physicalTopic = physicalTopic;
+        this.shadowTopic = shadowTopic;
         this.dispatcher = dispatcher;
         this.limits = limits;
         this.rate = sharedRate;
@@ -59,7 +66,8 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
         this.reader = QueueReader.<QueueOffsetTracker>builder(brokerGroup, cluster.endpoint())
                 .name(group + " on " + this.cluster)
                 .threadName("lanemq-proxy-fetch-" + group.consumerGroup() + "-" + this.cluster)
-                .topics(physicalTopic, retryTopic)
+                .topics(shadowTopic == null ? new String[] {physicalTopic, retryTopic}
+                        : new String[] {physicalTopic, shadowTopic, retryTopic})
                 .fromFirstOffset(settings.startPosition() == StartPosition.EARLIEST)
                 .pullBatchSize(Math.min(settings.batchSize(), limits.maxInFlight()))
                 .pollTimeout(Duration.ofMillis(POLL_TIMEOUT_MS))
@@ -164,6 +172,7 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
             QueueOffsetTracker tracker = reader.ledger(message.queue());
             tracker.fetched(message.offset());
             BoundMessage bound = message.toBoundMessage();
+            boolean shadow = message.queue().topic().equals(shadowTopic);
             Delivery.Builder template = Delivery.newBuilder()
                     .setMessageId(bound.messageId())
                     .setLogicTopic(group.logicTopic())
@@ -174,9 +183,14 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
                     .setShardingKey(bound.shardingKey().orElse(""))
                     .setBody(UnsafeByteOperations.unsafeWrap(bound.body()))
                     .setBornTimestampMs(bound.bornTimestamp())
-                    .setPhysicalTopic(physicalTopic)
+                    .setPhysicalTopic(shadow ? shadowTopic : physicalTopic)
                     .setQueueId(bound.queueId())
                     .setQueueOffset(bound.queueOffset());
+            if (shadow) {
+                // What a shadow topic holds is stress-test traffic by where it is; the mark (the producer's stamp) is
+                // set on delivery all the same, so the listener's MessageContext is in stress mode whatever sent it.
+                template.putProperties(MessageContext.STRESS_TEST_PROPERTY, "true");
+            }
             String orderKey = bound.shardingKey().map(key -> cluster + '\n' + key).orElse(null);
             held.add(new HeldMessage(template.build(), tracker, message.offset(), orderKey, message,
                     message.reconsumeTimes()));

@@ -22,6 +22,8 @@ final class ConsumerSession {
     static final long MAX_CREDITS = Integer.MAX_VALUE;
 
     private final String consumerId;
+    /** The lane it runs in ({@link LaneChoice#BASE} for the base): only messages {@link LaneChoice} gives this lane come here. */
+    private final String lane;
     private final DeliverySink sink;
     final Set<Long> outstanding = new HashSet<>();
     long credits;
@@ -29,8 +31,9 @@ final class ConsumerSession {
     /** Deliveries handed to this consumer, counted from the group's least-served consumer when it joined. */
     long served;
 
-    ConsumerSession(String consumerId, long credits, DeliverySink sink) {
+    ConsumerSession(String consumerId, String lane, long credits, DeliverySink sink) {
         this.consumerId = consumerId;
+        this.lane = lane;
         this.credits = credits;
         this.sink = sink;
     }
@@ -39,12 +42,16 @@ final class ConsumerSession {
         return consumerId;
     }
 
+    String lane() {
+        return lane;
+    }
+
     DeliverySink sink() {
         return sink;
     }
 
     @Override
     public String toString() {
-        return "consumer " + consumerId;
+        return lane.isEmpty() ? "consumer " + consumerId : "consumer " + consumerId + " (lane " + lane + ")";
     }
 }

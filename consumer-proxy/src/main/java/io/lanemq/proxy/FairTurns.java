@@ -71,11 +71,19 @@ final class FairTurns {
      * nobody has credits.
      */
     ConsumerSession next() {
-        if (turn != null && turnLeft > 0 && turn.connected && turn.credits > 0) {
+        return next(null);
+    }
+
+    /**
+     * The consumer of {@code lane} for the next unordered message (null lane: any consumer): the current
+     * run's if it is of that lane, or the next turn among the lane's consumers; null when none has credits.
+     */
+    ConsumerSession next(String lane) {
+        if (turn != null && turnLeft > 0 && turn.connected && turn.credits > 0 && of(turn, lane)) {
             turnLeft--;
             return turn;
         }
-        return nextTurn(run);
+        return nextTurn(run, lane);
     }
 
     /**
@@ -83,7 +91,16 @@ final class FairTurns {
      * by one (a run would bind up to a run's worth of keys, for good, to one consumer).
      */
     ConsumerSession nextForNewKey() {
-        return nextTurn(1);
+        return nextForNewKey(null);
+    }
+
+    /** {@link #nextForNewKey()} among the consumers of {@code lane} (null: any). */
+    ConsumerSession nextForNewKey(String lane) {
+        return nextTurn(1, lane);
+    }
+
+    private static boolean of(ConsumerSession session, String lane) {
+        return lane == null || lane.equals(session.lane());
     }
 
     /** Counts a delivery to {@code session}. */
@@ -93,9 +110,11 @@ final class FairTurns {
 
     /**
      * The least-served consumer with a credit (ties: the first round-robin from the cursor); its turn is
-     * a run of {@code length}.
+     * a run of {@code length}. Among the consumers of {@code lane} only (null: all); the served counts are
+     * compared over those, so each lane's consumers share its messages as the consumers of a group without
+     * lanes share all of them.
      */
-    private ConsumerSession nextTurn(int length) {
+    private ConsumerSession nextTurn(int length, String lane) {
         int n = sessions.size();
         long mostServed = Long.MIN_VALUE;
         for (ConsumerSession session : sessions) {
@@ -107,7 +126,7 @@ final class FairTurns {
             int at = (cursor + i) % n;
             ConsumerSession session = sessions.get(at);
             session.served = Math.max(session.served, mostServed - CATCH_UP);
-            if (session.credits > 0 && (chosen == null || session.served < chosen.served)) {
+            if (session.credits > 0 && of(session, lane) && (chosen == null || session.served < chosen.served)) {
                 chosen = session;
                 chosenAt = at;
             }

@@ -3,6 +3,7 @@ package io.lanemq.proxy;
 import io.lanemq.proxy.protocol.Delivery;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * end: ack, nack (redelivery after a delay), ack timeout or disconnect (redelivery at once), or the
  * dead-letter topic after the last allowed attempt.
  *
- * <p>Which consumer gets a turn is {@link FairTurns}' rule (least-served first, in runs). Ordered
+ * <p>Which lane's consumers take a message is {@link LaneChoice}'s rule (the most specific lane on the
+ * message's path with a connected consumer); which of them gets a turn is {@link FairTurns}' rule
+ * (least-served first, in runs). Ordered
  * messages (those with a sharding key) wait in the {@link KeyedBacklog}, one out at a time per key.
  * When a failed message goes out again, if at all, is the {@link RedeliverySchedule}'s to say.
  *
@@ -56,6 +59,7 @@ final class GroupDispatcher {
     private final DispatchListener listener;
 
     private final FairTurns turns;
+    private final LaneChoice lanes = new LaneChoice();
     private final ArrayDeque<HeldMessage> ready = new ArrayDeque<>();
     private final KeyedBacklog keyed = new KeyedBacklog();
     /** In delivery order, which is deadline order since the ack timeout is one value. */
@@ -90,10 +94,17 @@ final class GroupDispatcher {
         return settings;
     }
 
+    /** A consumer of the base lane. */
     ConsumerSession connect(String consumerId, long credits, ConsumerSession.DeliverySink sink) {
+        return connect(consumerId, LaneChoice.BASE, credits, sink);
+    }
+
+    /** @param lane the consumer's lane path, {@link LaneChoice#BASE} for the base */
+    ConsumerSession connect(String consumerId, String lane, long credits, ConsumerSession.DeliverySink sink) {
         return underLockThenPush(() -> {
-            ConsumerSession session = new ConsumerSession(consumerId, Math.min(credits, ConsumerSession.MAX_CREDITS), sink);
+            ConsumerSession session = new ConsumerSession(consumerId, lane, Math.min(credits, ConsumerSession.MAX_CREDITS), sink);
             turns.join(session);
+            lanes.join(lane);
             return session;
         });
     }
@@ -109,6 +120,8 @@ final class GroupDispatcher {
         }
         session.connected = false;
         turns.leave(session);
+        // Before its deliveries fail: those of its lane then fall back if it was the lane's last consumer.
+        lanes.leave(session.lane());
         for (Long id : session.outstanding) {
             Outstanding out = outstanding.remove(id);
             if (out != null) {
@@ -360,20 +373,34 @@ final class GroupDispatcher {
         }
     }
 
+    /**
+     * Hands out what waits to consumers with credits. Each message goes to a consumer of the lane
+     * {@link LaneChoice} gives it; a message whose lane has no credit left waits without holding back the
+     * other lanes' messages behind it. Without lane members connected there is one lane, the base, and
+     * this stops at the first message nobody can take, as before lanes.
+     */
     private void pump() {
         if (draining || turns.isEmpty()) {
             return;
         }
-        keyed.deliverHeads(turns::nextForNewKey, this::deliver);
-        while (!ready.isEmpty()) {
-            ConsumerSession target = turns.next();
-            if (target == null) {
-                return;
+        keyed.deliverHeads(lanes, turns::nextForNewKey, this::deliver);
+        Set<String> spent = null;
+        for (Iterator<HeldMessage> it = ready.iterator(); it.hasNext() && (spent == null || spent.size() < lanes.lanes()); ) {
+            HeldMessage message = it.next();
+            String lane = lanes.target(message.lane());
+            if (lane == null || (spent != null && spent.contains(lane))) {
+                continue;
             }
-            deliver(ready.pollFirst(), target);
+            ConsumerSession target = turns.next(lane);
+            if (target == null) {
+                spent = spent == null ? new HashSet<>() : spent;
+                spent.add(lane);
+                continue;
+            }
+            it.remove();
+            deliver(message, target);
         }
     }
-
 
     private void deliver(HeldMessage message, ConsumerSession session) {
         long id = deliveryIds.getAsLong();

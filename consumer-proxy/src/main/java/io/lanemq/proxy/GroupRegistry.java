@@ -59,10 +59,10 @@ final class GroupRegistry {
      * Connects a consumer, with no credits yet, to the running group (started now if needed); under
      * this registry's lock, so an idle group is never stopped between being found and being joined.
      */
-    synchronized Joined join(String logicTopic, String consumerGroup, String consumerId, ConsumerSession.DeliverySink sink)
-            throws StatusException {
+    synchronized Joined join(String logicTopic, String consumerGroup, String consumerId, String lane,
+                             ConsumerSession.DeliverySink sink) throws StatusException {
         GroupRuntime group = group(logicTopic, consumerGroup);
-        return new Joined(group, group.dispatcher().connect(consumerId, 0, sink));
+        return new Joined(group, group.dispatcher().connect(consumerId, lane, 0, sink));
     }
 
     private GroupRuntime group(String logicTopic, String consumerGroup) throws StatusException {

@@ -65,7 +65,10 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
         String brokerGroup = platform.physicalGroup(key.consumerGroup());
         for (TopicRoute route : topic.routes()) {
             ClusterConfig cluster = platform.cluster(route.cluster());
-            fetchers.add(new ClusterFetcher(key, brokerGroup, cluster, route.physicalTopic(), GroupTopics.retryTopic(brokerGroup),
+            // A topic that takes stress-test traffic has it on each route's shadow topic: the group reads it too, as in DIRECT mode.
+            String shadowTopic = topic.stressTest() ? platform.shadowTopic(route) : null;
+            fetchers.add(new ClusterFetcher(key, brokerGroup, cluster, route.physicalTopic(), shadowTopic,
+                    GroupTopics.retryTopic(brokerGroup),
                     settings, dispatcher, limits, rate,
                     config.commitInterval().toNanos(), metrics));
         }

@@ -16,7 +16,8 @@ import java.util.Optional;
  */
 record GroupSpec(List<Route> routes, int maxDeliveryAttempts, StartPosition startPosition, int batchSize, int maxInFlight,
                  int maxPerSecond) {
-    record Route(ClusterConfig cluster, String physicalTopic) {
+    /** @param shadowTopic where the route's stress-test traffic lives; {@code null} when the topic takes none */
+    record Route(ClusterConfig cluster, String physicalTopic, String shadowTopic) {
     }
 
     /** Empty when the snapshot has no such logic topic or no such group on it. */
@@ -27,7 +28,8 @@ record GroupSpec(List<Route> routes, int maxDeliveryAttempts, StartPosition star
             return Optional.empty();
         }
         List<Route> routes = topic.get().routes().stream()
-                .map((TopicRoute route) -> new Route(platform.cluster(route.cluster()), route.physicalTopic()))
+                .map((TopicRoute route) -> new Route(platform.cluster(route.cluster()), route.physicalTopic(),
+                        topic.get().stressTest() ? platform.shadowTopic(route) : null))
                 .toList();
         return Optional.of(new GroupSpec(routes, settings.maxDeliveryAttempts(), settings.startPosition(), settings.batchSize(),
                 settings.maxInFlight(), settings.maxPerSecond()));

@@ -14,6 +14,8 @@ final class HeldMessage {
     private final QueueOffsetTracker tracker;
     private final long offset;
     private final String orderKey;
+    /** The lane stamped on the message ({@link LaneChoice#BASE} for none). */
+    private final String lane;
     private final FetchedMessage source;
     private int attempts;
 
@@ -29,6 +31,7 @@ final class HeldMessage {
         this.tracker = Objects.requireNonNull(tracker, "tracker");
         this.offset = offset;
         this.orderKey = orderKey;
+        this.lane = LaneChoice.laneOf(template.getPropertiesMap());
         this.source = source;
         this.attempts = previousAttempts;
     }
@@ -48,6 +51,10 @@ final class HeldMessage {
     /** {@code null} when unordered. */
     String orderKey() {
         return orderKey;
+    }
+
+    String lane() {
+        return lane;
     }
 
     FetchedMessage source() {

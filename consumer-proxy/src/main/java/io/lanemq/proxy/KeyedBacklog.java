@@ -2,13 +2,14 @@ package io.lanemq.proxy;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * A group's ordered messages (those with a sharding key) waiting to go out: a FIFO per order key
@@ -118,19 +119,35 @@ final class KeyedBacklog {
 
     /**
      * Sends the head of each ready key to the key's consumer if it has a credit, or binds an unbound key to
-     * {@code newConsumer} (null: nobody has a credit, and the remaining unbound keys wait too).
+     * a consumer of the head's lane from {@code newConsumer} (null: none of that lane has a credit, and the
+     * lane's remaining unbound keys wait too). A key bound to a consumer of another lane than the one
+     * {@code lanes} now gives its head (a more specific lane connected, or the bound one's lane is no longer
+     * the choice) is bound afresh: nothing of the key is out while its head waits, so this cannot reorder it.
      */
-    void deliverHeads(Supplier<ConsumerSession> newConsumer, BiConsumer<HeldMessage, ConsumerSession> deliver) {
-        for (Iterator<KeyQueue> it = ready.iterator(); it.hasNext(); ) {
+    void deliverHeads(LaneChoice lanes, Function<String, ConsumerSession> newConsumer,
+                      BiConsumer<HeldMessage, ConsumerSession> deliver) {
+        Set<String> spent = null; // lanes none of whose consumers has a credit; made only when one is found (every pump runs this)
+        for (Iterator<KeyQueue> it = ready.iterator(); it.hasNext() && (spent == null || spent.size() < lanes.lanes()); ) {
             KeyQueue queue = it.next();
-            ConsumerSession target = queue.consumer != null
-                    ? (queue.consumer.credits > 0 ? queue.consumer : null)
-                    : newConsumer.get();
-            if (target == null) {
-                if (queue.consumer == null) {
-                    break; // nobody has credits; keys bound to a consumer are checked next time
+            String lane = lanes.target(queue.waiting.peekFirst().lane());
+            if (lane == null) {
+                continue; // no consumer on the head's lane path: it waits
+            }
+            if (queue.consumer != null && !queue.consumer.lane().equals(lane)) {
+                queue.consumer = null;
+            }
+            ConsumerSession target;
+            if (queue.consumer != null) {
+                target = queue.consumer.credits > 0 ? queue.consumer : null;
+            } else {
+                target = spent != null && spent.contains(lane) ? null : newConsumer.apply(lane);
+                if (target == null) {
+                    spent = spent == null ? new HashSet<>() : spent;
+                    spent.add(lane);
                 }
-                continue;
+            }
+            if (target == null) {
+                continue; // keys bound to a consumer without credits are checked next time
             }
             it.remove();
             queue.pending = queue.waiting.pollFirst();

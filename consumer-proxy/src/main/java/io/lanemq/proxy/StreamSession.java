@@ -4,6 +4,7 @@ import io.grpc.Status;
 import io.grpc.StatusException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import io.lanemq.api.Lane;
 import io.lanemq.proxy.protocol.Ack;
 import io.lanemq.proxy.protocol.ConsumeRequest;
 import io.lanemq.proxy.protocol.ConsumeResponse;
@@ -84,12 +85,18 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
             end(Status.INVALID_ARGUMENT.withDescription("Subscribe needs logic_topic and consumer_group"));
             return;
         }
+        if (!subscribe.getLane().isEmpty() && Lane.parse(subscribe.getLane()).isEmpty()) {
+            end(Status.INVALID_ARGUMENT.withDescription("Subscribe.lane '" + subscribe.getLane() + "' is not a lane path"
+                    + " (1 to " + Lane.MAX_DEPTH + " dot-separated segments of letters, digits, '_' or '-'); empty: the base"));
+            return;
+        }
         String consumerId = subscribe.getConsumerId().isBlank()
                 ? application + "-" + Integer.toHexString(System.identityHashCode(this)) : subscribe.getConsumerId();
         acceptsBatches = subscribe.getAcceptsBatches();
         GroupRegistry.Joined joined;
         try {
-            joined = groups.join(subscribe.getLogicTopic(), subscribe.getConsumerGroup(), consumerId, this::push);
+            joined = groups.join(subscribe.getLogicTopic(), subscribe.getConsumerGroup(), consumerId,
+                    subscribe.getLane(), this::push);
         } catch (StatusException e) {
             end(e.getStatus());
             return;
@@ -115,7 +122,8 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
         if (subscribe.getInitialCredits() != 0) {
             runtime.dispatcher().grant(joined.session(), Integer.toUnsignedLong(subscribe.getInitialCredits()));
         }
-        log.info("{} subscribed to {} (application {})", consumerId, runtime.key(), application);
+        log.info("{} subscribed to {} (application {}, lane {})", consumerId, runtime.key(), application,
+                subscribe.getLane().isEmpty() ? "base" : subscribe.getLane());
     }
 
     private void ack(Ack ack) {

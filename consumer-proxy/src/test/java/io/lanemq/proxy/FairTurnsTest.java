@@ -91,7 +91,7 @@ class FairTurnsTest {
     }
 
     private static ConsumerSession join(FairTurns turns, String id, long credits) {
-        ConsumerSession session = new ConsumerSession(id, credits, deliveries -> { });
+        ConsumerSession session = new ConsumerSession(id, LaneChoice.BASE, credits, deliveries -> { });
         turns.join(session);
         return session;
     }

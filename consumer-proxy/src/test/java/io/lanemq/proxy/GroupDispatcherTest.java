@@ -362,6 +362,104 @@ class GroupDispatcherTest {
                 .isLessThanOrEqualTo(1);
     }
 
+    @Test
+    void eachMessageGoesToTheMostSpecificLaneOnItsPathThatHasAConsumer() {
+        Sink base = new Sink();
+        Sink laneA = new Sink();
+        Sink laneAX = new Sink();
+        dispatcher.connect("base", LaneChoice.BASE, 100, base);
+        dispatcher.connect("a", "A", 100, laneA);
+        dispatcher.connect("ax", "A.X", 100, laneAX);
+        dispatcher.offer(List.of(laneMessage(0, "A.X"), laneMessage(1, "A.Y"), laneMessage(2, "A"),
+                laneMessage(3, "B"), laneMessage(4, null)));
+
+        assertThat(laneAX.received).extracting(Delivery::getMessageId).containsExactly("m0");
+        assertThat(laneA.received).extracting(Delivery::getMessageId).containsExactly("m1", "m2");
+        assertThat(base.received).extracting(Delivery::getMessageId).containsExactly("m3", "m4");
+    }
+
+    @Test
+    void aLaneWhoseConsumerFailsKeepsItsMessageWhileConnectedAndFallsBackOnceItLeaves() {
+        Sink base = new Sink();
+        Sink laneA = new Sink();
+        dispatcher.connect("base", LaneChoice.BASE, 100, base);
+        ConsumerSession sa = dispatcher.connect("a", "A", 100, laneA);
+        dispatcher.offer(List.of(laneMessage(0, "A")));
+
+        dispatcher.nack(sa, laneA.received.get(0).getDeliveryId(), OptionalLong.of(0));
+        assertThat(laneA.received).as("failing but connected: redelivered to the lane").hasSize(2);
+        assertThat(base.received).isEmpty();
+
+        dispatcher.disconnect(sa);
+        assertThat(base.received).as("the lane's last consumer left: the base takes it")
+                .extracting(Delivery::getMessageId, Delivery::getAttempt).containsExactly(org.assertj.core.groups.Tuple.tuple("m0", 3));
+        assertThat(recorder.acked).isEmpty();
+    }
+
+    @Test
+    void aLaneWithoutCreditsHoldsBackOnlyItsOwnMessages() {
+        Sink base = new Sink();
+        Sink laneA = new Sink();
+        dispatcher.connect("base", LaneChoice.BASE, 100, base);
+        ConsumerSession sa = dispatcher.connect("a", "A", 1, laneA);
+        dispatcher.offer(List.of(laneMessage(0, "A"), laneMessage(1, "A"), laneMessage(2, null), laneMessage(3, "A"),
+                laneMessage(4, null)));
+
+        assertThat(laneA.received).extracting(Delivery::getMessageId).containsExactly("m0");
+        assertThat(base.received).as("behind lane A's waiting messages, the base's go on")
+                .extracting(Delivery::getMessageId).containsExactly("m2", "m4");
+        dispatcher.grant(sa, 5);
+        assertThat(laneA.received).extracting(Delivery::getMessageId).containsExactly("m0", "m1", "m3");
+    }
+
+    @Test
+    void aLanesConsumersShareItsMessagesFairlyAndNeverTakeTheBasesMessages() {
+        Sink a1 = new Sink();
+        Sink a2 = new Sink();
+        dispatcher.connect("a1", "A", 100, a1);
+        dispatcher.connect("a2", "A", 100, a2);
+        List<HeldMessage> messages = new ArrayList<>();
+        IntStream.range(0, 12).forEach(i -> messages.add(laneMessage(i, "A")));
+        messages.add(laneMessage(12, null));
+        dispatcher.offer(messages);
+
+        assertThat(a1.received).hasSize(6);
+        assertThat(a2.received).hasSize(6);
+        assertThat(dispatcher.held()).as("the base message waits for a base consumer").isEqualTo(13);
+        Sink base = new Sink();
+        dispatcher.connect("base", LaneChoice.BASE, 100, base);
+        assertThat(base.received).extracting(Delivery::getMessageId).containsExactly("m12");
+    }
+
+    @Test
+    void anOrderedKeyOfALaneGoesToTheLaneAndInOrder() {
+        Sink base = new Sink();
+        Sink laneA = new Sink();
+        dispatcher.connect("base", LaneChoice.BASE, 100, base);
+        ConsumerSession sa = dispatcher.connect("a", "A", 100, laneA);
+        tracker.fetched(0);
+        tracker.fetched(1);
+        dispatcher.offer(List.of(laneMessage(0, "A", "k"), laneMessage(1, "A", "k")));
+
+        assertThat(laneA.received).extracting(Delivery::getMessageId).containsExactly("m0");
+        assertThat(ack(sa, laneA.received.get(0).getDeliveryId())).isTrue();
+        assertThat(laneA.received).extracting(Delivery::getMessageId).containsExactly("m0", "m1");
+        assertThat(base.received).isEmpty();
+    }
+
+    private HeldMessage laneMessage(int offset, String lane) {
+        return laneMessage(offset, lane, null);
+    }
+
+    private HeldMessage laneMessage(int offset, String lane, String key) {
+        tracker.fetched(offset);
+        Delivery.Builder template = Delivery.newBuilder().setMessageId("m" + offset);
+        if (lane != null) {
+            template.putProperties(io.lanemq.api.MessageContext.LANE_PROPERTY, lane);
+        }
+        return new HeldMessage(template.build(), tracker, offset, key, null, 0);
+    }
+
     private List<HeldMessage> messages(int from, int to, String key) {
         List<HeldMessage> list = new ArrayList<>();
         for (int i = from; i < to; i++) {

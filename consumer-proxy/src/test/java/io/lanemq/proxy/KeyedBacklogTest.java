@@ -13,8 +13,13 @@ class KeyedBacklogTest {
     private final QueueOffsetTracker tracker = new QueueOffsetTracker();
     private final KeyedBacklog backlog = new KeyedBacklog();
     private final List<String> sent = new ArrayList<>();
-    private final ConsumerSession a = new ConsumerSession("a", 100, deliveries -> { });
-    private final ConsumerSession b = new ConsumerSession("b", 100, deliveries -> { });
+    private final LaneChoice lanes = new LaneChoice();
+    private final ConsumerSession a = new ConsumerSession("a", LaneChoice.BASE, 100, deliveries -> { });
+    private final ConsumerSession b = new ConsumerSession("b", LaneChoice.BASE, 100, deliveries -> { });
+
+    KeyedBacklogTest() {
+        lanes.join(LaneChoice.BASE);
+    }
 
     @Test
     void aKeyHasOneMessageOutAtATimeAndMovesOnInOrderWhenItIsReleased() {
@@ -38,7 +43,7 @@ class KeyedBacklogTest {
         offer("k2", 1);
         offer("k3", 2);
         List<ConsumerSession> script = new ArrayList<>(List.of(a, b));
-        backlog.deliverHeads(() -> script.isEmpty() ? null : script.remove(0), this::record);
+        backlog.deliverHeads(lanes, lane -> script.isEmpty() ? null : script.remove(0), this::record);
 
         assertThat(sent).as("k3 waits for a consumer with a credit").containsExactly("m0->a", "m1->b");
         deliverHeads(b);
@@ -113,17 +118,51 @@ class KeyedBacklogTest {
         assertThat(sent).as("k1 moves on to m1").containsExactly("m0->a", "m2->a", "m1->a");
     }
 
+    @Test
+    void aKeyWhoseLaneGetsAConsumerIsBoundAfreshOnceNothingOfItIsOut() {
+        ConsumerSession laneA = new ConsumerSession("x", "A", 100, deliveries -> { });
+        HeldMessage first = offer("k", 0, "A");
+        offer("k", 1, "A");
+        deliverHeads(a);
+        assertThat(sent).as("no consumer of A yet: the base takes it").containsExactly("m0->a");
+
+        lanes.join("A");
+        deliverHeads(laneA);
+        assertThat(sent).as("m0 is still out with the base consumer: the key waits").containsExactly("m0->a");
+        backlog.release(first);
+        deliverHeads(laneA);
+        assertThat(sent).as("lane A now has a consumer: the key moves to it").containsExactly("m0->a", "m1->x");
+    }
+
+    @Test
+    void aLaneWithoutCreditsHoldsOnlyItsOwnNewKeysBack() {
+        ConsumerSession laneA = new ConsumerSession("x", "A", 0, deliveries -> { });
+        lanes.join("A");
+        offer("k1", 0, "A");
+        offer("k2", 1);
+        backlog.deliverHeads(lanes, lane -> lane.equals("A") ? (laneA.credits > 0 ? laneA : null) : a, this::record);
+
+        assertThat(sent).as("k1 waits for lane A's credits; the base's k2 goes on").containsExactly("m1->a");
+    }
+
     private HeldMessage offer(String key, int offset) {
+        return offer(key, offset, null);
+    }
+
+    private HeldMessage offer(String key, int offset, String lane) {
         tracker.fetched(offset);
-        HeldMessage message = new HeldMessage(Delivery.newBuilder().setMessageId("m" + offset).build(), tracker, offset,
-                key, null, 0);
+        Delivery.Builder template = Delivery.newBuilder().setMessageId("m" + offset);
+        if (lane != null) {
+            template.putProperties(io.lanemq.api.MessageContext.LANE_PROPERTY, lane);
+        }
+        HeldMessage message = new HeldMessage(template.build(), tracker, offset, key, null, 0);
         backlog.offer(message);
         return message;
     }
 
     /** Delivers ready heads, binding new keys to {@code next}. */
     private void deliverHeads(ConsumerSession next) {
-        backlog.deliverHeads(() -> next.credits > 0 ? next : null, this::record);
+        backlog.deliverHeads(lanes, lane -> next.credits > 0 ? next : null, this::record);
     }
 
     private void record(HeldMessage message, ConsumerSession session) {

@@ -32,13 +32,18 @@ import java.util.Optional;
  * so that happens exactly when the parent JVM is gone, even by {@code kill -9}; no child outlives its test.
  *
  * <p>Arguments: {@code <config> <logic topic> <group> <lane> <certificate> <private key> <trusted CA>
- * <consumed file> <membership refresh ms>}; the forwarding token in {@value #TOKEN_VARIABLE}.
+ * <consumed file> <membership refresh ms>}; the forwarding token in {@value #TOKEN_VARIABLE}. With a proxy token
+ * in {@value #PROXY_TOKEN_VARIABLE}, the group is in PROXY mode: the proxy knows the member's lane from its
+ * Subscribe and there are no members to learn, so it is ready once subscribed (the test then waits for the
+ * proxy to count its stream).
  */
 public final class LaneMemberMain {
     static final String READY = "@@lane-member-ready@@";
     static final String BASE = "base";
     /** The forwarding token comes in the environment, as from a secret store, not on the command line. */
     static final String TOKEN_VARIABLE = "LANEMQ_LANE_TOKEN";
+    /** Set for a member of a PROXY-mode group: the application's token for the consumer proxy. */
+    static final String PROXY_TOKEN_VARIABLE = "LANEMQ_PROXY_TOKEN";
     private static final int ARGS = 9;
 
     private LaneMemberMain() {
@@ -72,15 +77,21 @@ public final class LaneMemberMain {
                 .forwardTimeout(Duration.ofSeconds(10)).membershipRefresh(Duration.ofMillis(Long.parseLong(args[8]))).build();
         BufferedWriter consumed = Files.newBufferedWriter(Path.of(args[7]), StandardCharsets.UTF_8,
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        CoreMessagingClient client = CoreMessagingClient.start(ClientOptions.builder("lane-member-" + lane)
-                .configLocation(args[0]).lanes(lanes).build());
+        String proxyToken = System.getenv(PROXY_TOKEN_VARIABLE);
+        ClientOptions.Builder options = ClientOptions.builder("lane-member-" + lane).configLocation(args[0]).lanes(lanes);
+        if (proxyToken != null) {
+            options.proxyToken(proxyToken);
+        }
+        CoreMessagingClient client = CoreMessagingClient.start(options.build());
         Subscription subscription = Subscription.builder(topic, group).build();
         client.subscribe(subscription, message -> {
             record(consumed, message);
             return ConsumeResult.SUCCESS;
         });
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
-                .until(() -> client.lanesWithMembers(subscription).orElseThrow().contains(Optional.empty()));
+        if (proxyToken == null) {
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> client.lanesWithMembers(subscription).orElseThrow().contains(Optional.empty()));
+        }
         System.out.println(READY + " pid=" + ProcessHandle.current().pid());
         System.out.flush();
     }

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -47,6 +48,12 @@ final class LaneMemberProcess implements AutoCloseable {
     /** Launches a member of {@code group} in {@code lane} consuming {@code logicTopic}; does not wait for it. */
     static LaneMemberProcess launch(Path workDir, Path config, String logicTopic, String group, String lane, String token,
                                     Duration membershipRefresh) throws IOException {
+        return launch(workDir, config, logicTopic, group, lane, token, membershipRefresh, Optional.empty());
+    }
+
+    /** @param proxyToken for a member of a PROXY-mode group: its application's token for the consumer proxy */
+    static LaneMemberProcess launch(Path workDir, Path config, String logicTopic, String group, String lane, String token,
+                                    Duration membershipRefresh, Optional<String> proxyToken) throws IOException {
         Files.createDirectories(workDir);
         Path log = workDir.resolve("member.log");
         Path consumedFile = workDir.resolve("consumed.txt");
@@ -67,6 +74,7 @@ final class LaneMemberProcess implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().put(LaneMemberMain.TOKEN_VARIABLE, token);
+        proxyToken.ifPresent(secret -> builder.environment().put(LaneMemberMain.PROXY_TOKEN_VARIABLE, secret));
         Process process = builder.start();
         return new LaneMemberProcess(process, log, consumedFile);
     }

@@ -31,7 +31,14 @@ final class ProxyFixture implements AutoCloseable {
     }
 
     static ProxyFixture start(LocalPlatform platform) throws MessagingException, IOException {
-        ProxyServerOptions config = ProxyServerOptions.builder(platform.writeConfig().toString())
+        return start(platform, List.of());
+    }
+
+    /** A proxy that also knows each of {@code applications} with {@link #TOKEN}. */
+    static ProxyFixture start(LocalPlatform platform, List<String> applications) throws MessagingException, IOException {
+        ProxyServerOptions.Builder builder = ProxyServerOptions.builder(platform.writeConfig().toString());
+        applications.forEach(application -> builder.token(application, TOKEN));
+        ProxyServerOptions config = builder
                 .proxyId(LocalPlatform.unique("proxy"))
                 .grpcAddress(new InetSocketAddress("127.0.0.1", 0))
                 .tls(SelfSignedCertificate.shared().keyStore(), SelfSignedCertificate.shared().password())

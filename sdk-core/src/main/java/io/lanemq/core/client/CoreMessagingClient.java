@@ -19,6 +19,7 @@ import io.lanemq.config.ConfigSources;
 import io.lanemq.config.ConfigSubscriber;
 import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.core.internal.consume.DualClusterConsumer;
+import io.lanemq.core.internal.consume.LaneMembership;
 import io.lanemq.core.internal.consume.dedup.DeduplicatingListener;
 import io.lanemq.core.internal.consume.listener.GatheringListener;
 import io.lanemq.core.internal.consume.listener.ObservedListener;
@@ -195,7 +196,7 @@ public final class CoreMessagingClient implements MessagingClient {
         DualClusterConsumer consumer;
         try {
             consumer = DualClusterConsumer.start(subscription, laneSubscription.listener(), config.current(), binding, metrics,
-                    identity, Optional.of(lanes.memberTag()), ticker, closing -> {
+                    identity, Optional.of(new LaneMembership(lanes.memberTag(), lanes.lane(), listener)), ticker, closing -> {
                         laneSubscription.close();
                         open.remove(closing);
                     });

@@ -33,10 +33,10 @@ record ConsumptionPlan(Map<String, BoundConsumerSpec> direct, ProxyConsumerSpec 
     /**
      * @throws UnknownTopicException         the topic, or the group on it, is not configured
      * @throws InvalidConfigurationException the group is in PROXY mode and this client cannot follow it (no token,
-     *                                       no CA file, or it takes part in lanes)
+     *                                       no CA file)
      */
-    static ConsumptionPlan of(Subscription subscription, PlatformConfig config, ProxyIdentity identity, Optional<String> memberTag)
-            throws MessagingException {
+    static ConsumptionPlan of(Subscription subscription, PlatformConfig config, ProxyIdentity identity,
+                              Optional<LaneMembership> lanes) throws MessagingException {
         String logicTopic = subscription.logicTopic();
         LogicTopicConfig topic = config.topic(logicTopic).orElseThrow(() -> new UnknownTopicException(
                 "unknown logic topic; the platform configuration has " + config.topics().keySet(), logicTopic));
@@ -45,12 +45,6 @@ record ConsumptionPlan(Map<String, BoundConsumerSpec> direct, ProxyConsumerSpec 
             throw new UnknownTopicException("consumer group '" + subscription.consumerGroup()
                     + "' is not declared for this logic topic; declared: " + topic.consumerGroups().keySet(), logicTopic);
         }
-        if (settings.mode() == ConsumptionMode.PROXY && memberTag.isPresent()) {
-            // The proxy hands any lane's message to any of its consumers; a lane member there would consume other lanes'.
-            throw new InvalidConfigurationException("consumer group '" + subscription.consumerGroup() + "' of logic topic '"
-                    + logicTopic + "' is in PROXY mode, which does not route lanes; a client with lane options consumes in"
-                    + " DIRECT mode only");
-        }
         if (settings.mode() == ConsumptionMode.PROXY) {
             if (subscription.maxDeliveryAttempts().isPresent()) {
                 // Not an error: the platform may move the group to PROXY mode while it runs; the setting returns with DIRECT.
@@ -58,13 +52,16 @@ record ConsumptionPlan(Map<String, BoundConsumerSpec> direct, ProxyConsumerSpec 
                         + " retries with the group's own setting ({})", subscription, subscription.maxDeliveryAttempts().getAsInt(),
                         settings.maxDeliveryAttempts());
             }
-            return new ConsumptionPlan(null, proxySpec(subscription, config.proxy(), settings, identity));
+            // The proxy routes lanes itself (it knows each consumer's lane from its Subscribe): no member tag, no forwarding.
+            return new ConsumptionPlan(null, proxySpec(subscription, config.proxy(), settings, identity,
+                    lanes.map(LaneMembership::proxyLane).orElse("")));
         }
-        return new ConsumptionPlan(DirectConsumption.plan(subscription, topic, settings, config, memberTag), null);
+        return new ConsumptionPlan(DirectConsumption.plan(subscription, topic, settings, config,
+                lanes.map(LaneMembership::memberTag)), null);
     }
 
     private static ProxyConsumerSpec proxySpec(Subscription subscription, ConsumerProxyConfig proxy, ConsumerConfig settings,
-                                               ProxyIdentity identity) throws InvalidConfigurationException {
+                                               ProxyIdentity identity, String lane) throws InvalidConfigurationException {
         String group = "consumer group '" + subscription.consumerGroup() + "' of logic topic '" + subscription.logicTopic() + "'";
         if (!proxy.configured() || proxy.caCertificate().isEmpty()) {
             throw new InvalidConfigurationException(group + " is in PROXY mode, but the platform configuration's proxy section"
@@ -81,6 +78,6 @@ record ConsumptionPlan(Map<String, BoundConsumerSpec> direct, ProxyConsumerSpec 
         }
         // One proxy stream feeds one pool for all clusters: the total is the pool's size.
         return new ProxyConsumerSpec(subscription, subscription.threads().orElse(settings.threads()), proxy.endpoints(), ca,
-                identity.application(), token);
+                identity.application(), token, lane);
     }
 }

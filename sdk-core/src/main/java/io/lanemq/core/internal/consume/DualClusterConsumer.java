@@ -47,8 +47,8 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     private final SdkMetrics metrics;
     private final ProxyIdentity identity;
     private final Ticker ticker;
-    /** What this instance's DIRECT consumers tell the other members of the group (lanes); empty when nothing. */
-    private final Optional<String> memberTag;
+    /** This subscription's part in lanes; empty when the client takes none. */
+    private final Optional<LaneMembership> lanes;
     /** Told when this consumer closes, so its owner stops tracking it. */
     private final java.util.function.Consumer<AutoCloseable> onClose;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -62,7 +62,7 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     private volatile ConsumptionMode mode;
 
     private DualClusterConsumer(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics,
-                                ProxyIdentity identity, Optional<String> memberTag, Ticker ticker,
+                                ProxyIdentity identity, Optional<LaneMembership> lanes, Ticker ticker,
                                 java.util.function.Consumer<AutoCloseable> onClose) {
         this.subscription = subscription;
         this.listener = listener;
@@ -70,7 +70,7 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
         this.metrics = metrics;
         this.identity = identity;
         this.ticker = ticker;
-        this.memberTag = memberTag;
+        this.lanes = lanes;
         this.onClose = onClose;
         this.modeGauges = metrics.consumerModeGauges(subscription.logicTopic(), subscription.consumerGroup(), id, () -> mode);
     }
@@ -78,14 +78,17 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     /**
      * Starts consuming in the group's configured mode.
      *
+     * @param listener what DIRECT consumers run (with lanes, the lane-routing listener); PROXY mode runs
+     *                 {@link LaneMembership#local()} instead when there are lanes, since the proxy routes them
+     * @param lanes    the subscription's part in lanes; empty when the client takes none
      * @throws io.lanemq.api.UnknownTopicException the topic, or the group on it, is not configured
      * @throws InvalidConfigurationException the group is in PROXY mode and this client cannot follow it (no token, no CA file)
      */
     public static DualClusterConsumer start(Subscription subscription, MessageListener listener, PlatformConfig config,
                                             MessagingBinding binding, SdkMetrics metrics, ProxyIdentity identity,
-                                            Optional<String> memberTag, Ticker ticker,
+                                            Optional<LaneMembership> lanes, Ticker ticker,
                                             java.util.function.Consumer<AutoCloseable> onClose) throws MessagingException {
-        DualClusterConsumer consumer = new DualClusterConsumer(subscription, listener, binding, metrics, identity, memberTag,
+        DualClusterConsumer consumer = new DualClusterConsumer(subscription, listener, binding, metrics, identity, lanes,
                 ticker, onClose);
         ConsumptionPlan plan = consumer.plan(config);
         synchronized (consumer) {
@@ -100,14 +103,14 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     }
 
     private ConsumptionPlan plan(PlatformConfig config) throws MessagingException {
-        return ConsumptionPlan.of(subscription, config, identity, memberTag);
+        return ConsumptionPlan.of(subscription, config, identity, lanes);
     }
 
     /** Starts the plan's path; the caller has stopped (or will stop) the other. */
     private void startPath(ConsumptionPlan plan) throws MessagingException {
         if (plan.mode() == ConsumptionMode.PROXY) {
             try {
-                proxy = ProxyConsumer.start(plan.proxy(), listener, metrics, ticker);
+                proxy = ProxyConsumer.start(plan.proxy(), lanes.map(LaneMembership::local).orElse(listener), metrics, ticker);
             } catch (UncheckedIOException e) {
                 throw new InvalidConfigurationException(e.getMessage(), e.getCause());
             }

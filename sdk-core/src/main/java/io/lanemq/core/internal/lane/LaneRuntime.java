@@ -100,6 +100,11 @@ public final class LaneRuntime implements AutoCloseable {
         return self.tag();
     }
 
+    /** This instance's lane; empty: the base. */
+    public Optional<Lane> lane() {
+        return options.lane();
+    }
+
     /** Where the forwarding endpoint listens. */
     public InetSocketAddress address() {
         return server.address();

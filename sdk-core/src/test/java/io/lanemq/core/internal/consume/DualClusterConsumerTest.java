@@ -249,7 +249,8 @@ class DualClusterConsumerTest {
     private DualClusterConsumer start(PlatformConfig config, MessageListener listener, Optional<String> memberTag)
             throws MessagingException {
         DualClusterConsumer consumer = DualClusterConsumer.start(BILLING, listener, config, binding, metrics,
-                new ProxyIdentity("app", Optional.empty()), memberTag, Ticker.system(), c -> { });
+                new ProxyIdentity("app", Optional.empty()), memberTag.map(tag -> new LaneMembership(tag, Optional.empty(), listener)),
+                Ticker.system(), c -> { });
         closing.add(consumer);
         return consumer;
     }

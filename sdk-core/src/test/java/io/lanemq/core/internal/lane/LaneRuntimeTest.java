@@ -23,6 +23,7 @@ import io.lanemq.config.ProducerConfig;
 import io.lanemq.core.internal.consume.listener.DeliveredMessage;
 import io.lanemq.core.internal.consume.listener.ObservedListener;
 import io.lanemq.core.internal.consume.DualClusterConsumer;
+import io.lanemq.core.internal.consume.LaneMembership;
 import io.lanemq.core.internal.consume.proxy.ProxyIdentity;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.testkit.memory.MemoryBinding;
@@ -207,7 +208,7 @@ class LaneRuntimeTest {
         Member member = new Member(runtime, registry);
         LaneRuntime.LaneSubscription subscription = runtime.register(BILLING, member::consume);
         DualClusterConsumer consumer = DualClusterConsumer.start(BILLING, subscription.listener(), config(), binding, metrics,
-                new ProxyIdentity("app", Optional.empty()), Optional.of(runtime.memberTag()), Ticker.system(),
+                new ProxyIdentity("app", Optional.empty()), Optional.of(new LaneMembership(runtime.memberTag(), runtime.lane(), member::consume)), Ticker.system(),
                 c -> subscription.close());
         closing.add(consumer);
         subscription.watch(consumer::memberTags);

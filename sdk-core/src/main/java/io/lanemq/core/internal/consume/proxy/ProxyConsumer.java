@@ -119,6 +119,7 @@ public final class ProxyConsumer implements AutoCloseable {
                 .setConsumerId(consumerId)
                 .setInitialCredits(spec.credits())
                 .setAcceptsBatches(true)
+                .setLane(spec.lane())
                 .build(), new Events(), new ProxyStream.AckBatching(spec.ackBatch(), Duration.ofMillis(MAX_ACK_DELAY_MILLIS),
                 spec.subscription().ordered()), timers);
     }

@@ -13,9 +13,10 @@ import java.util.List;
  * @param caCertificate PEM file the proxy's TLS certificate must chain to
  * @param application   the authenticated application name
  * @param token         the application's secret; never printed
+ * @param lane          the lane this instance runs in, as Subscribe.lane names it ("" for the base)
  */
 public record ProxyConsumerSpec(Subscription subscription, int threads, List<String> endpoints, Path caCertificate,
-                                String application, String token) {
+                                String application, String token, String lane) {
     public ProxyConsumerSpec {
         endpoints = List.copyOf(endpoints);
         if (endpoints.isEmpty()) {
@@ -47,6 +48,7 @@ public record ProxyConsumerSpec(Subscription subscription, int threads, List<Str
     @Override
     public String toString() {
         return "ProxyConsumerSpec[" + subscription + ", threads=" + threads + ", endpoints=" + endpoints
-                + ", caCertificate=" + caCertificate + ", application=" + application + "]";
+                + ", caCertificate=" + caCertificate + ", application=" + application
+                + (lane.isEmpty() ? "" : ", lane=" + lane) + "]";
     }
 }

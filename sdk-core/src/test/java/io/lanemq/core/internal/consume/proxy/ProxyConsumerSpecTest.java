@@ -15,7 +15,7 @@ class ProxyConsumerSpecTest {
     @Test
     void neitherTheSpecNorTheIdentityPrintsTheToken() {
         ProxyConsumerSpec spec = new ProxyConsumerSpec(SUBSCRIPTION, 4, List.of("127.0.0.1:7443"), Path.of("/ca.pem"),
-                "checkout", "s3cret-token");
+                "checkout", "s3cret-token", "");
 
         assertThat(spec.toString()).doesNotContain("s3cret-token").contains("checkout", "127.0.0.1:7443");
         assertThat(new ProxyIdentity("checkout", Optional.of("s3cret-token")).toString()).doesNotContain("s3cret-token");
@@ -25,7 +25,7 @@ class ProxyConsumerSpecTest {
 
     @Test
     void aSpecNeedsAnEndpoint() {
-        assertThatThrownBy(() -> new ProxyConsumerSpec(SUBSCRIPTION, 4, List.of(), Path.of("/ca.pem"), "checkout", "t"))
+        assertThatThrownBy(() -> new ProxyConsumerSpec(SUBSCRIPTION, 4, List.of(), Path.of("/ca.pem"), "checkout", "t", ""))
                 .hasMessageContaining("no consumer proxy endpoint").hasMessageContaining("billing");
     }
 }

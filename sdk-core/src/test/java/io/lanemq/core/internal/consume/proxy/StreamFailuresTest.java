@@ -34,7 +34,7 @@ class StreamFailuresTest {
         assertThat(failures.failed(Status.UNAUTHENTICATED)).isEqualTo(Duration.ofMinutes(1));
 
         ProxyConsumerSpec spec = new ProxyConsumerSpec(Subscription.builder("order-paid", "billing").build(), 2,
-                List.of("127.0.0.1:7443"), Path.of("/ca.pem"), "checkout", "token-123");
+                List.of("127.0.0.1:7443"), Path.of("/ca.pem"), "checkout", "token-123", "");
         assertThat(StreamFailures.remedy(Status.Code.UNAUTHENTICATED, spec)).contains("'checkout'", "ClientOptions.proxyToken");
         assertThat(StreamFailures.remedy(Status.Code.NOT_FOUND, spec)).contains("'billing'", "'order-paid'");
     }
