@@ -92,13 +92,15 @@ final class BrokerProperties {
      *     before the slave has the message, like an ASYNC_MASTER.</li>
      * <li>slave: brokerId 1, {@code SLAVE}, {@code slaveReadEnable=true}: PullMessageProcessor.rejectRequest
      *     refuses every pull on a slave without it, so consumers could not read the slave while the master is
-     *     down. {@code haMasterAddress} names the master's HA port (brokerIP2:haListenPort, listen port + 1): left
-     *     empty, the slave takes it from its name server registration, which has none when the slave registers
-     *     before its master (they start together here), and then waits for its next registration, 10 s later.
-     *     With the address set, the slave's HA client retries a refused connection every 5 s.</li>
+     *     down. The slave learns its master's HA address (brokerIP2:haListenPort, listen port + 1) from the answer
+     *     to its name server registration; one made before the master registered carries none, and the next comes
+     *     10 s later ({@code registerNameServerPeriod}). {@code haMasterAddress} would name it at once, but 5.3.3
+     *     drops it: BrokerController.initialize() hands it to the HA client before DefaultMessageStore.start()
+     *     creates that client, and with the address set the registrations' answers are ignored, so the slave never
+     *     connects (its store.log says "HAClient connect to master null failed" every 5 s). Hence it is owned.</li>
      * </ul>
      */
-    static Properties asPairMember(Properties broker, BrokerNode.Role role, int masterPort) {
+    static Properties asPairMember(Properties broker, BrokerNode.Role role) {
         Properties p = new Properties();
         p.putAll(broker);
         p.setProperty("brokerId", String.valueOf(role.brokerId()));
@@ -108,7 +110,6 @@ final class BrokerProperties {
         } else {
             p.setProperty("brokerRole", "SLAVE");
             p.setProperty("slaveReadEnable", "true");
-            p.setProperty("haMasterAddress", ServerNode.HOST + ":" + (masterPort + 1));
         }
         return p;
     }

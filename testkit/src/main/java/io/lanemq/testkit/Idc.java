@@ -69,13 +69,12 @@ public final class Idc {
         try {
             for (int i = 0; i < spec.brokers(); i++) {
                 String brokerName = BrokerNode.brokerName(spec.name(), i);
-                int masterPort = PortAllocator.brokerPort();
                 BrokerNode master = prepareBroker(spec, stackSpec, launcher, idcDir, brokerName, BrokerNode.Role.MASTER,
-                    masterPort, masterPort, nameServerAddress, admin);
+                    PortAllocator.brokerPort(), nameServerAddress, admin);
                 brokers.add(master);
                 if (spec.slaves()) {
                     BrokerNode slave = prepareBroker(spec, stackSpec, launcher, idcDir, brokerName,
-                        BrokerNode.Role.SLAVE, PortAllocator.brokerPort(), masterPort, nameServerAddress, admin);
+                        BrokerNode.Role.SLAVE, PortAllocator.brokerPort(), nameServerAddress, admin);
                     slaves.add(slave);
                     BrokerNode.pair(master, slave);
                 }
@@ -89,7 +88,7 @@ public final class Idc {
     }
 
     private static BrokerNode prepareBroker(IdcSpec spec, StackSpec stackSpec, ChildLauncher launcher, Path idcDir,
-                                            String brokerName, BrokerNode.Role role, int port, int masterPort,
+                                            String brokerName, BrokerNode.Role role, int port,
                                             String nameServerAddress, ClusterAdmin admin) {
         // A slave's directory and log names end in -s1, so its store never meets its master's.
         String nodeName = role == BrokerNode.Role.MASTER ? brokerName : brokerName + "-s" + role.brokerId();
@@ -99,7 +98,7 @@ public final class Idc {
             bindHost, port, brokerDir.resolve("store").toString(), stackSpec.brokerProfile(),
             stackSpec.brokerProperties());
         if (spec.slaves()) {
-            settings = BrokerProperties.asPairMember(settings, role, masterPort);
+            settings = BrokerProperties.asPairMember(settings, role);
         }
         ChildProcess child = launcher.prepare(
             (role == BrokerNode.Role.MASTER ? "broker " : "slave ") + brokerName + " of " + spec.name() + "/"
