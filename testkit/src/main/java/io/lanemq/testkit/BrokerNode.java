@@ -5,8 +5,14 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A master broker of one IDC's cluster. It serves when its IDC's name server lists it in the cluster info, so
- * starting a broker needs the name server of its IDC to be running.
+ * A broker of one IDC's cluster: a master, or the slave of a master in an IDC built with
+ * {@link IdcSpec.Builder#slaves}. It serves when its IDC's name server lists it in the cluster info under its
+ * broker id, so starting a broker needs the name server of its IDC to be running; a node of a pair whose other
+ * node runs serves once the master reports the slave connected for replication (until then a synchronous
+ * master holds every send for {@code slaveTimeout}, 3 s, and answers {@code FLUSH_SLAVE_TIMEOUT}).
+ *
+ * <p>Each node of a pair has its own process: {@link #kill()} of a master leaves its slave running, which is the
+ * point of the pair.
  */
 public final class BrokerNode extends ServerNode {
 
@@ -16,18 +22,38 @@ public final class BrokerNode extends ServerNode {
     // RocketMQ's VIP channel: a second server on the listen port - 2, which clients use if vipChannelEnabled.
     private static final int VIP_PORT_OFFSET = 2;
 
+    /** A broker's place in its broker name: RocketMQ's brokerId 0 (master) or 1 (slave). */
+    public enum Role {
+        MASTER(0), SLAVE(1);
+
+        private final int brokerId;
+
+        Role(int brokerId) {
+            this.brokerId = brokerId;
+        }
+
+        /** RocketMQ's {@code brokerId} of this role. */
+        public int brokerId() {
+            return brokerId;
+        }
+    }
+
     private final String idcName;
     private final String clusterName;
     private final String brokerName;
+    private final Role role;
     private final ClusterAdmin admin;
     private final LatencyProxy latencyProxy;
+    // The other node of a master/slave pair, set once by pair() before anything is launched.
+    private BrokerNode partner;
 
-    BrokerNode(String idcName, String clusterName, String brokerName, int port, ChildProcess child, StackSpec spec,
-               ClusterAdmin admin, LatencyProxy latencyProxy) {
+    BrokerNode(String idcName, String clusterName, String brokerName, Role role, int port, ChildProcess child,
+               StackSpec spec, ClusterAdmin admin, LatencyProxy latencyProxy) {
         super(port, child, spec);
         this.idcName = idcName;
         this.clusterName = clusterName;
         this.brokerName = brokerName;
+        this.role = role;
         this.admin = admin;
         this.latencyProxy = latencyProxy;
     }
@@ -57,8 +83,22 @@ public final class BrokerNode extends ServerNode {
         return idcName + "-broker-" + index;
     }
 
+    /** Makes two nodes of one broker name a pair, so each one's start waits for the replication between them. */
+    static void pair(BrokerNode master, BrokerNode slave) {
+        if (master.role != Role.MASTER || slave.role != Role.SLAVE || !master.brokerName.equals(slave.brokerName)) {
+            throw new IllegalArgumentException("not a master/slave pair: " + master + ", " + slave);
+        }
+        master.partner = slave;
+        slave.partner = master;
+    }
+
+    /** The broker name, shared by a master and its slave, e.g. {@code idc-a-broker-0}. */
     public String brokerName() {
         return brokerName;
+    }
+
+    public Role role() {
+        return role;
     }
 
     public String clusterName() {
@@ -107,11 +147,20 @@ public final class BrokerNode extends ServerNode {
             throw child().failure("started, but the name server of " + idcName + " did not list it in "
                 + clusterName + " within " + deadline.budget().toSeconds() + " s");
         }
+        BrokerNode other = partner;
+        if (other != null && other.isAlive()) {
+            BrokerNode master = role == Role.MASTER ? this : other;
+            if (!deadline.await(() -> admin.replicates(master))) {
+                throw child().failure("started, but the slave of " + brokerName + " did not connect to its master's "
+                    + "HA port " + (master.port() + 1) + " within " + deadline.budget().toSeconds() + " s");
+            }
+        }
     }
 
     @Override
     public String toString() {
-        return "broker " + brokerName + " of " + idcName + "/" + clusterName + " (" + address()
+        return (role == Role.SLAVE ? "slave " : "broker ") + brokerName + " of " + idcName + "/" + clusterName
+            + " (" + address()
             + (latencyProxy == null ? "" : " through a latency proxy to " + PROXIED_BIND_HOST) + ")";
     }
 }

@@ -24,7 +24,7 @@ final class BrokerProperties {
     /** Settings that identify or place a node: the testkit chooses them, an override would break the stack. */
     private static final Set<String> OWNED = Set.of(
         "brokerClusterName", "brokerName", "brokerId", "namesrvAddr", "listenPort", "haListenPort",
-        "bindAddress", "brokerIP1", "brokerIP2", "storePathRootDir", "storePathCommitLog", "rocketmqHome");
+        "bindAddress", "brokerIP1", "brokerIP2", "storePathRootDir", "storePathCommitLog", "rocketmqHome", "haMasterAddress");
 
     private static final List<Class<?>> CONFIG_CLASSES = List.of(
         BrokerConfig.class, MessageStoreConfig.class, NettyServerConfig.class, NettyClientConfig.class, AuthConfig.class);
@@ -81,6 +81,37 @@ final class BrokerProperties {
         p.setProperty("haListenPort", String.valueOf(port + 1));
         p.setProperty("storePathRootDir", storeDir);
         p.setProperty("storePathCommitLog", storeDir + "/commitlog");
+        return p;
+    }
+
+    /**
+     * Turns one broker's settings into those of a node of a master/slave pair ({@link IdcSpec.Builder#slaves}),
+     * over the profile and the user's overrides. Checked against RocketMQ 5.3.3's source:
+     * <ul>
+     * <li>master: {@code SYNC_MASTER} with {@code inSyncReplicas=2} (the master counts as one). CommitLog.handleHA
+     *     completes at once when fewer than two acks are asked, so a SYNC_MASTER left at the default 1 answers
+     *     before the slave has the message, like an ASYNC_MASTER.</li>
+     * <li>slave: brokerId 1, {@code SLAVE}, {@code slaveReadEnable=true}: PullMessageProcessor.rejectRequest
+     *     refuses every pull on a slave without it, so consumers could not read the slave while the master is
+     *     down. The slave learns its master's HA address (brokerIP2:haListenPort, listen port + 1) from the answer
+     *     to its name server registration; one made before the master registered carries none, and the next comes
+     *     10 s later ({@code registerNameServerPeriod}). {@code haMasterAddress} would name it at once, but 5.3.3
+     *     drops it: BrokerController.initialize() hands it to the HA client before DefaultMessageStore.start()
+     *     creates that client, and with the address set the registrations' answers are ignored, so the slave never
+     *     connects (its store.log says "HAClient connect to master null failed" every 5 s). Hence it is owned.</li>
+     * </ul>
+     */
+    static Properties asPairMember(Properties broker, BrokerNode.Role role) {
+        Properties p = new Properties();
+        p.putAll(broker);
+        p.setProperty("brokerId", String.valueOf(role.brokerId()));
+        if (role == BrokerNode.Role.MASTER) {
+            p.setProperty("brokerRole", "SYNC_MASTER");
+            p.setProperty("inSyncReplicas", "2");
+        } else {
+            p.setProperty("brokerRole", "SLAVE");
+            p.setProperty("slaveReadEnable", "true");
+        }
         return p;
     }
 

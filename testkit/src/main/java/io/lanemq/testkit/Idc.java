@@ -11,8 +11,9 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * One IDC of a {@link RocketMqStack}: a RocketMQ cluster with its own name server and brokers. Clients of this
- * IDC use {@link #nameServerAddress()}; the other IDCs' clusters know nothing about this one.
+ * One IDC of a {@link RocketMqStack}: a RocketMQ cluster with its own name server and brokers (masters, and with
+ * {@link IdcSpec.Builder#slaves} a slave per master). Clients of this IDC use {@link #nameServerAddress()}; the
+ * other IDCs' clusters know nothing about this one.
  *
  * <p>The lifecycle methods act on all nodes of the IDC and block until done; they keep ports and store
  * directories, so messages persisted before a {@link #kill()} are there after {@link #start()}.
@@ -28,14 +29,21 @@ public final class Idc {
     private final IdcSpec spec;
     private final NameServerNode nameServer;
     private final List<BrokerNode> brokers;
+    private final List<BrokerNode> slaves;
+    // Masters then slaves: what the lifecycle methods act on.
+    private final List<BrokerNode> allBrokers;
     private final ClusterAdmin admin;
     private final StackSpec stackSpec;
 
-    private Idc(IdcSpec spec, NameServerNode nameServer, List<BrokerNode> brokers, ClusterAdmin admin,
-                StackSpec stackSpec) {
+    private Idc(IdcSpec spec, NameServerNode nameServer, List<BrokerNode> brokers, List<BrokerNode> slaves,
+                ClusterAdmin admin, StackSpec stackSpec) {
         this.spec = spec;
         this.nameServer = nameServer;
         this.brokers = List.copyOf(brokers);
+        this.slaves = List.copyOf(slaves);
+        List<BrokerNode> all = new ArrayList<>(brokers);
+        all.addAll(slaves);
+        this.allBrokers = List.copyOf(all);
         this.admin = admin;
         this.stackSpec = stackSpec;
     }
@@ -60,22 +68,34 @@ public final class Idc {
             stackSpec);
 
         List<BrokerNode> brokers = new ArrayList<>();
+        List<BrokerNode> slaves = new ArrayList<>();
         try {
             for (int i = 0; i < spec.brokers(); i++) {
-                brokers.add(prepareBroker(spec, stackSpec, launcher, idcDir, i, nameServerAddress, admin));
+                String brokerName = BrokerNode.brokerName(spec.name(), i);
+                BrokerNode master = prepareBroker(spec, stackSpec, launcher, idcDir, brokerName, BrokerNode.Role.MASTER,
+                    PortAllocator.brokerPort(), nameServerAddress, admin);
+                brokers.add(master);
+                if (spec.slaves()) {
+                    BrokerNode slave = prepareBroker(spec, stackSpec, launcher, idcDir, brokerName,
+                        BrokerNode.Role.SLAVE, PortAllocator.brokerPort(), nameServerAddress, admin);
+                    slaves.add(slave);
+                    BrokerNode.pair(master, slave);
+                }
             }
         } catch (RuntimeException e) {
             brokers.forEach(BrokerNode::closeLatencyProxy);
+            slaves.forEach(BrokerNode::closeLatencyProxy);
             throw e;
         }
-        return new Idc(spec, nameServer, brokers, admin, stackSpec);
+        return new Idc(spec, nameServer, brokers, slaves, admin, stackSpec);
     }
 
     private static BrokerNode prepareBroker(IdcSpec spec, StackSpec stackSpec, ChildLauncher launcher, Path idcDir,
-                                            int index, String nameServerAddress, ClusterAdmin admin) {
-        String brokerName = BrokerNode.brokerName(spec.name(), index);
-        int port = PortAllocator.brokerPort();
-        Path brokerDir = idcDir.resolve(brokerName);
+                                            String brokerName, BrokerNode.Role role, int port,
+                                            String nameServerAddress, ClusterAdmin admin) {
+        // A slave's directory and log names end in -s1, so its store never meets its master's.
+        String nodeName = role == BrokerNode.Role.MASTER ? brokerName : brokerName + "-s" + role.brokerId();
+        Path brokerDir = idcDir.resolve(nodeName);
         String bindHost = spec.latencyProxy() ? BrokerNode.PROXIED_BIND_HOST : ServerNode.HOST;
         Map<String, String> overrides = new LinkedHashMap<>(stackSpec.brokerProperties());
         if (stackSpec.aclEnabled()) {
@@ -83,14 +103,18 @@ public final class Idc {
         }
         Properties settings = BrokerProperties.forBroker(spec.clusterName(), brokerName, nameServerAddress,
             bindHost, port, brokerDir.resolve("store").toString(), stackSpec.brokerProfile(), overrides);
+        if (spec.slaves()) {
+            settings = BrokerProperties.asPairMember(settings, role);
+        }
         ChildProcess child = launcher.prepare(
-            "broker " + brokerName + " of " + spec.name() + "/" + spec.clusterName() + " (" + bindHost + ":" + port
-                + ")",
-            spec.name() + "/" + brokerName, BrokerProcessMain.class, stackSpec.brokerHeapMb(), brokerDir,
+            (role == BrokerNode.Role.MASTER ? "broker " : "slave ") + brokerName + " of " + spec.name() + "/"
+                + spec.clusterName() + " (" + bindHost + ":" + port + ")",
+            spec.name() + "/" + nodeName, BrokerProcessMain.class, stackSpec.brokerHeapMb(), brokerDir,
             "rmq.broker.logback.xml", settings);
         // Started last, so nothing before it can fail and leave its listen sockets open.
         LatencyProxy proxy = spec.latencyProxy() ? BrokerNode.startLatencyProxy(port) : null;
-        return new BrokerNode(spec.name(), spec.clusterName(), brokerName, port, child, stackSpec, admin, proxy);
+        return new BrokerNode(spec.name(), spec.clusterName(), brokerName, role, port, child, stackSpec, admin,
+            proxy);
     }
 
     /** IDC name, e.g. {@code idc-a}. */
@@ -112,25 +136,38 @@ public final class Idc {
         return nameServer;
     }
 
+    /** The master brokers, one per broker name. */
     public List<BrokerNode> brokers() {
         return brokers;
     }
 
+    /** The slaves, one per master when the IDC was built with {@link IdcSpec.Builder#slaves}, else none. */
+    public List<BrokerNode> slaves() {
+        return slaves;
+    }
+
     /**
-     * Every TCP port this IDC serves on: its name server's, and each broker's listen, VIP (port - 2) and HA
-     * (port + 1) ports. A network partition of the IDC drops them all.
+     * Every TCP port this IDC serves on: its name server's, and each broker's (slaves too) listen, VIP
+     * (port - 2) and HA (port + 1) ports. A network partition of the IDC drops them all.
      */
     public List<Integer> ports() {
         List<Integer> ports = new ArrayList<>();
         ports.add(nameServer.port());
-        brokers.forEach(broker -> ports.addAll(broker.ports()));
+        allBrokers.forEach(broker -> ports.addAll(broker.ports()));
         return List.copyOf(ports);
     }
 
-    /** The broker of this IDC with that broker name, e.g. {@code idc-a-broker-0}. */
+    /** The master of this IDC with that broker name, e.g. {@code idc-a-broker-0}. */
     public BrokerNode broker(String brokerName) {
         return brokers.stream().filter(b -> b.brokerName().equals(brokerName)).findFirst()
             .orElseThrow(() -> new IllegalArgumentException("no broker " + brokerName + " in " + name()));
+    }
+
+    /** The slave of the master with that broker name, e.g. {@code idc-a-broker-0}. */
+    public BrokerNode slave(String brokerName) {
+        return slaves.stream().filter(b -> b.brokerName().equals(brokerName)).findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("no slave of " + brokerName + " in " + name()
+                + (spec.slaves() ? "" : ": build its IdcSpec with slaves(true)")));
     }
 
     /**
@@ -144,12 +181,12 @@ public final class Idc {
             throw new IllegalStateException("IDC " + name() + " has no latency proxy: build its IdcSpec with "
                 + "latencyProxy(true)");
         }
-        brokers.forEach(b -> b.latencyProxy().orElseThrow().setDelay(delay));
+        allBrokers.forEach(b -> b.latencyProxy().orElseThrow().setDelay(delay));
     }
 
-    /** Kills the name server and all brokers at once (SIGKILL); returns when the processes are gone. */
+    /** Kills the name server and all brokers, slaves included, at once (SIGKILL); returns when they are gone. */
     public synchronized void kill() {
-        brokers.forEach(BrokerNode::kill);
+        allBrokers.forEach(BrokerNode::kill);
         nameServer.kill();
     }
 
@@ -158,8 +195,8 @@ public final class Idc {
      * server. RocketMQ's graceful shutdown takes several seconds per broker.
      */
     public synchronized void stop() {
-        brokers.forEach(b -> b.child().requestStop());
-        brokers.forEach(BrokerNode::awaitStopped);
+        allBrokers.forEach(b -> b.child().requestStop());
+        allBrokers.forEach(BrokerNode::awaitStopped);
         nameServer.stop();
     }
 
@@ -185,7 +222,7 @@ public final class Idc {
         if (nameServer.launchIfDead()) {
             launched.add(nameServer);
         }
-        for (BrokerNode broker : brokers) {
+        for (BrokerNode broker : allBrokers) {
             if (broker.launchIfDead()) {
                 launched.add(broker);
             }
@@ -198,7 +235,7 @@ public final class Idc {
             for (ServerNode node : launched) {
                 node.awaitStarted(deadline);
             }
-            for (BrokerNode broker : brokers) {
+            for (BrokerNode broker : allBrokers) {
                 broker.awaitServing(deadline);
             }
         } catch (RuntimeException e) {
@@ -208,7 +245,7 @@ public final class Idc {
     }
 
     void createTopic(String topic, int queues, Deadline deadline) {
-        admin.createTopic(brokers, topic, queues, deadline);
+        admin.createTopic(allBrokers, topic, queues, deadline);
     }
 
     /** Creates the spec's application accounts on every broker of this IDC. */
@@ -224,13 +261,14 @@ public final class Idc {
     synchronized void destroy() {
         admin.close();
         kill();
-        brokers.forEach(BrokerNode::closeLatencyProxy);
+        allBrokers.forEach(BrokerNode::closeLatencyProxy);
     }
 
     @Override
     public String toString() {
         return "Idc[" + name() + ", cluster=" + clusterName() + ", nameServer=" + nameServerAddress()
             + ", brokers=" + brokers.stream().map(BrokerNode::address).toList()
+            + (slaves.isEmpty() ? "" : ", slaves=" + slaves.stream().map(BrokerNode::address).toList())
             + (spec.latencyProxy() ? " through latency proxies" : "") + "]";
     }
 }

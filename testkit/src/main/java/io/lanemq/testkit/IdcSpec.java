@@ -4,11 +4,12 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * One IDC of a {@link StackSpec}: a RocketMQ cluster with its own name server and {@link #brokers()} master brokers.
- * Immutable; every setting is validated when it is given.
+ * One IDC of a {@link StackSpec}: a RocketMQ cluster with its own name server and {@link #brokers()} master brokers,
+ * each with a slave when {@link #slaves()} is set. Immutable; every setting is validated when it is given.
  *
  * <pre>{@code
  * IdcSpec idc = IdcSpec.builder("idc-a").clusterName("cluster-a").brokers(2).build();
+ * IdcSpec pair = IdcSpec.builder("idc-a").clusterName("cluster-a").slaves(true).build();
  * IdcSpec slow = IdcSpec.builder("idc-b").clusterName("cluster-b").latencyProxy(true).build();
  * }</pre>
  */
@@ -23,12 +24,14 @@ public final class IdcSpec {
     private final String clusterName;
     private final int brokers;
     private final boolean latencyProxy;
+    private final boolean slaves;
 
     private IdcSpec(Builder builder) {
         this.name = builder.name;
         this.clusterName = Objects.requireNonNull(builder.clusterName, "clusterName must be set for IDC " + name);
         this.brokers = builder.brokers;
         this.latencyProxy = builder.latencyProxy;
+        this.slaves = builder.slaves;
     }
 
     /** An IDC with one broker. */
@@ -50,7 +53,7 @@ public final class IdcSpec {
         return clusterName;
     }
 
-    /** Number of master brokers in this IDC's cluster (no slaves). */
+    /** Number of master brokers in this IDC's cluster, slaves not counted. */
     public int brokers() {
         return brokers;
     }
@@ -60,22 +63,27 @@ public final class IdcSpec {
         return latencyProxy;
     }
 
+    /** Whether each master has a slave that replicates it synchronously; see {@link Builder#slaves}. */
+    public boolean slaves() {
+        return slaves;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof IdcSpec other
             && name.equals(other.name) && clusterName.equals(other.clusterName) && brokers == other.brokers
-            && latencyProxy == other.latencyProxy;
+            && latencyProxy == other.latencyProxy && slaves == other.slaves;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, clusterName, brokers, latencyProxy);
+        return Objects.hash(name, clusterName, brokers, latencyProxy, slaves);
     }
 
     @Override
     public String toString() {
         return "IdcSpec[name=" + name + ", cluster=" + clusterName + ", brokers=" + brokers
-            + (latencyProxy ? ", latencyProxy" : "") + "]";
+            + (slaves ? ", slaves" : "") + (latencyProxy ? ", latencyProxy" : "") + "]";
     }
 
     /** Builder of {@link IdcSpec}; not thread-safe. */
@@ -84,6 +92,7 @@ public final class IdcSpec {
         private String clusterName;
         private int brokers = 1;
         private boolean latencyProxy;
+        private boolean slaves;
 
         private Builder(String name) {
             if (name == null || !IDC_NAME.matcher(name).matches()) {
@@ -121,6 +130,22 @@ public final class IdcSpec {
          */
         public Builder latencyProxy(boolean latencyProxy) {
             this.latencyProxy = latencyProxy;
+            return this;
+        }
+
+        /**
+         * Gives every master a slave (default false): RocketMQ's controller-less master/slave replication, a
+         * {@link BrokerNode.Role#SLAVE} node with the master's broker name, brokerId 1, its own ports and store,
+         * reached with {@link Idc#slave(String)}. The master is then a {@code SYNC_MASTER} that waits for the
+         * slave's copy before it answers (5.3.3 needs {@code inSyncReplicas=2} for that: with the default 1 a
+         * SYNC_MASTER answers at once), so an acknowledged send is on both and a {@code kill -9} of the master
+         * leaves every acknowledged message readable on the slave ({@code slaveReadEnable}; without it a slave
+         * refuses every pull). Controller-less means no promotion: while the master is down, its broker name
+         * takes no sends (clients route sends to masters only) and consumers read from the slave. The testkit
+         * sets role, ids and replication for these nodes over any {@link StackSpec.Builder#brokerProperty}.
+         */
+        public Builder slaves(boolean slaves) {
+            this.slaves = slaves;
             return this;
         }
 

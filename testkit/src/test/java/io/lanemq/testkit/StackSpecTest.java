@@ -43,6 +43,18 @@ class StackSpecTest {
     }
 
     @Test
+    void slavesAreOffByDefaultAndPartOfTheIdcsIdentity() {
+        IdcSpec plain = IdcSpec.of("idc-a", "cluster-a");
+        IdcSpec paired = IdcSpec.builder("idc-a").clusterName("cluster-a").slaves(true).build();
+
+        assertThat(plain.slaves()).isFalse();
+        assertThat(paired.slaves()).isTrue();
+        assertThat(paired.brokers()).as("masters, slaves not counted").isEqualTo(1);
+        assertThat(paired).isNotEqualTo(plain);
+        assertThat(paired.toString()).contains("slaves");
+    }
+
+    @Test
     void rejectsAStackWithoutIdcs() {
         assertThatThrownBy(() -> StackSpec.builder().build()).hasMessageContaining("at least one IDC");
     }
