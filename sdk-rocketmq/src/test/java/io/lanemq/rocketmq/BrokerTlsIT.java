@@ -2,30 +2,17 @@ package io.lanemq.rocketmq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
-import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.SendFailedException;
-import io.lanemq.api.spi.BoundConsumer;
-import io.lanemq.api.spi.BoundConsumerSpec;
-import io.lanemq.api.spi.BoundConsumerSpec.StartPosition;
-import io.lanemq.api.spi.BoundMessage;
 import io.lanemq.api.spi.BoundProducer;
-import io.lanemq.api.spi.BoundProducerSpec;
 import io.lanemq.api.spi.ClusterEndpoint;
-import io.lanemq.api.spi.PhysicalMessage;
 import io.lanemq.testkit.IdcSpec;
 import io.lanemq.testkit.RocketMqStack;
 import io.lanemq.testkit.StackSpec;
 import io.lanemq.testkit.tls.SelfSignedCertificate;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.rocketmq.remoting.netty.TlsSystemConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -43,7 +30,6 @@ import org.junit.jupiter.api.Test;
  */
 class BrokerTlsIT {
     private static final Duration SEND_TIMEOUT = Duration.ofSeconds(3);
-    private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
     private static RocketMqStack stack;
     private static ClusterEndpoint plain;
@@ -94,55 +80,35 @@ class BrokerTlsIT {
         TlsSystemConfig.tlsClientTrustCertPath = ca.certificatePem().toString();
     }
 
-    private static String unique(String prefix) {
-        return prefix + "-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet();
-    }
-
     private BoundProducer producer(ClusterEndpoint endpoint) throws Exception {
-        return binding.createProducer(new BoundProducerSpec(endpoint, unique("tls-producer"), SEND_TIMEOUT,
-                4 * 1024 * 1024, Optional.empty()));
-    }
-
-    private static PhysicalMessage message(String topic, String body) {
-        return new PhysicalMessage(topic, body.getBytes(StandardCharsets.UTF_8), List.of(), Optional.empty(), Map.of(),
-                Optional.empty());
+        return SecuredRoundTrip.producer(binding, endpoint, "tls", SEND_TIMEOUT);
     }
 
     @Test
     void overVerifiedTlsASendIsStoredAndConsumed() throws Exception {
         trustOnly(SelfSignedCertificate.shared());
-        String topic = unique("tls-orders");
+        String topic = SecuredRoundTrip.unique("tls-orders");
         stack.createTopic("cluster-a", topic, 2);
         ClusterEndpoint tls = plain.secured(Optional.empty(), true);
-        Queue<BoundMessage> received = new ConcurrentLinkedQueue<>();
-        try (BoundProducer producer = producer(tls);
-             BoundConsumer ignored = binding.createConsumer(BoundConsumerSpec.builder(tls, unique("tls-billing"), topic)
-                     .consumeThreads(1).startPosition(StartPosition.EARLIEST).build(), m -> {
-                         received.add(m);
-                         return ConsumeResult.SUCCESS;
-                     })) {
-            String id = producer.send(message(topic, "paid")).messageId();
-
-            await().atMost(Duration.ofSeconds(20)).until(() -> received.stream().anyMatch(m -> m.messageId().equals(id)));
-        }
+        SecuredRoundTrip.sendAndAwaitConsumed(binding, tls, "tls", topic, SEND_TIMEOUT);
     }
 
     @Test
     void aClientThatTrustsAnotherCaCannotSend() throws Exception {
         trustOnly(SelfSignedCertificate.create("another-ca"));
-        String topic = unique("tls-untrusted");
+        String topic = SecuredRoundTrip.unique("tls-untrusted");
         stack.createTopic("cluster-a", topic, 1);
         try (BoundProducer producer = producer(plain.secured(Optional.empty(), true))) {
-            assertThatThrownBy(() -> producer.send(message(topic, "x"))).isInstanceOf(SendFailedException.class);
+            assertThatThrownBy(() -> producer.send(SecuredRoundTrip.message(topic, "x"))).isInstanceOf(SendFailedException.class);
         }
     }
 
     @Test
     void aPlainTcpClientCannotSend() throws Exception {
-        String topic = unique("tls-plain");
+        String topic = SecuredRoundTrip.unique("tls-plain");
         stack.createTopic("cluster-a", topic, 1);
         try (BoundProducer producer = producer(plain)) {
-            assertThatThrownBy(() -> producer.send(message(topic, "x")))
+            assertThatThrownBy(() -> producer.send(SecuredRoundTrip.message(topic, "x")))
                     .isInstanceOf(SendFailedException.class)
                     .satisfies(e -> assertThat(e.getMessage()).contains(topic));
         }

@@ -2,7 +2,6 @@ package io.lanemq.rocketmq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -11,28 +10,19 @@ import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.SendFailedException;
-import io.lanemq.api.spi.BoundConsumer;
 import io.lanemq.api.spi.BoundConsumerSpec;
-import io.lanemq.api.spi.BoundConsumerSpec.StartPosition;
-import io.lanemq.api.spi.BoundMessage;
 import io.lanemq.api.spi.BoundProducer;
-import io.lanemq.api.spi.BoundProducerSpec;
 import io.lanemq.api.spi.ClusterCredentials;
 import io.lanemq.api.spi.ClusterEndpoint;
-import io.lanemq.api.spi.PhysicalMessage;
 import io.lanemq.testkit.IdcSpec;
 import io.lanemq.testkit.RocketMqStack;
 import io.lanemq.testkit.StackSpec;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -50,7 +40,6 @@ class SecuredClusterIT {
     private static final String APP_SECRET = "app-secret-" + Long.toHexString(System.nanoTime());
     private static final String WRONG_SECRET = "wrong-secret-" + Long.toHexString(System.nanoTime());
     private static final Duration SEND_TIMEOUT = Duration.ofSeconds(5);
-    private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
     private static RocketMqStack stack;
     private static ClusterEndpoint open;
@@ -85,51 +74,31 @@ class SecuredClusterIT {
         }
     }
 
-    private static String unique(String prefix) {
-        return prefix + "-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet();
-    }
-
     private static ClusterEndpoint withKeys(String secret) throws Exception {
-        Path file = Files.writeString(dir.resolve(unique("keys") + ".properties"),
+        Path file = Files.writeString(dir.resolve(SecuredRoundTrip.unique("keys") + ".properties"),
                 "accessKey=" + APP + "\nsecretKey=" + secret + "\n");
         return open.secured(Optional.of(new ClusterCredentials.SecretFile(file)), false);
     }
 
     private BoundProducer producer(ClusterEndpoint endpoint) throws Exception {
-        return binding.createProducer(new BoundProducerSpec(endpoint, unique("acl-producer"), SEND_TIMEOUT,
-                4 * 1024 * 1024, Optional.empty()));
-    }
-
-    private static PhysicalMessage message(String topic, String body) {
-        return new PhysicalMessage(topic, body.getBytes(StandardCharsets.UTF_8), List.of(), Optional.empty(), Map.of(),
-                Optional.empty());
+        return SecuredRoundTrip.producer(binding, endpoint, "acl", SEND_TIMEOUT);
     }
 
     @Test
     void withTheApplicationsKeysASendIsStoredAndConsumed() throws Exception {
-        String topic = unique("acl-orders");
+        String topic = SecuredRoundTrip.unique("acl-orders");
         stack.createTopic("cluster-a", topic, 2);
         ClusterEndpoint secured = withKeys(APP_SECRET);
-        Queue<BoundMessage> received = new ConcurrentLinkedQueue<>();
-        try (BoundProducer producer = producer(secured);
-             BoundConsumer ignored = binding.createConsumer(BoundConsumerSpec.builder(secured, unique("acl-billing"), topic)
-                     .consumeThreads(1).startPosition(StartPosition.EARLIEST).build(), m -> {
-                         received.add(m);
-                         return ConsumeResult.SUCCESS;
-                     })) {
-            String id = producer.send(message(topic, "paid")).messageId();
-
-            await().atMost(Duration.ofSeconds(20)).until(() -> received.stream().anyMatch(m -> m.messageId().equals(id)));
-        }
+        SecuredRoundTrip.sendAndAwaitConsumed(binding, secured, "acl", topic, SEND_TIMEOUT);
     }
 
     @Test
     void aWrongSecretFailsTheSendAtOnceNamingTheClusterAndTheRefusalWithoutTheSecret() throws Exception {
-        String topic = unique("acl-refused");
+        String topic = SecuredRoundTrip.unique("acl-refused");
         stack.createTopic("cluster-a", topic, 1);
         try (BoundProducer producer = producer(withKeys(WRONG_SECRET))) {
             long start = System.nanoTime();
-            assertThatThrownBy(() -> producer.send(message(topic, "x")))
+            assertThatThrownBy(() -> producer.send(SecuredRoundTrip.message(topic, "x")))
                     .isInstanceOf(SendFailedException.class)
                     .hasMessageContaining("cluster 'cluster-a' refused the request: authentication or authorization failed")
                     .satisfies(e -> assertThat(stackText(e)).doesNotContain(WRONG_SECRET).doesNotContain(APP_SECRET));
@@ -140,11 +109,11 @@ class SecuredClusterIT {
 
     @Test
     void noCredentialsFailTheSendTheSameWay() throws Exception {
-        String topic = unique("acl-anonymous");
+        String topic = SecuredRoundTrip.unique("acl-anonymous");
         stack.createTopic("cluster-a", topic, 1);
         try (BoundProducer producer = producer(open)) {
             long start = System.nanoTime();
-            assertThatThrownBy(() -> producer.send(message(topic, "x")))
+            assertThatThrownBy(() -> producer.send(SecuredRoundTrip.message(topic, "x")))
                     .isInstanceOf(SendFailedException.class)
                     .hasMessageContaining("cluster 'cluster-a' refused the request: authentication or authorization failed");
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(SEND_TIMEOUT);
@@ -153,9 +122,9 @@ class SecuredClusterIT {
 
     @Test
     void aConsumerWithAWrongSecretFailsToStartNamingTheClusterAndTheRefusal() throws Exception {
-        String topic = unique("acl-listen");
+        String topic = SecuredRoundTrip.unique("acl-listen");
         stack.createTopic("cluster-a", topic, 1);
-        BoundConsumerSpec spec = BoundConsumerSpec.builder(withKeys(WRONG_SECRET), unique("acl-group"), topic)
+        BoundConsumerSpec spec = BoundConsumerSpec.builder(withKeys(WRONG_SECRET), SecuredRoundTrip.unique("acl-group"), topic)
                 .consumeThreads(1).build();
 
         assertThatThrownBy(() -> binding.createConsumer(spec, m -> ConsumeResult.SUCCESS))
@@ -166,10 +135,10 @@ class SecuredClusterIT {
 
     @Test
     void aTopicOutsideTheApplicationsRightsIsRefused() throws Exception {
-        String topic = unique("other-team");
+        String topic = SecuredRoundTrip.unique("other-team");
         stack.createTopic("cluster-a", topic, 1);
         try (BoundProducer producer = producer(withKeys(APP_SECRET))) {
-            assertThatThrownBy(() -> producer.send(message(topic, "x")))
+            assertThatThrownBy(() -> producer.send(SecuredRoundTrip.message(topic, "x")))
                     .isInstanceOf(SendFailedException.class)
                     .hasMessageContaining("cluster 'cluster-a' refused the request: authentication or authorization failed");
         }
