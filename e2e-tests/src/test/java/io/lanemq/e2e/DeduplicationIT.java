@@ -26,7 +26,9 @@ import org.junit.jupiter.api.parallel.Isolated;
  * The SDK's own duplicates, on real brokers: IDC B answers 1.5 s late (its latency proxy), so the producer gives up
  * on its attempts, sends again to IDC A, and IDC B still stores the late copies. Both copies carry one message id,
  * so a group with deduplication by message id (set for the group in the platform configuration) sees each message
- * once, while a plain group sees the copies.
+ * once, while a plain group sees the copies. Then the brokers of IDC A move both groups back to the start of the
+ * topic (a forced offset reset, as an operator's rewind or a lost offset commit would): a real broker redelivery
+ * of messages already consumed, which the plain group sees again and the deduplicating group drops.
  */
 @Isolated
 class DeduplicationIT {
@@ -36,7 +38,7 @@ class DeduplicationIT {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 
     @Test
-    void theCopiesOfSendsGivenUpOnAreDroppedByAGroupWithDeduplicationAndSeenByOneWithout() throws Exception {
+    void theCopiesOfSendsGivenUpOnAndABrokerRedeliveryAreDroppedByAGroupWithDeduplicationAndSeenByOneWithout() throws Exception {
         StackSpec spec = StackSpec.builder()
                 .idc(IdcSpec.of("idc-a", "cluster-a"))
                 .idc(IdcSpec.builder("idc-b").clusterName("cluster-b").latencyProxy(true).build())
@@ -79,6 +81,24 @@ class DeduplicationIT {
                 assertThat(deduplicated.deliveriesById.keySet()).isEqualTo(acknowledged);
                 assertThat(deduplicated.duplicates()).as("messages the deduplicating group's listener saw twice").isZero();
                 assertThat(dropped(dedupGroup)).as("copies dropped").isEqualTo((double) copies);
+
+                // A broker redelivery: IDC A hands both groups every message it holds once more.
+                String physical = platform.physicalTopic("invoice");
+                long storedOnA = platform.idcA().storedMessages(physical);
+                long plainBefore = plain.deliveries();
+                long dedupBefore = deduplicated.deliveries();
+                double droppedBefore = dropped(dedupGroup);
+                assertThat(platform.idcA().rewindGroup(physical, plainGroup)).as("queues of IDC A rewound").isEqualTo(4);
+                assertThat(platform.idcA().rewindGroup(physical, dedupGroup)).isEqualTo(4);
+                await().atMost(Duration.ofSeconds(60)).until(() -> plain.deliveries() - plainBefore >= storedOnA
+                        && dropped(dedupGroup) - droppedBefore >= storedOnA);
+                System.out.printf("deduplication: IDC A redelivered %d messages; the plain group saw %d again, the "
+                        + "deduplicating group's listener %d and it dropped %.0f%n", storedOnA, plain.deliveries() - plainBefore,
+                        deduplicated.deliveries() - dedupBefore, dropped(dedupGroup) - droppedBefore);
+                assertThat(storedOnA).as("precondition: IDC A holds messages to redeliver").isPositive();
+                assertThat(deduplicated.deliveries()).as("deliveries the deduplicating listener saw after the rewind")
+                        .isEqualTo(dedupBefore);
+                assertThat(deduplicated.duplicates()).isZero();
             }
         }
     }

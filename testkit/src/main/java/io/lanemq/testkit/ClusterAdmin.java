@@ -141,6 +141,20 @@ final class ClusterAdmin implements AutoCloseable {
         }
     }
 
+    /**
+     * Moves {@code group}'s offsets in {@code topic} back to the first message stored at or after {@code timestampMillis}, on
+     * every queue; the brokers tell the group's online consumers to drop what they hold and pull again from there, so
+     * messages already consumed and committed are delivered again: a real broker redelivery. Returns the queues moved.
+     */
+    int rewind(String topic, String group, long timestampMillis) {
+        try {
+            return admin().resetOffsetByTimestamp(topic, group, timestampMillis, true).size();
+        } catch (Exception e) {
+            throw new TestkitException("cannot rewind group " + group + " on topic " + topic + " in " + clusterName + ": "
+                + e.getMessage(), e);
+        }
+    }
+
     private static TestkitException cannotCreate(String topic, int queues, BrokerNode broker, Exception e) {
         return new TestkitException("cannot create topic " + topic + " with " + queues + " queues on " + broker + ": "
             + e.getMessage(), e);

@@ -253,8 +253,18 @@ public final class Idc {
         admin.createAclUsers(brokers, stackSpec.aclUsers(), deadline);
     }
 
-    long storedMessages(String topic) {
+    /** Messages stored in {@code topic} on this IDC's brokers since it was created (its queues' max offsets, summed). A remote call. */
+    public long storedMessages(String topic) {
         return admin.storedMessages(topic);
+    }
+
+    /**
+     * Moves the consumer group {@code group} back to the start of {@code topic} on this IDC's brokers, its online members
+     * told at once (RocketMQ's forced offset reset): every message of the topic here is delivered to the group again,
+     * committed or not. Returns the number of queues moved. A remote call.
+     */
+    public int rewindGroup(String topic, String group) {
+        return admin.rewind(topic, group, 0);
     }
 
     /** Kills everything and releases the admin client and the latency proxies: the end of the stack. */
