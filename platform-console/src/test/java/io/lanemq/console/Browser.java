@@ -35,6 +35,10 @@ final class Browser {
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER).usingAnyFreePort().build();
         ChromeDriver driver = new ChromeDriver(service, options);
         driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(20));
+        // A click on a form's button may return before the browser leaves the page (CI, load 15: the undo's preview
+        // was looked for on the operations page still shown, "no such element: #change"); each look-up polls for its
+        // element until it is there, within 15 s, instead of failing at the first miss.
+        driver.manage().timeouts().implicitlyWait(Duration.ofSeconds(15));
         return driver;
     }
 
