@@ -39,6 +39,7 @@ class SdkDashboardMetricNamesTest {
         metrics.consumerModeGauges("t", "g", "1-1", () -> ConsumptionMode.DIRECT);
         metrics.directThreadsGauge("t", "g", "1-1", "c", "t_a", 8);
         metrics.directDrainingGauge("t", "g", "1-1", () -> 0);
+        metrics.consumerLagGauge("t", "g", "1-1", "c", () -> 3);
         metrics.proxyConnectedGauge("t", "g", "consumer-1", () -> 1);
         metrics.proxyStreamEnded("t", "g", "UNAUTHENTICATED");
         metrics.laneRouted("g", SdkMetrics.LaneOutcome.FORWARDED);
