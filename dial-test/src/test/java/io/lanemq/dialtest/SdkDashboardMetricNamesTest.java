@@ -66,7 +66,7 @@ class SdkDashboardMetricNamesTest {
         assertThat(used).contains("lanemq_producer_sends_total", "lanemq_producer_send_latency_seconds_bucket",
             "lanemq_producer_cluster_weight", "lanemq_producer_failovers_total", "lanemq_config_reloads_total",
             "lanemq_config_last_reload_failed", "lanemq_consumer_messages_total", "lanemq_consumer_lane_routed_total",
-            "lanemq_consumer_process_latency_seconds_bucket");
+            "lanemq_consumer_process_latency_seconds_bucket", "lanemq_consumer_lag");
         assertThat(exported).containsAll(used);
     }
 
