@@ -39,6 +39,7 @@ class SdkDashboardMetricNamesTest {
         metrics.consumerModeGauges("t", "g", "1-1", () -> ConsumptionMode.DIRECT);
         metrics.directThreadsGauge("t", "g", "1-1", "c", "t_a", 8);
         metrics.directDrainingGauge("t", "g", "1-1", () -> 0);
+        metrics.consumerLagGauge("t", "g", "1-1", "c", () -> 3);
         metrics.proxyConnectedGauge("t", "g", "consumer-1", () -> 1);
         metrics.proxyStreamEnded("t", "g", "UNAUTHENTICATED");
         metrics.laneRouted("g", SdkMetrics.LaneOutcome.FORWARDED);
@@ -65,7 +66,7 @@ class SdkDashboardMetricNamesTest {
         assertThat(used).contains("lanemq_producer_sends_total", "lanemq_producer_send_latency_seconds_bucket",
             "lanemq_producer_cluster_weight", "lanemq_producer_failovers_total", "lanemq_config_reloads_total",
             "lanemq_config_last_reload_failed", "lanemq_consumer_messages_total", "lanemq_consumer_lane_routed_total",
-            "lanemq_consumer_process_latency_seconds_bucket");
+            "lanemq_consumer_process_latency_seconds_bucket", "lanemq_consumer_lag");
         assertThat(exported).containsAll(used);
     }
 

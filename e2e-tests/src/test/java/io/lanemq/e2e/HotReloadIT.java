@@ -130,6 +130,12 @@ class HotReloadIT {
             Map<String, Long> byTopic = received.all.stream().collect(Collectors.groupingBy(m -> m.physicalTopic(), Collectors.counting()));
             assertThat(byTopic).containsKeys(oldPhysical, newPhysical);
             await().atMost(Duration.ofSeconds(30)).until(() -> METRICS.gauge(SdkMetrics.DIRECT_DRAINING, group) == 0);
+            // The brokers' count, through the lag gauge: all consumed and committed, on the new topic and the drained one.
+            // Asserted until it holds: a consumer that just finished draining is replaced, and its gauge with it.
+            for (String cluster : List.of(platform.idcA().clusterName(), platform.idcB().clusterName())) {
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
+                        METRICS.gauge(SdkMetrics.CONSUMER_LAG, group, SdkMetrics.TAG_CLUSTER, cluster)).as("lag on " + cluster).isZero());
+            }
         }
     }
 

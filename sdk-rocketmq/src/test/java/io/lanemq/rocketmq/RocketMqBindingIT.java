@@ -30,9 +30,11 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -297,6 +299,44 @@ class RocketMqBindingIT {
             await().atMost(DEADLINE).untilAsserted(() -> assertThat(first.memberTags())
                     .hasValueSatisfying(tags -> assertThat(tags).containsExactly("A.X~127.0.0.1~7001")));
             assertThat(second.memberTags()).as("a closed consumer cannot tell").isEmpty();
+        }
+    }
+
+    @Test
+    void theBacklogIsWhatTheGroupHasNotCommittedAndAskingForItLeavesTheConsumersOwnProgressAlone() throws Exception {
+        String topic = createTopic("backlog", 1);
+        Queue<BoundMessage> received = new ConcurrentLinkedQueue<>();
+        AtomicReference<CountDownLatch> gate = new AtomicReference<>(new CountDownLatch(0));
+        BoundListener gated = message -> {
+            try {
+                gate.get().await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return ConsumeResult.RETRY_LATER;
+            }
+            received.add(message);
+            return ConsumeResult.SUCCESS;
+        };
+        try (BoundProducer producer = producer(Optional.empty()); BoundConsumer consumer = consumer(topic, false, gated)) {
+            producer.send(plain(topic, "first"));
+            // Precondition: the group has an offset on the broker; a group without one has none a read could put back.
+            await().atMost(DEADLINE).until(() -> received.size() == 1 && consumer.backlog(topic).orElse(-1) == 0);
+
+            CountDownLatch held = new CountDownLatch(1);
+            gate.set(held);
+            for (int i = 0; i < 5; i++) {
+                producer.send(plain(topic, "held-" + i));
+            }
+            await().atMost(DEADLINE).until(() -> consumer.backlog(topic).orElse(-1) == 5);
+            held.countDown();
+            await().atMost(DEADLINE).until(() -> received.size() == 6);
+            // Asked over and over while the consumer commits: its offsets reach the broker within the persist interval
+            // (1 s here). A read that wrote the broker's older offset back into the consumer's table kept them from it
+            // until the idle queue's long poll returned: 19.7 s.
+            long start = System.nanoTime();
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> consumer.backlog(topic).orElse(-1) == 0);
+            System.out.printf("backlog: 0 %d ms after the last message was consumed%n", (System.nanoTime() - start) / 1_000_000);
         }
     }
 }

@@ -27,7 +27,8 @@ import java.util.function.Supplier;
  *
  * <p>A consumer's state is observable here too, so an operator (or a test) needs nothing but the
  * registry: {@link #CONSUMER_MODE} for the mode a subscription consumes in, {@link #DIRECT_THREADS} and
- * {@link #DIRECT_DRAINING} for what its DIRECT consumers run and still drain, {@link #PROXY_CONNECTED} and
+ * {@link #DIRECT_DRAINING} for what its DIRECT consumers run and still drain, {@link #CONSUMER_LAG} for what their
+ * group has not committed on each cluster, {@link #PROXY_CONNECTED} and
  * {@link #PROXY_STREAM_ENDS} for its stream to the consumer proxy. The gauges of one subscription carry
  * its {@code subscription} tag (two subscriptions of a group each report their own) and leave the
  * registry when it closes. Example, in PromQL: {@code sum by (group, mode) (lanemq_consumer_mode)}.
@@ -70,6 +71,17 @@ public final class SdkMetrics {
      * gauge, back to 0 once each is empty and its consumer runs on the new topic alone.
      */
     public static final String DIRECT_DRAINING = "lanemq.consumer.direct.draining";
+    /**
+     * DIRECT mode: the messages a subscription's group has not committed on one {@code cluster} (per queue, the broker's
+     * max offset minus the group's committed offset), summed over every physical topic its consumer there reads: the
+     * logic topic's, its shadow topic when the topic takes stress-test traffic, and a topic a move left that it still
+     * drains; gauge, there while that consumer runs. Refreshed in the background (every 10 s), so a scrape makes no
+     * broker call; NaN while unknown (not asked yet, or the cluster did not answer), never a made-up 0. The brokers count
+     * for the whole group, so each instance of the group reports the same value: aggregate with {@code max}, not
+     * {@code sum}. Committed offsets trail consumption by the binding's persist interval (5 s in RocketMQ). PROXY-mode
+     * groups show theirs in the consumer proxy's {@code lanemq.proxy.lag}.
+     */
+    public static final String CONSUMER_LAG = "lanemq.consumer.lag";
 
     /** PROXY mode: 1 while a consumer's stream to the consumer proxy is subscribed, else 0; gauge. */
     public static final String PROXY_CONNECTED = "lanemq.consumer.proxy.connected";
@@ -221,6 +233,12 @@ public final class SdkMetrics {
     public Meter directDrainingGauge(String logicTopic, String group, String subscription, IntSupplier drainingClusters) {
         return gauge(Gauge.builder(DIRECT_DRAINING, drainingClusters::getAsInt).tags(common)
                 .tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_SUBSCRIPTION, subscription));
+    }
+
+    /** Registers the {@link #CONSUMER_LAG} gauge of one running cluster consumer, reading {@code lag}; its caller removes it when it stops. */
+    public Meter consumerLagGauge(String logicTopic, String group, String subscription, String cluster, DoubleSupplier lag) {
+        return gauge(Gauge.builder(CONSUMER_LAG, lag, DoubleSupplier::getAsDouble).tags(common).tags(TAG_LOGIC_TOPIC, logicTopic,
+                TAG_GROUP, group, TAG_SUBSCRIPTION, subscription, TAG_CLUSTER, cluster));
     }
 
     private Meter gauge(Gauge.Builder<?> builder) {

@@ -13,6 +13,7 @@ import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.TopicRoute;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.micrometer.core.instrument.Meter;
+import io.lanemq.support.NamedThreads;
 import io.lanemq.support.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,8 +23,11 @@ import java.util.Map;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,10 +47,17 @@ import org.slf4j.LoggerFactory;
  * there) it restarts on the new topic alone. Nothing is lost; a message whose offset was not yet
  * committed may be delivered again (at least once). A topic that takes stress-test traffic also
  * subscribes each route's shadow topic; a shadow topic the change leaves is drained the same way.
+ *
+ * <p>Each cluster's lag ({@link SdkMetrics#CONSUMER_LAG}: what the group has not committed there, over every topic its
+ * consumer reads) is asked of the brokers on a thread of this consumption's own, every {@code lagEvery}, and kept for
+ * the gauge: a scrape reads the last answer and never waits for a broker, and a broker that does not answer holds up
+ * neither consumption nor drains (only the next lag refresh).
  */
 final class DirectConsumption implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DirectConsumption.class);
     private static final Executor DRAIN_CHECKS = CompletableFuture.delayedExecutor(1, TimeUnit.SECONDS);
+    /** How often each cluster's lag is asked: a call or two per queue of each topic, for one gauge a scrape reads. */
+    static final Duration LAG_EVERY = Duration.ofSeconds(10);
 
     private final Subscription subscription;
     /** The subscription's id on this consumption's gauges. */
@@ -56,6 +67,8 @@ final class DirectConsumption implements AutoCloseable {
     private final SdkMetrics metrics;
     private final Meter drainingGauge;
     private final Ticker ticker;
+    /** Asks the clusters for the group's lag; shut down on close. */
+    private final ScheduledExecutorService lagRefresh;
     private boolean closed;
     /** Per cluster: the spec it runs with (drained topics included) and the running consumer. Guarded by {@code this}. */
     private final Map<String, Running> perCluster = new LinkedHashMap<>();
@@ -72,6 +85,8 @@ final class DirectConsumption implements AutoCloseable {
         this.drainingGauge = metrics.directDrainingGauge(subscription.logicTopic(), subscription.consumerGroup(), subscriptionId,
                 () -> drainingClusters);
         this.ticker = ticker;
+        this.lagRefresh = Executors.newSingleThreadScheduledExecutor(NamedThreads.single(
+                NamedThreads.name("lanemq-consumer-lag", subscription.consumerGroup(), subscriptionId)));
     }
 
     /**
@@ -113,10 +128,13 @@ final class DirectConsumption implements AutoCloseable {
         return Math.max(1, total / routes + (index < total % routes ? 1 : 0));
     }
 
-    /** Subscribes on every cluster of the plan; on failure nothing is left running. */
+    /**
+     * Subscribes on every cluster of the plan, and asks each for the group's lag at once and every {@code lagEvery}
+     * after; on failure nothing is left running.
+     */
     static DirectConsumption start(Subscription subscription, String subscriptionId, MessageListener listener,
-                                   MessagingBinding binding, SdkMetrics metrics, Ticker ticker, Map<String, BoundConsumerSpec> plan)
-            throws MessagingException {
+                                   MessagingBinding binding, SdkMetrics metrics, Ticker ticker, Map<String, BoundConsumerSpec> plan,
+                                   Duration lagEvery) throws MessagingException {
         DirectConsumption direct = new DirectConsumption(subscription, subscriptionId, listener, binding, metrics, ticker);
         synchronized (direct) {
             try {
@@ -127,6 +145,7 @@ final class DirectConsumption implements AutoCloseable {
                 direct.close();
                 throw e;
             }
+            direct.lagRefresh.scheduleWithFixedDelay(direct::refreshLag, 0, lagEvery.toNanos(), TimeUnit.NANOSECONDS);
         }
         return direct;
     }
@@ -136,8 +155,11 @@ final class DirectConsumption implements AutoCloseable {
         BoundConsumer started = binding.createConsumer(spec,
                 new ListenerAdapter(subscription.logicTopic(), subscription.consumerGroup(), cluster, listener, metrics, ticker,
                         spec.maxDeliveryAttempts()));
+        ClusterLag lag = new ClusterLag();
         perCluster.put(cluster, new Running(spec, started, metrics.directThreadsGauge(subscription.logicTopic(),
-                subscription.consumerGroup(), subscriptionId, cluster, spec.topic(), spec.consumeThreads())));
+                subscription.consumerGroup(), subscriptionId, cluster, spec.topic(), spec.consumeThreads()), lag,
+                metrics.consumerLagGauge(subscription.logicTopic(), subscription.consumerGroup(), subscriptionId, cluster,
+                        () -> lag.messages)));
         countDraining();
     }
 
@@ -146,6 +168,7 @@ final class DirectConsumption implements AutoCloseable {
         Running running = perCluster.remove(cluster);
         running.consumer.close();
         metrics.remove(running.threadsGauge);
+        metrics.remove(running.lagGauge);
         countDraining();
     }
 
@@ -185,6 +208,8 @@ final class DirectConsumption implements AutoCloseable {
     private void restart(BoundConsumerSpec spec, Duration grace) {
         try {
             startOne(spec);
+            // Its lag gauge is new and unknown: ask now rather than at the next round.
+            lagRefresh.execute(this::refreshLag);
             if (!spec.drainTopics().isEmpty()) {
                 checkDrained(spec.cluster().clusterName(), ticker.read() + grace.toNanos());
             }
@@ -243,14 +268,61 @@ final class DirectConsumption implements AutoCloseable {
         return known ? Optional.of(List.copyOf(tags)) : Optional.empty();
     }
 
+    /**
+     * Asks each running cluster consumer for the group's backlog on every topic it reads, for its lag gauge. A cluster
+     * that cannot tell for one of them shows NaN until it can: unknown, not 0.
+     */
+    private void refreshLag() {
+        List<Running> running;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            running = List.copyOf(perCluster.values());
+        }
+        // Outside the lock: each answer is a call per queue to the cluster's brokers, and the drain checks need the lock.
+        for (Running each : running) {
+            try {
+                each.lag.messages = lagOf(each);
+            } catch (RuntimeException e) {
+                // Caught, or the executor would silently stop refreshing every cluster.
+                each.lag.messages = Double.NaN;
+                log.debug("lag of {} on {} unknown", subscription, each.spec.cluster().clusterName(), e);
+            }
+        }
+    }
+
+    private static double lagOf(Running running) {
+        Set<String> topics = new LinkedHashSet<>();
+        topics.add(running.spec.topic());
+        topics.addAll(running.spec.shadowTopics());
+        topics.addAll(running.spec.drainTopics());
+        long total = 0;
+        for (String topic : topics) {
+            OptionalLong backlog = running.consumer.backlog(topic);
+            if (backlog.isEmpty()) {
+                return Double.NaN;
+            }
+            total += backlog.getAsLong();
+        }
+        return total;
+    }
+
     /** Closes every cluster's consumer: each finishes its in-flight messages and commits their offsets. */
     @Override
     public synchronized void close() {
         closed = true;
+        // Interrupts a refresh waiting on a broker; not awaited, since one still running only writes to gauges removed here.
+        lagRefresh.shutdownNow();
         new ArrayList<>(perCluster.keySet()).forEach(this::stopOne);
         metrics.remove(drainingGauge);
     }
 
-    private record Running(BoundConsumerSpec spec, BoundConsumer consumer, Meter threadsGauge) {
+    private record Running(BoundConsumerSpec spec, BoundConsumer consumer, Meter threadsGauge, ClusterLag lag, Meter lagGauge) {
+    }
+
+    /** One cluster consumer's lag as last asked: written by the refresh thread, read by its gauge. */
+    private static final class ClusterLag {
+        volatile double messages = Double.NaN;
     }
 }

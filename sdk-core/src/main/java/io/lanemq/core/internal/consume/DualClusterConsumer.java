@@ -47,6 +47,8 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     private final SdkMetrics metrics;
     private final ProxyIdentity identity;
     private final Ticker ticker;
+    /** How often DIRECT consumption asks each cluster for the group's lag. */
+    private final Duration lagEvery;
     /** This subscription's part in lanes; empty when the client takes none. */
     private final Optional<LaneMembership> lanes;
     /** Told when this consumer closes, so its owner stops tracking it. */
@@ -62,9 +64,10 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     private volatile ConsumptionMode mode;
 
     private DualClusterConsumer(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics,
-                                ProxyIdentity identity, Optional<LaneMembership> lanes, Ticker ticker,
+                                ProxyIdentity identity, Optional<LaneMembership> lanes, Ticker ticker, Duration lagEvery,
                                 java.util.function.Consumer<AutoCloseable> onClose) {
         this.subscription = subscription;
+        this.lagEvery = lagEvery;
         this.listener = listener;
         this.binding = binding;
         this.metrics = metrics;
@@ -88,8 +91,16 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
                                             MessagingBinding binding, SdkMetrics metrics, ProxyIdentity identity,
                                             Optional<LaneMembership> lanes, Ticker ticker,
                                             java.util.function.Consumer<AutoCloseable> onClose) throws MessagingException {
+        return start(subscription, listener, config, binding, metrics, identity, lanes, ticker, DirectConsumption.LAG_EVERY, onClose);
+    }
+
+    /** As above, asking the clusters for a DIRECT group's lag every {@code lagEvery} (tests shorten it). */
+    static DualClusterConsumer start(Subscription subscription, MessageListener listener, PlatformConfig config,
+                                     MessagingBinding binding, SdkMetrics metrics, ProxyIdentity identity,
+                                     Optional<LaneMembership> lanes, Ticker ticker, Duration lagEvery,
+                                     java.util.function.Consumer<AutoCloseable> onClose) throws MessagingException {
         DualClusterConsumer consumer = new DualClusterConsumer(subscription, listener, binding, metrics, identity, lanes,
-                ticker, onClose);
+                ticker, lagEvery, onClose);
         ConsumptionPlan plan = consumer.plan(config);
         synchronized (consumer) {
             try {
@@ -115,7 +126,7 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
                 throw new InvalidConfigurationException(e.getMessage(), e.getCause());
             }
         } else {
-            direct = DirectConsumption.start(subscription, id, listener, binding, metrics, ticker, plan.direct());
+            direct = DirectConsumption.start(subscription, id, listener, binding, metrics, ticker, plan.direct(), lagEvery);
         }
         mode = plan.mode();
     }

@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -45,6 +46,8 @@ class DualClusterConsumerTest {
     /** A short send timeout: a topic move drains for it (plus a second) before the old topic is let go. */
     private static final ProducerConfig PRODUCER = new ProducerConfig(Duration.ofMillis(100), 1024, 1, Duration.ofMillis(50));
     private static final Duration WAIT = Duration.ofSeconds(10);
+    /** How often a lag gauge is refreshed here: 10 s in production. */
+    private static final Duration LAG_EVERY = Duration.ofMillis(20);
 
     private final MemoryBinding binding = new MemoryBinding();
     private final SdkMetrics metrics = new SdkMetrics(new SimpleMeterRegistry(), "test");
@@ -193,6 +196,49 @@ class DualClusterConsumerTest {
         assertThat(received).extracting(m -> new String(m.body(), StandardCharsets.UTF_8)).as("nothing left behind")
                 .containsExactlyInAnyOrder("left-behind", "new");
         assertThat(cluster("cluster-b").openConsumers().stream().findFirst()).hasValueSatisfying(spec -> assertThat(spec.drainTopics()).isEmpty());
+    }
+
+    @Test
+    void eachClustersLagGaugeCountsWhatTheGroupHasNotCommittedThereIsUnknownWhenItCannotTellAndLeavesOnClose() throws Exception {
+        CountDownLatch consuming = new CountDownLatch(1);
+        closing.add(consuming::countDown); // before the consumer's close, which waits for the listener
+        MessageListener held = message -> {
+            try {
+                consuming.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return ConsumeResult.RETRY_LATER;
+            }
+            received.add(message);
+            return ConsumeResult.SUCCESS;
+        };
+        DualClusterConsumer consumer = DualClusterConsumer.start(BILLING, held,
+                config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)), binding, metrics,
+                new ProxyIdentity("app", Optional.empty()), Optional.empty(), Ticker.system(), LAG_EVERY, c -> { });
+        closing.add(consumer);
+
+        for (int i = 0; i < 5; i++) {
+            publish("cluster-a", "orders_a", "held-" + i);
+        }
+
+        await().atMost(WAIT).until(() -> lag("cluster-a") == 5);
+        await().atMost(WAIT).until(() -> lag("cluster-b") == 0);
+        assertThat(received).as("the listener holds the first message: none is committed").isEmpty();
+        consuming.countDown();
+        await().atMost(WAIT).until(() -> lag("cluster-a") == 0);
+        assertThat(received).hasSize(5);
+        cluster("cluster-b").silence();
+        await("a cluster that cannot tell").atMost(WAIT).until(() -> Double.isNaN(lag("cluster-b")));
+        assertThat(lag("cluster-a")).isZero();
+
+        consumer.close();
+        assertThat(metrics.registry().find(SdkMetrics.CONSUMER_LAG).gauges()).as("gauges leave with the consumers").isEmpty();
+    }
+
+    /** The subscription's lag gauge on {@code cluster}; there must be exactly one. */
+    private double lag(String cluster) {
+        return metrics.registry().get(SdkMetrics.CONSUMER_LAG).tag(SdkMetrics.TAG_GROUP, "billing")
+                .tag(SdkMetrics.TAG_CLUSTER, cluster).gauge().value();
     }
 
     @Test
