@@ -1,0 +1,111 @@
+package io.lanemq.api;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a {@link MessagingClient} knows of its own health at one moment, from what it already keeps (nothing is asked
+ * of a broker to build it): the state of its configuration source, and for each cluster of the configuration in force
+ * whether the client's own sends judge it up. Immutable; returned by {@link MessagingClient#health()}.
+ *
+ * <p>It holds names, states, times and reasons, and the configuration's location as the client logs it: no cluster
+ * address, credential reference or secret, so it may be shown on a health endpoint as it is.
+ *
+ * <pre>{@code
+ * ClientHealth health = client.health();
+ * health.configuration().lastRejection().ifPresent(rejected ->
+ *         log.warn("running on the configuration of {}: {}", health.configuration().lastApplied(), rejected.reason()));
+ * boolean sending = health.clusters().stream().anyMatch(cluster -> cluster.state() == ClientHealth.ClusterState.UP);
+ * }</pre>
+ *
+ * @param configuration the configuration source: where it is, when a configuration last took effect, the last rejection
+ * @param clusters      every cluster of the configuration in force, by name
+ */
+public record ClientHealth(Configuration configuration, List<Cluster> clusters) {
+
+    public ClientHealth {
+        Objects.requireNonNull(configuration, "configuration");
+        clusters = List.copyOf(clusters);
+    }
+
+    /** The cluster named {@code name}, when the configuration in force has it. */
+    public Optional<Cluster> cluster(String name) {
+        return clusters.stream().filter(cluster -> cluster.name().equals(name)).findFirst();
+    }
+
+    /**
+     * The configuration source's state. A rejected change leaves the client running on the configuration that took
+     * effect at {@code lastApplied}; the rejection stays until a later change takes effect.
+     *
+     * @param location      the source as the client names it in messages ({@code file:/etc/lanemq/platform.yaml},
+     *                      {@code etcd://host:2379/key}): never a password
+     * @param lastApplied   when the configuration in force took effect: read at start, or applied by the last change
+     *                      that took effect
+     * @param lastRejection the last change the client refused (unreadable, invalid, or in conflict with what runs),
+     *                      while no later change has taken effect; empty otherwise
+     */
+    public record Configuration(String location, Instant lastApplied, Optional<Rejection> lastRejection) {
+        public Configuration {
+            Objects.requireNonNull(location, "location");
+            Objects.requireNonNull(lastApplied, "lastApplied");
+            Objects.requireNonNull(lastRejection, "lastRejection");
+        }
+
+        /** True unless the last change was rejected: the client runs on what its source holds now. */
+        public boolean healthy() {
+            return lastRejection.isEmpty();
+        }
+    }
+
+    /**
+     * A refused configuration change.
+     *
+     * @param reason why, as the client logged it: the source, the key and line, or the conflict with what runs
+     * @param at     when it was refused
+     */
+    public record Rejection(String reason, Instant at) {
+        public Rejection {
+            Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(at, "at");
+        }
+    }
+
+    /**
+     * One cluster of the configuration in force.
+     *
+     * @param name   the cluster's name in the configuration
+     * @param idc    the data centre it is in
+     * @param state  what the client's sends judge it to be
+     * @param reason why it is {@link ClusterState#DOWN} or {@link ClusterState#UNKNOWN}; empty when it is up
+     */
+    public record Cluster(String name, String idc, ClusterState state, Optional<String> reason) {
+        public Cluster {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(idc, "idc");
+            Objects.requireNonNull(state, "state");
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+
+    /**
+     * A cluster's state as the client's routing judges it. The judge is the failover that picks a cluster for each
+     * send, from the outcomes of this client's own sends; consumers and unsent clusters teach it nothing.
+     */
+    public enum ClusterState {
+        /** Sends of this client have gone to it, and the failover keeps it in rotation on every logic topic sent on. */
+        UP,
+        /**
+         * Out of rotation on at least one logic topic: its sends there failed or went unanswered until the failover
+         * stopped picking it, and no probe since (a connection to one of its name servers, about every second) has
+         * brought it back. Sends go to the other clusters of each topic.
+         */
+        DOWN,
+        /**
+         * Not judged: no send of this client has gone to it yet (a client that only consumes, no send since start, or
+         * a cluster no logic topic routes to). Nothing says it is unreachable.
+         */
+        UNKNOWN
+    }
+}
