@@ -1,11 +1,14 @@
 package io.lanemq.core.client;
 
+import io.lanemq.api.ClientHealth;
 import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.config.ConfigListener;
 import io.lanemq.config.ConfigSubscriber;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.core.metrics.SdkMetrics;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -17,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * Applies configuration changes to a running client: a change the running producers and
  * consumers can follow swaps the snapshot and re-points each of them; any other change is
  * rejected, the last good snapshot stays in force, and the rejection shows in a metric and in
- * {@link #lastRejection()} until a later change applies.
+ * {@link #lastRejection()} until a later change applies. {@link #health()} adds when each happened, on the client's
+ * wall clock.
  */
 final class ConfigReloader implements ConfigListener {
     private static final Logger log = LoggerFactory.getLogger(ConfigReloader.class);
@@ -26,13 +30,21 @@ final class ConfigReloader implements ConfigListener {
     private final PlatformConfigRef config;
     private final Supplier<List<ConfigSubscriber>> subscribers;
     private final SdkMetrics metrics;
+    private final InstantSource wallClock;
+    /** Written together with {@link #lastRejection} by the source's one thread; read by any. */
+    private volatile Instant lastApplied;
     private volatile InvalidConfigurationException lastRejection;
+    private volatile Instant lastRejectedAt;
 
-    ConfigReloader(String source, PlatformConfigRef config, Supplier<List<ConfigSubscriber>> subscribers, SdkMetrics metrics) {
+    /** @param wallClock when a change took effect or was refused; the snapshot in force took effect now */
+    ConfigReloader(String source, PlatformConfigRef config, Supplier<List<ConfigSubscriber>> subscribers, SdkMetrics metrics,
+                   InstantSource wallClock) {
         this.source = source;
         this.config = config;
         this.subscribers = subscribers;
         this.metrics = metrics;
+        this.wallClock = wallClock;
+        this.lastApplied = wallClock.instant();
         metrics.reloadHealthGauge(() -> lastRejection == null ? 0 : 1);
     }
 
@@ -56,6 +68,7 @@ final class ConfigReloader implements ConfigListener {
                 log.error("applying the configuration change from {} to {} failed", source, subscriber, e);
             }
         }
+        lastApplied = wallClock.instant();
         lastRejection = null;
         metrics.reloaded(true);
         log.info("configuration change from {} applied to {} running producers and consumers", source, running.size());
@@ -63,6 +76,7 @@ final class ConfigReloader implements ConfigListener {
 
     @Override
     public void onRejected(InvalidConfigurationException reason) {
+        lastRejectedAt = wallClock.instant();
         lastRejection = reason;
         metrics.reloaded(false);
         log.warn("{}; the last good configuration stays in force", reason.getMessage());
@@ -71,5 +85,15 @@ final class ConfigReloader implements ConfigListener {
     /** Why the last change was rejected, while no later change has applied. */
     Optional<InvalidConfigurationException> lastRejection() {
         return Optional.ofNullable(lastRejection);
+    }
+
+    /** The source's part of the client's health. */
+    ClientHealth.Configuration health() {
+        Instant applied = lastApplied;
+        InvalidConfigurationException rejection = lastRejection;
+        // The time is written before the rejection, so a rejection seen here has its own time or a later one.
+        Instant rejectedAt = lastRejectedAt;
+        return new ClientHealth.Configuration(source, applied, rejection == null ? Optional.empty()
+                : Optional.of(new ClientHealth.Rejection(rejection.getMessage(), rejectedAt)));
     }
 }

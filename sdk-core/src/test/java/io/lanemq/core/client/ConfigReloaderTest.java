@@ -8,7 +8,9 @@ import io.lanemq.config.ConfigSubscriber;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.core.metrics.SdkMetrics;
+import io.lanemq.support.FakeClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 class ConfigReloaderTest {
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final FakeClock clock = new FakeClock();
 
     private static PlatformConfig config(String nameServer) throws Exception {
         return PlatformConfig.builder().cluster(new ClusterConfig("a", "idc-a", nameServer, Map.of())).build();
@@ -49,7 +52,7 @@ class ConfigReloaderTest {
         PlatformConfigRef ref = new PlatformConfigRef(config("127.0.0.1:1"));
         Recorder first = new Recorder();
         Recorder second = new Recorder();
-        ConfigReloader reloader = new ConfigReloader("test", ref, () -> List.of(first, second), new SdkMetrics(registry, "test"));
+        ConfigReloader reloader = new ConfigReloader("test", ref, () -> List.of(first, second), new SdkMetrics(registry, "test"), clock);
 
         reloader.onChange(config("127.0.0.1:2"));
 
@@ -65,7 +68,7 @@ class ConfigReloaderTest {
     void changeASubscriberObjectsToIsRejectedAndTheOldSnapshotStays() throws Exception {
         PlatformConfigRef ref = new PlatformConfigRef(config("127.0.0.1:1"));
         Recorder subscriber = new Recorder();
-        ConfigReloader reloader = new ConfigReloader("etcd://x/key", ref, () -> List.of(subscriber), new SdkMetrics(registry, "test"));
+        ConfigReloader reloader = new ConfigReloader("etcd://x/key", ref, () -> List.of(subscriber), new SdkMetrics(registry, "test"), clock);
 
         reloader.onChange(config("127.0.0.1:3"));
 
@@ -83,7 +86,7 @@ class ConfigReloaderTest {
     @Test
     void invalidDocumentFromTheSourceIsCountedAndKeepsTheOldSnapshot() throws Exception {
         PlatformConfigRef ref = new PlatformConfigRef(config("127.0.0.1:1"));
-        ConfigReloader reloader = new ConfigReloader("test", ref, List::of, new SdkMetrics(registry, "test"));
+        ConfigReloader reloader = new ConfigReloader("test", ref, List::of, new SdkMetrics(registry, "test"), clock);
 
         reloader.onRejected(new InvalidConfigurationException("topics.x.routes[0].weight (line 7): must be >= 0"));
 
@@ -91,5 +94,31 @@ class ConfigReloaderTest {
         assertThat(reloads("rejected")).isEqualTo(1);
         assertThat(lastFailed()).isEqualTo(1);
         assertThat(reloader.lastRejection().orElseThrow()).hasMessageContaining("line 7");
+    }
+
+    @Test
+    void healthNamesTheSourceAndWhenTheSnapshotInForceTookEffectAndWhenAChangeWasRefused() throws Exception {
+        PlatformConfigRef ref = new PlatformConfigRef(config("127.0.0.1:1"));
+        ConfigReloader reloader = new ConfigReloader("file:/etc/lanemq/platform.yaml", ref, List::of, new SdkMetrics(registry, "test"),
+                clock);
+        assertThat(reloader.health().location()).isEqualTo("file:/etc/lanemq/platform.yaml");
+        assertThat(reloader.health().lastApplied()).as("the snapshot read at start took effect then").isEqualTo(FakeClock.START);
+        assertThat(reloader.health().healthy()).isTrue();
+
+        clock.advance(Duration.ofMinutes(1));
+        reloader.onChange(config("127.0.0.1:2"));
+        clock.advance(Duration.ofMinutes(1));
+        reloader.onRejected(new InvalidConfigurationException("topics.x.routes[0].weight (line 7): must be >= 0"));
+
+        assertThat(reloader.health().lastApplied()).as("a rejection leaves the last applied change in force")
+                .isEqualTo(FakeClock.START.plus(Duration.ofMinutes(1)));
+        assertThat(reloader.health().healthy()).isFalse();
+        assertThat(reloader.health().lastRejection().orElseThrow().reason()).contains("line 7");
+        assertThat(reloader.health().lastRejection().orElseThrow().at()).isEqualTo(FakeClock.START.plus(Duration.ofMinutes(2)));
+
+        clock.advance(Duration.ofMinutes(1));
+        reloader.onChange(config("127.0.0.1:4"));
+        assertThat(reloader.health().lastRejection()).as("a later change that applies clears the rejection").isEmpty();
+        assertThat(reloader.health().lastApplied()).isEqualTo(FakeClock.START.plus(Duration.ofMinutes(3)));
     }
 }

@@ -1,6 +1,9 @@
 package io.lanemq.core.internal.routing;
 
+import io.lanemq.api.ClientHealth;
+import io.lanemq.config.ClusterConfig;
 import io.lanemq.config.LogicTopicConfig;
+import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.config.TopicRoute;
 import io.lanemq.core.metrics.SdkMetrics;
@@ -19,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
@@ -32,7 +37,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * hashed route while that route is up, so order holds except across a failover.
  *
  * <p>Learned health survives configuration reloads: {@link WeightedFailover#update} keeps the
- * state of clusters that stay.
+ * state of clusters that stay. {@link #health()} reads it back per cluster, for the client's health.
  */
 public final class FailoverClusterChooser implements ClusterChooser {
     /**
@@ -83,7 +88,7 @@ public final class FailoverClusterChooser implements ClusterChooser {
             lease = state.failover.pick(excluded);
         }
         if (lease.isPresent()) {
-            return Optional.of(new FailoverLease(lease.get(), topic.route(lease.get().callee()).orElseThrow()));
+            return Optional.of(new FailoverLease(lease.get(), topic.route(lease.get().callee()).orElseThrow(), state.judged));
         }
         return lastResort(topic, shardingKey, excluded);
     }
@@ -129,6 +134,47 @@ public final class FailoverClusterChooser implements ClusterChooser {
         return state == null ? List.of() : state.failover.stats();
     }
 
+    /**
+     * Every cluster of the configuration in force, as this client's sends judge it: {@code DOWN} when the failover of
+     * a logic topic that routes to it has it out of rotation (failed or unanswered sends cut its weight below the down
+     * threshold, and no name-server probe has brought it back since), {@code UP} when some send's outcome was
+     * recorded for it and no topic has it down, {@code UNKNOWN} when none was. Reads the failovers' live state and asks
+     * nothing of any cluster. Topics removed by a reload, and routes moved off a cluster, no longer count.
+     */
+    public List<ClientHealth.Cluster> health() {
+        PlatformConfig current = config.current();
+        List<ClientHealth.Cluster> clusters = new ArrayList<>();
+        // By name: the configuration keeps no order of its clusters, and a health page should not reshuffle.
+        for (ClusterConfig cluster : new TreeMap<>(current.clusters()).values()) {
+            Set<String> downOn = new TreeSet<>();
+            boolean judged = false;
+            for (LogicTopicConfig topic : current.topics().values()) {
+                TopicFailover state = byTopic.get(topic.name());
+                if (state == null || topic.route(cluster.name()).isEmpty()) {
+                    continue;
+                }
+                for (CalleeStats<String> callee : state.failover.stats()) {
+                    if (callee.callee().equals(cluster.name()) && callee.down()) {
+                        downOn.add(topic.name());
+                    }
+                }
+                judged |= state.judged.contains(cluster.name());
+            }
+            if (!downOn.isEmpty()) {
+                clusters.add(new ClientHealth.Cluster(cluster.name(), cluster.idc(), ClientHealth.ClusterState.DOWN,
+                        Optional.of("out of the send rotation of logic topic " + String.join(", ", downOn)
+                                + ": its sends failed or went unanswered, and no connection to one of its name servers"
+                                + " has succeeded since")));
+            } else if (judged) {
+                clusters.add(new ClientHealth.Cluster(cluster.name(), cluster.idc(), ClientHealth.ClusterState.UP, Optional.empty()));
+            } else {
+                clusters.add(new ClientHealth.Cluster(cluster.name(), cluster.idc(), ClientHealth.ClusterState.UNKNOWN,
+                        Optional.of("not judged: no send of this client has had an outcome on it yet")));
+            }
+        }
+        return clusters;
+    }
+
     private TopicFailover stateFor(LogicTopicConfig topic) {
         TopicFailover current = byTopic.get(topic.name());
         if (current != null && current.routes.equals(topic.routes())) {
@@ -136,7 +182,7 @@ public final class FailoverClusterChooser implements ClusterChooser {
         }
         return byTopic.compute(topic.name(), (name, existing) -> {
             if (existing == null) {
-                TopicFailover created = new TopicFailover(topic.routes(), WeightedFailover.<String>builder()
+                TopicFailover created = new TopicFailover(topic.routes(), ConcurrentHashMap.newKeySet(), WeightedFailover.<String>builder()
                         .name(name)
                         .callees(weights(topic.routes()))
                         .latency(latencyPolicy)
@@ -150,10 +196,12 @@ public final class FailoverClusterChooser implements ClusterChooser {
             }
             if (!existing.routes.equals(topic.routes())) {
                 existing.failover.update(weights(topic.routes()));
+                // The failover forgets a cluster the routes dropped; so does the record of judged ones.
+                existing.judged.removeIf(cluster -> topic.route(cluster).isEmpty());
                 topic.routes().stream()
                         .filter(route -> existing.routes.stream().noneMatch(old -> old.cluster().equals(route.cluster())))
                         .forEach(route -> metrics.clusterWeightGauge(name, route.cluster(), () -> weightOf(name, route.cluster())));
-                return new TopicFailover(topic.routes(), existing.failover);
+                return new TopicFailover(topic.routes(), existing.judged, existing.failover);
             }
             return existing;
         });
@@ -189,8 +237,11 @@ public final class FailoverClusterChooser implements ClusterChooser {
         probes.shutdownNow();
     }
 
-    /** The routes a topic's failover was built for, so a reload with new routes is noticed. */
-    private record TopicFailover(List<TopicRoute> routes, WeightedFailover<String> failover) {
+    /**
+     * The routes a topic's failover was built for, so a reload with new routes is noticed, and the clusters on which a
+     * send's outcome was recorded: the failover's state alone cannot tell an untried cluster from a healthy one.
+     */
+    private record TopicFailover(List<TopicRoute> routes, Set<String> judged, WeightedFailover<String> failover) {
     }
 
     /** A lease whose outcome teaches the failover nothing. */
@@ -208,15 +259,24 @@ public final class FailoverClusterChooser implements ClusterChooser {
         }
     }
 
-    private record FailoverLease(Lease<String> lease, TopicRoute route) implements RouteLease {
+    private record FailoverLease(Lease<String> lease, TopicRoute route, Set<String> judged) implements RouteLease {
         @Override
         public void succeeded(long latencyNanos) {
             lease.onSuccessNanos(latencyNanos);
+            judged(route.cluster());
         }
 
         @Override
         public void failed() {
             lease.onFailure();
+            judged(route.cluster());
+        }
+
+        private void judged(String cluster) {
+            // A read first: after a cluster's first outcome, sends only read the set.
+            if (!judged.contains(cluster)) {
+                judged.add(cluster);
+            }
         }
 
         @Override

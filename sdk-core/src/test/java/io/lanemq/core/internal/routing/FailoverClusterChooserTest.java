@@ -2,6 +2,8 @@ package io.lanemq.core.internal.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lanemq.api.ClientHealth;
+import io.lanemq.api.ClientHealth.ClusterState;
 import io.lanemq.config.ClusterConfig;
 import io.lanemq.config.ConsumerConfig;
 import io.lanemq.config.LogicTopicConfig;
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.Test;
 class FailoverClusterChooserTest {
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private FailoverClusterChooser chooser;
+    private PlatformConfigRef ref;
 
     private static LogicTopicConfig topic(int weightA, int weightB) {
         return new LogicTopicConfig("t", List.of(new TopicRoute("a", "t", weightA), new TopicRoute("b", "t", weightB)),
@@ -30,13 +33,35 @@ class FailoverClusterChooserTest {
     }
 
     private void start(LogicTopicConfig topic) throws Exception {
-        PlatformConfig config = PlatformConfig.builder()
+        ref = new PlatformConfigRef(platform(topic));
+        chooser = new FailoverClusterChooser(ref, new SdkMetrics(registry, "test"), LatencyPolicy.disabled(),
+                Ticker.system(), "test");
+    }
+
+    private static PlatformConfig platform(LogicTopicConfig topic) throws Exception {
+        return PlatformConfig.builder()
                 // Unreachable name servers: probes fail, so a downed cluster stays down in these tests.
                 .cluster(new ClusterConfig("a", "idc-a", "127.0.0.1:1", Map.of()))
                 .cluster(new ClusterConfig("b", "idc-b", "127.0.0.1:1", Map.of()))
                 .topic(topic).build();
-        chooser = new FailoverClusterChooser(new PlatformConfigRef(config), new SdkMetrics(registry, "test"), LatencyPolicy.disabled(),
-                Ticker.system(), "test");
+    }
+
+    /** Fails every send A gets and lets B's succeed, until the failover takes A out of rotation. */
+    private void failUntilDown(LogicTopicConfig topic, String cluster) {
+        // A shrinking weight makes the cluster rarely picked, so keep sending until it has failed its way down.
+        for (int i = 0; i < 100_000 && !isDown(cluster); i++) {
+            RouteLease lease = chooser.choose(topic, Optional.empty(), Set.of()).orElseThrow();
+            if (lease.route().cluster().equals(cluster)) {
+                lease.failed();
+            } else {
+                lease.succeeded(1_000_000);
+            }
+        }
+        assertThat(isDown(cluster)).as(cluster + " taken out of rotation").isTrue();
+    }
+
+    private ClientHealth.Cluster health(String cluster) {
+        return chooser.health().stream().filter(c -> c.name().equals(cluster)).findFirst().orElseThrow();
     }
 
     @AfterEach
@@ -79,16 +104,7 @@ class FailoverClusterChooserTest {
     void failingClusterLosesItsShareAndTheWeightGaugeShowsIt() throws Exception {
         LogicTopicConfig topic = topic(50, 50);
         start(topic);
-        // A shrinking weight makes A rarely picked, so keep sending until it has failed its way down.
-        for (int i = 0; i < 100_000 && !isDown("a"); i++) {
-            RouteLease lease = chooser.choose(topic, Optional.empty(), Set.of()).orElseThrow();
-            if (lease.route().cluster().equals("a")) {
-                lease.failed();
-            } else {
-                lease.succeeded(1_000_000);
-            }
-        }
-        assertThat(isDown("a")).isTrue();
+        failUntilDown(topic, "a");
         assertThat(split(topic, 2_000).getOrDefault("a", 0)).isZero();
         assertThat(registry.get(SdkMetrics.CLUSTER_WEIGHT).tag(SdkMetrics.TAG_CLUSTER, "a").gauge().value()).isLessThan(1);
         assertThat(registry.get(SdkMetrics.CLUSTER_WEIGHT).tag(SdkMetrics.TAG_CLUSTER, "b").gauge().value()).isEqualTo(50);
@@ -149,5 +165,54 @@ class FailoverClusterChooserTest {
             onA += ShardingKeys.routeOf(topic, "user-" + i).cluster().equals("a") ? 1 : 0;
         }
         assertThat(onA / 20_000.0).isBetween(0.47, 0.53);
+    }
+
+    @Test
+    void aClusterNoSendHasHadAnOutcomeOnIsNotJudgedAndOneWithAnOutcomeIsUp() throws Exception {
+        LogicTopicConfig topic = topic(50, 50);
+        start(topic);
+        assertThat(chooser.health()).as("every cluster of the configuration, by name").extracting(ClientHealth.Cluster::name)
+                .containsExactly("a", "b");
+        assertThat(chooser.health()).allSatisfy(cluster -> {
+            assertThat(cluster.state()).isEqualTo(ClusterState.UNKNOWN);
+            assertThat(cluster.reason()).hasValueSatisfying(reason -> assertThat(reason).contains("no send"));
+        });
+
+        chooser.choose(topic, Optional.empty(), Set.of("b")).orElseThrow().ignored();
+        assertThat(health("a").state()).as("an ignored outcome says nothing of the cluster").isEqualTo(ClusterState.UNKNOWN);
+
+        chooser.choose(topic, Optional.empty(), Set.of("b")).orElseThrow().succeeded(1_000_000);
+        assertThat(health("a")).isEqualTo(new ClientHealth.Cluster("a", "idc-a", ClusterState.UP, Optional.empty()));
+        assertThat(health("b").state()).isEqualTo(ClusterState.UNKNOWN);
+
+        chooser.choose(topic, Optional.empty(), Set.of("a")).orElseThrow().failed();
+        assertThat(health("b").state()).as("one failure halves the weight: still in rotation").isEqualTo(ClusterState.UP);
+    }
+
+    @Test
+    void aClusterTheFailoverTookOutOfRotationIsDownNamingTheTopic() throws Exception {
+        LogicTopicConfig topic = topic(50, 50);
+        start(topic);
+        failUntilDown(topic, "a");
+
+        assertThat(health("a").state()).isEqualTo(ClusterState.DOWN);
+        assertThat(health("a").reason()).hasValueSatisfying(reason -> assertThat(reason)
+                .contains("logic topic t").contains("name servers").doesNotContain("127.0.0.1"));
+        assertThat(health("b").state()).isEqualTo(ClusterState.UP);
+    }
+
+    @Test
+    void aReloadThatMovesTheRoutesOffADownClusterLeavesItUnjudged() throws Exception {
+        LogicTopicConfig topic = topic(50, 50);
+        start(topic);
+        failUntilDown(topic, "a");
+
+        ref.swap(platform(new LogicTopicConfig("t", List.of(new TopicRoute("b", "t", 100)), Map.<String, ConsumerConfig>of())));
+
+        assertThat(health("a").state()).as("no topic in force routes to a, before and after the next send")
+                .isEqualTo(ClusterState.UNKNOWN);
+        chooser.choose(ref.current().topic("t").orElseThrow(), Optional.empty(), Set.of()).orElseThrow().succeeded(1_000_000);
+        assertThat(health("a").state()).isEqualTo(ClusterState.UNKNOWN);
+        assertThat(health("b").state()).isEqualTo(ClusterState.UP);
     }
 }
