@@ -58,6 +58,30 @@ public interface MessagingClient extends AutoCloseable {
     Consumer subscribe(Subscription subscription, Batching batching, BatchMessageListener listener)
             throws MessagingException;
 
+    /**
+     * The client's health now, for a health endpoint: its configuration source (location, when the configuration in
+     * force took effect, the last rejected change and why) and, per cluster of that configuration, whether its sends
+     * judge the cluster {@linkplain ClientHealth.ClusterState#UP up}, {@linkplain ClientHealth.ClusterState#DOWN down}
+     * or not at all yet.
+     *
+     * <p>"Up" and "down" are the routing's own judgement from this client's sends, which it already keeps to pick a
+     * cluster for each send: a cluster is down once its sends failed or went unanswered until the failover took it out
+     * of rotation, and until a connection to one of its name servers succeeds again. Nothing is sent or probed to
+     * answer this call, so it is cheap and never blocks on a broker; the price is that a client that has not sent
+     * (one that only consumes) knows nothing of its clusters, and says so
+     * ({@link ClientHealth.ClusterState#UNKNOWN}).
+     *
+     * <p>Thread-safe; may be called at any time, also after {@link #close()} (it then shows the last state). The
+     * parts are read one after another from live state, so a reload or failover happening meanwhile may show in one
+     * part and not yet in another.
+     *
+     * <pre>{@code
+     * ClientHealth health = client.health();
+     * boolean reloadRejected = health.configuration().lastRejection().isPresent();
+     * }</pre>
+     */
+    ClientHealth health();
+
     @Override
     void close();
 }

@@ -1,5 +1,6 @@
 package io.lanemq.core.client;
 
+import io.lanemq.api.ClientHealth;
 import io.lanemq.api.ClientOptions;
 import io.lanemq.api.Lane;
 import io.lanemq.api.LaneOptions;
@@ -30,7 +31,6 @@ import io.lanemq.core.internal.lane.LaneRuntime;
 import io.lanemq.core.internal.produce.ContextStamp;
 import io.lanemq.core.internal.produce.RoutingProducer;
 import io.lanemq.core.internal.produce.TopicRateLimits;
-import io.lanemq.core.internal.routing.ClusterChooser;
 import io.lanemq.core.internal.routing.FailoverClusterChooser;
 import io.lanemq.support.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -54,7 +54,8 @@ public final class CoreMessagingClient implements MessagingClient {
     private final ConfigSource source;
     private final PlatformConfigRef config;
     private final MessagingBinding binding;
-    private final ClusterChooser chooser;
+    /** The routing's failover; its judgement of each cluster is the clusters' part of {@link #health()}. */
+    private final FailoverClusterChooser chooser;
     private final SdkMetrics metrics;
     /** This instance's part in lanes; null when its options have none. */
     private final LaneRuntime lanes;
@@ -71,7 +72,7 @@ public final class CoreMessagingClient implements MessagingClient {
     private final ObservationRegistry observations;
 
     private CoreMessagingClient(ClientOptions options, ConfigSource source, PlatformConfigRef config, MessagingBinding binding,
-                                ClusterChooser chooser, SdkMetrics metrics, LaneRuntime lanes, Ticker ticker,
+                                FailoverClusterChooser chooser, SdkMetrics metrics, LaneRuntime lanes, Ticker ticker,
                                 InstantSource wallClock, ObservationRegistry observations) {
         this.observations = observations;
         this.options = options;
@@ -207,6 +208,17 @@ public final class CoreMessagingClient implements MessagingClient {
         laneSubscription.watch(consumer::memberTags);
         open.add(consumer);
         return consumer;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Built from the configuration reloader's record and the routing failover's state (see
+     * {@link FailoverClusterChooser#health()}); times are on the client's wall clock.
+     */
+    @Override
+    public ClientHealth health() {
+        return new ClientHealth(reloader.health(), chooser.health());
     }
 
     /**
