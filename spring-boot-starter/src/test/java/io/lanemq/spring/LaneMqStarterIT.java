@@ -3,6 +3,7 @@ package io.lanemq.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.lanemq.api.ClientHealth;
 import io.lanemq.api.ClientOptions;
 import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.Consumer;
@@ -47,6 +48,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -141,6 +145,12 @@ class LaneMqStarterIT {
             assertThat(sum(registry, SdkMetrics.SENDS, SdkMetrics.TAG_OUTCOME, "success")).isEqualTo(MESSAGES + TYPED_MESSAGES);
             await().atMost(Duration.ofSeconds(10)).until(() -> sum(registry, SdkMetrics.CONSUMED, SdkMetrics.TAG_GROUP, billing) >= MESSAGES);
             assertThat(sum(registry, SdkMetrics.CONSUMED, SdkMetrics.TAG_GROUP, audit)).isGreaterThanOrEqualTo(MESSAGES);
+
+            // The sends reached both IDCs' real brokers, so the health judges both clusters up.
+            Health health = context.getBean("lanemqHealthIndicator", HealthIndicator.class).health();
+            assertThat(health.getStatus()).as(health.toString()).isEqualTo(Status.UP);
+            assertThat(context.getBean(MessagingClient.class).health().clusters()).isNotEmpty()
+                    .allSatisfy(cluster -> assertThat(cluster.state()).as(cluster.toString()).isEqualTo(ClientHealth.ClusterState.UP));
             System.out.printf("LaneMqStarterIT: context up with 3 listeners in %d ms; %d sync sends in %d ms; "
                     + "all delivered to the 3 groups %d ms after the first send%n", contextMillis, MESSAGES, sendMillis, deliveredMillis);
         } finally {
