@@ -19,6 +19,15 @@ public interface ConfigSource extends AutoCloseable {
     default void watch(ConfigListener listener) {
     }
 
+    /**
+     * Whether a change published now would reach this client: true for a file (the client reads it where it is) and for
+     * a configuration that cannot change; a config centre's source is false before {@link #watch} and while its stream
+     * to the centre is down (it reconnects by itself, and the last good configuration stays in force meanwhile).
+     */
+    default boolean isConnected() {
+        return true;
+    }
+
     /** Names the source in messages, e.g. {@code file:/etc/lanemq/platform.yaml}. */
     String describe();
 

@@ -101,6 +101,7 @@ public final class EtcdConfigSource implements ConfigSource {
     }
 
     /** Whether the watch has a live stream to etcd right now (false before {@link #watch}, and while etcd is away). */
+    @Override
     public boolean isConnected() {
         KeyWatch watch = slot.running();
         return watch != null && watch.isConnected();

@@ -45,17 +45,19 @@ public record ClientHealth(Configuration configuration, List<Cluster> clusters) 
      *                      that took effect
      * @param lastRejection the last change the client refused (unreadable, invalid, or in conflict with what runs),
      *                      while no later change has taken effect; empty otherwise
+     * @param connected     whether a change published now would reach the client: always true for a file; for a
+     *                      config centre (etcd), false while the client's stream to it is down (it reconnects by itself)
      */
-    public record Configuration(String location, Instant lastApplied, Optional<Rejection> lastRejection) {
+    public record Configuration(String location, Instant lastApplied, Optional<Rejection> lastRejection, boolean connected) {
         public Configuration {
             Objects.requireNonNull(location, "location");
             Objects.requireNonNull(lastApplied, "lastApplied");
             Objects.requireNonNull(lastRejection, "lastRejection");
         }
 
-        /** True unless the last change was rejected: the client runs on what its source holds now. */
+        /** True when the source is reachable and its last change was not rejected: the client runs on what it holds now. */
         public boolean healthy() {
-            return lastRejection.isEmpty();
+            return connected && lastRejection.isEmpty();
         }
     }
 

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class ClientHealthTest {
     private static final Instant LOADED = Instant.parse("2030-01-01T00:00:00Z");
     private static final ClientHealth.Configuration GOOD = new ClientHealth.Configuration("file:/etc/lanemq/platform.yaml",
-            LOADED, Optional.empty());
+            LOADED, Optional.empty(), true);
 
     @Test
     void isASnapshotTheCallerCannotChangeAfterwards() {
@@ -42,12 +42,14 @@ class ClientHealthTest {
                 LOADED.plusSeconds(60));
 
         assertThat(GOOD.healthy()).isTrue();
-        assertThat(new ClientHealth.Configuration(GOOD.location(), LOADED, Optional.of(rejection)).healthy()).isFalse();
+        assertThat(new ClientHealth.Configuration(GOOD.location(), LOADED, Optional.of(rejection), true).healthy()).isFalse();
+        assertThat(new ClientHealth.Configuration(GOOD.location(), LOADED, Optional.empty(), false).healthy())
+                .as("a source out of reach").isFalse();
     }
 
     @Test
     void refusesMissingPartsNamingThem() {
-        assertThatThrownBy(() -> new ClientHealth.Configuration(null, LOADED, Optional.empty())).hasMessage("location");
+        assertThatThrownBy(() -> new ClientHealth.Configuration(null, LOADED, Optional.empty(), true)).hasMessage("location");
         assertThatThrownBy(() -> new Cluster("cluster-a", "idc-a", null, Optional.empty())).hasMessage("state");
         assertThatThrownBy(() -> new ClientHealth(null, List.of())).hasMessage("configuration");
     }

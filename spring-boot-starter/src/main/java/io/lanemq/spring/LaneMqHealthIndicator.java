@@ -47,6 +47,8 @@ final class LaneMqHealthIndicator extends AbstractHealthIndicator {
     private static Map<String, Object> configuration(ClientHealth.Configuration configuration) {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("location", configuration.location());
+        // A config centre out of reach: changes wait until the client reconnects, on the last configuration it had.
+        details.put("connected", configuration.connected());
         // Instants as ISO-8601 text: the same on every JSON mapper the endpoint may use.
         details.put("lastApplied", configuration.lastApplied().toString());
         details.put("lastReloadRejected", configuration.lastRejection().isPresent());

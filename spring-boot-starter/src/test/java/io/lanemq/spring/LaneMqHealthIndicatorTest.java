@@ -42,7 +42,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 class LaneMqHealthIndicatorTest {
     private static final Instant LOADED = Instant.parse("2030-01-01T00:00:00Z");
     private static final ClientHealth.Configuration GOOD_CONFIGURATION = new ClientHealth.Configuration(
-            "file:/etc/lanemq/platform.yaml", LOADED, Optional.empty());
+            "file:/etc/lanemq/platform.yaml", LOADED, Optional.empty(), true);
 
     @TempDir
     Path directory;
@@ -94,7 +94,7 @@ class LaneMqHealthIndicatorTest {
     void aRejectedReloadStaysUpAndShowsTheReasonAndWhen() {
         ClientHealth.Configuration rejected = new ClientHealth.Configuration(GOOD_CONFIGURATION.location(), LOADED,
                 Optional.of(new ClientHealth.Rejection("topics.order-paid.routes[1].cluster (line 8): unknown cluster 'cluster-z'",
-                        LOADED.plusSeconds(90))));
+                        LOADED.plusSeconds(90))), true);
 
         Health health = healthOf(rejected, cluster("cluster-a", ClusterState.UP), cluster("cluster-b", ClusterState.UP));
 
@@ -103,6 +103,19 @@ class LaneMqHealthIndicatorTest {
         assertThat(detail(health, "configuration")).containsEntry("lastReloadRejected", true)
                 .containsEntry("rejectionReason", "topics.order-paid.routes[1].cluster (line 8): unknown cluster 'cluster-z'")
                 .containsEntry("rejectedAt", "2030-01-01T00:01:30Z").containsEntry("lastApplied", "2030-01-01T00:00:00Z");
+    }
+
+    @Test
+    void aConfigCentreOutOfReachStaysUpAndSaysSo() {
+        ClientHealth.Configuration away = new ClientHealth.Configuration("etcd://10.0.0.7:2379/lanemq/platform", LOADED,
+                Optional.empty(), false);
+
+        Health health = healthOf(away, cluster("cluster-a", ClusterState.UP), cluster("cluster-b", ClusterState.UP));
+
+        assertThat(health.getStatus()).as("the client keeps its last configuration and reconnects by itself").isEqualTo(Status.UP);
+        assertThat(detail(health, "configuration")).containsEntry("connected", false).containsEntry("lastReloadRejected", false);
+        assertThat(detail(healthOf(GOOD_CONFIGURATION, cluster("cluster-a", ClusterState.UP)), "configuration"))
+                .containsEntry("connected", true);
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +28,8 @@ final class ConfigReloader implements ConfigListener {
     private static final Logger log = LoggerFactory.getLogger(ConfigReloader.class);
 
     private final String source;
+    /** Whether the source can deliver changes now ({@code ConfigSource.isConnected}). */
+    private final BooleanSupplier sourceConnected;
     private final PlatformConfigRef config;
     private final Supplier<List<ConfigSubscriber>> subscribers;
     private final SdkMetrics metrics;
@@ -37,9 +40,10 @@ final class ConfigReloader implements ConfigListener {
     private volatile Instant lastRejectedAt;
 
     /** @param wallClock when a change took effect or was refused; the snapshot in force took effect now */
-    ConfigReloader(String source, PlatformConfigRef config, Supplier<List<ConfigSubscriber>> subscribers, SdkMetrics metrics,
+    ConfigReloader(String source, BooleanSupplier sourceConnected, PlatformConfigRef config, Supplier<List<ConfigSubscriber>> subscribers, SdkMetrics metrics,
                    InstantSource wallClock) {
         this.source = source;
+        this.sourceConnected = sourceConnected;
         this.config = config;
         this.subscribers = subscribers;
         this.metrics = metrics;
@@ -94,6 +98,6 @@ final class ConfigReloader implements ConfigListener {
         // The time is written before the rejection, so a rejection seen here has its own time or a later one.
         Instant rejectedAt = lastRejectedAt;
         return new ClientHealth.Configuration(source, applied, rejection == null ? Optional.empty()
-                : Optional.of(new ClientHealth.Rejection(rejection.getMessage(), rejectedAt)));
+                : Optional.of(new ClientHealth.Rejection(rejection.getMessage(), rejectedAt)), sourceConnected.getAsBoolean());
     }
 }

@@ -84,7 +84,7 @@ public final class CoreMessagingClient implements MessagingClient {
         this.lanes = lanes;
         this.ticker = ticker;
         this.wallClock = wallClock;
-        this.reloader = new ConfigReloader(source.describe(), config, this::subscribers, metrics, wallClock);
+        this.reloader = new ConfigReloader(source.describe(), source::isConnected, config, this::subscribers, metrics, wallClock);
     }
 
     private List<ConfigSubscriber> subscribers() {

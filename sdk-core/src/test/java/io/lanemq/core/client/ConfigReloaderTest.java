@@ -52,7 +52,7 @@ class ConfigReloaderTest {
         PlatformConfigRef ref = new PlatformConfigRef(config("127.0.0.1:1"));
         Recorder first = new Recorder();
         Recorder second = new Recorder();
-        ConfigReloader reloader = new ConfigReloader("test", ref, () -> List.of(first, second), new SdkMetrics(registry, "test"), clock);
+        ConfigReloader reloader = new ConfigReloader("test", () -> true, ref, () -> List.of(first, second), new SdkMetrics(registry, "test"), clock);
 
         reloader.onChange(config("127.0.0.1:2"));
 
@@ -68,7 +68,7 @@ class ConfigReloaderTest {
     void changeASubscriberObjectsToIsRejectedAndTheOldSnapshotStays() throws Exception {
         PlatformConfigRef ref = new PlatformConfigRef(config("127.0.0.1:1"));
         Recorder subscriber = new Recorder();
-        ConfigReloader reloader = new ConfigReloader("etcd://x/key", ref, () -> List.of(subscriber), new SdkMetrics(registry, "test"), clock);
+        ConfigReloader reloader = new ConfigReloader("etcd://x/key", () -> true, ref, () -> List.of(subscriber), new SdkMetrics(registry, "test"), clock);
 
         reloader.onChange(config("127.0.0.1:3"));
 
@@ -86,7 +86,7 @@ class ConfigReloaderTest {
     @Test
     void invalidDocumentFromTheSourceIsCountedAndKeepsTheOldSnapshot() throws Exception {
         PlatformConfigRef ref = new PlatformConfigRef(config("127.0.0.1:1"));
-        ConfigReloader reloader = new ConfigReloader("test", ref, List::of, new SdkMetrics(registry, "test"), clock);
+        ConfigReloader reloader = new ConfigReloader("test", () -> true, ref, List::of, new SdkMetrics(registry, "test"), clock);
 
         reloader.onRejected(new InvalidConfigurationException("topics.x.routes[0].weight (line 7): must be >= 0"));
 
@@ -99,7 +99,7 @@ class ConfigReloaderTest {
     @Test
     void healthNamesTheSourceAndWhenTheSnapshotInForceTookEffectAndWhenAChangeWasRefused() throws Exception {
         PlatformConfigRef ref = new PlatformConfigRef(config("127.0.0.1:1"));
-        ConfigReloader reloader = new ConfigReloader("file:/etc/lanemq/platform.yaml", ref, List::of, new SdkMetrics(registry, "test"),
+        ConfigReloader reloader = new ConfigReloader("file:/etc/lanemq/platform.yaml", () -> true, ref, List::of, new SdkMetrics(registry, "test"),
                 clock);
         assertThat(reloader.health().location()).isEqualTo("file:/etc/lanemq/platform.yaml");
         assertThat(reloader.health().lastApplied()).as("the snapshot read at start took effect then").isEqualTo(FakeClock.START);
@@ -120,5 +120,19 @@ class ConfigReloaderTest {
         reloader.onChange(config("127.0.0.1:4"));
         assertThat(reloader.health().lastRejection()).as("a later change that applies clears the rejection").isEmpty();
         assertThat(reloader.health().lastApplied()).isEqualTo(FakeClock.START.plus(Duration.ofMinutes(3)));
+    }
+
+    @Test
+    void healthSaysWhetherTheSourceCanDeliverChangesNow() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean connected = new java.util.concurrent.atomic.AtomicBoolean(true);
+        ConfigReloader reloader = new ConfigReloader("etcd://127.0.0.1:2379/lanemq/platform", connected::get,
+                new PlatformConfigRef(config("127.0.0.1:1")), List::of, new SdkMetrics(registry, "test"), clock);
+        assertThat(reloader.health().connected()).isTrue();
+
+        connected.set(false);
+
+        assertThat(reloader.health().connected()).as("read from the source at each call").isFalse();
+        assertThat(reloader.health().healthy()).as("a source out of reach is not healthy, though nothing was rejected").isFalse();
+        assertThat(reloader.health().lastRejection()).isEmpty();
     }
 }
