@@ -70,19 +70,27 @@ class FairSpreadIT {
             double seconds = (System.nanoTime() - start) / 1e9;
 
             List<Delivery> allAcked = consumers.stream().flatMap(c -> c.acked.stream()).toList();
-            long duplicates = allAcked.size() - ackedIds(consumers).size();
+            // Counted by stored copy, not by message id: a send whose attempt timed out is sent again to the other
+            // cluster under the same id, and the late copy is a second stored message, not a redelivery (a CI run at
+            // 1,172 msgs/s had each cluster judged down once and 75 such copies, with 0 redeliveries).
+            long storedCopies = allAcked.stream()
+                    .map(d -> d.getCluster() + "/" + d.getPhysicalTopic() + "/" + d.getQueueId() + "/" + d.getQueueOffset())
+                    .distinct().count();
+            long duplicates = allAcked.size() - storedCopies;
+            long lateCopies = storedCopies - ackedIds(consumers).size();
             double redeliveries = proxy.meters().find(ProxyMetrics.REDELIVERIES).counters().stream()
                     .mapToDouble(c -> c.count()).sum();
             List<Integer> shares = consumers.stream().map(c -> c.deliveries.size()).sorted().toList();
             double mean = allAcked.size() / (double) CONSUMERS;
             Map<String, Long> perCluster = allAcked.stream().collect(Collectors.groupingBy(Delivery::getCluster, Collectors.counting()));
             System.out.printf("FairSpreadIT: %d messages to %d consumers in %.1f s (%.0f msgs/s); shares min %d max %d mean %.1f;"
-                            + " duplicates %d, redeliveries %.0f; per cluster %s%n",
+                            + " stored copies acked twice %d, redeliveries %.0f, late copies of sends retried on the other cluster %d;"
+                            + " per cluster %s%n",
                     MESSAGES, CONSUMERS, seconds, MESSAGES / seconds, shares.get(0), shares.get(shares.size() - 1), mean,
-                    duplicates, redeliveries, perCluster);
+                    duplicates, redeliveries, lateCopies, perCluster);
             System.out.println("FairSpreadIT: per consumer " + consumers.stream().map(c -> c.name + "=" + c.deliveries.size()).toList());
 
-            assertThat(duplicates).as("a message acked twice must have been redelivered").isLessThanOrEqualTo((long) redeliveries);
+            assertThat(duplicates).as("a stored message acked twice must have been redelivered").isLessThanOrEqualTo((long) redeliveries);
             assertThat(perCluster).containsOnlyKeys(platform.idcA().clusterName(), platform.idcB().clusterName());
             for (TestConsumer consumer : consumers) {
                 assertThat((double) consumer.deliveries.size()).as("share of " + consumer.name)
