@@ -28,16 +28,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 class LaneMqHealthEndpointTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private static final String PLATFORM = """
-            clusters:
-              cluster-a: { idc: idc-a, nameServer: "127.0.0.1:1" }
-              cluster-b: { idc: idc-b, nameServer: "127.0.0.1:1" }
-            topics:
-              order-paid:
-                routes:
-                  - { cluster: cluster-a, physicalTopic: order_paid, weight: 50 }
-                  - { cluster: cluster-b, physicalTopic: order_paid, weight: 50 }
-            """;
+    /** The starter tests' platform: two clusters whose name servers are unreachable ports. */
+    private static final String PLATFORM = LaneMqAutoConfigurationTest.PLATFORM;
 
     @TempDir
     Path directory;
