@@ -51,7 +51,7 @@ class IdcPartitionFaultIT {
                 ConsumptionMode.DIRECT, FAULT_SECONDS);
 
         // Each second on its own: a total over the window would let a fast end hide a stall.
-        assertThat(Arrays.stream(run.fromThree).min().orElse(0)).as("slowest second of sends started from 3 s into the "
+        assertThat(Arrays.stream(run.fromThree).min().orElse(0)).as("slowest second of sends acknowledged from 3 s into the "
                 + "partition (per second: %s), healthy %.0f/s", Arrays.toString(run.fromThree), run.healthyRate)
                 .isGreaterThanOrEqualTo((long) (0.9 * run.healthyRate));
         assertThat(run.successFromThree).as("sends started from 3 s into the partition that succeeded").isGreaterThanOrEqualTo(0.99);
@@ -164,7 +164,7 @@ class IdcPartitionFaultIT {
                 long now = log.nowNanos();
                 List<SendOutcome> recent = log.startedBetween(now - 4 * SECOND, now - SECOND);
                 double share = SendLog.shareOf(recent, victim.clusterName());
-                long[] lastSix = log.startsPerSecond(now - 7 * SECOND, now - SECOND);
+                long[] lastSix = log.acknowledgedPerSecond(now - 7 * SECOND, now - SECOND);
                 long earlier = lastSix[0] + lastSix[1] + lastSix[2];
                 long later = lastSix[3] + lastSix[4] + lastSix[5];
                 return now > 10 * SECOND && SendLog.successRate(recent) == 1.0 && share >= 0.35 && share <= 0.65
@@ -173,7 +173,7 @@ class IdcPartitionFaultIT {
             long cutAt = log.nowNanos();
             // Over the six steady seconds just checked, not the last three: a three-second peak (4,566/s against
             // seconds of 4,098-4,989) once made a fault that costs nothing read as 0.89 x healthy.
-            double healthyRate = log.startedBetween(cutAt - 6 * SECOND, cutAt).size() / 6.0;
+            double healthyRate = Arrays.stream(log.acknowledgedPerSecond(cutAt - 6 * SECOND, cutAt)).sum() / 6.0;
 
             Fault fault = injection.apply(victim).apply(faults);
             await().atMost(Duration.ofSeconds(faultSeconds + 10)).until(() -> log.nowNanos() > cutAt + faultSeconds * SECOND);
@@ -186,12 +186,12 @@ class IdcPartitionFaultIT {
                     .filter(o -> o.acknowledged() && healthyCluster.equals(o.cluster())).toList();
             double healthySideConsumed = healthySide.isEmpty() ? 0
                     : healthySide.stream().filter(o -> consumedBeforeHeal.contains(o.messageId())).count() / (double) healthySide.size();
-            long[] perSecondFromThree = log.startsPerSecond(cutAt + 3 * SECOND, healedAt);
+            long[] perSecondFromThree = log.acknowledgedPerSecond(cutAt + 3 * SECOND, healedAt);
             long[] latencies = fromThree.stream().filter(SendOutcome::acknowledged)
                     .mapToLong(o -> o.elapsedNanos(0) / 1_000).sorted().toArray();
-            System.out.printf("%s of %s for %d s: healthy %.0f sends/s; sends started per second from 3 s before: %s; "
+            System.out.printf("%s of %s for %d s: healthy %.0f sends/s; sends acknowledged per second from 3 s before: %s; "
                             + "p99 send from 3 s in %.1f ms; %d packets dropped; healthy side consumed during the fault %.4f%n",
-                    label, victim.name(), faultSeconds, healthyRate, Arrays.toString(log.startsPerSecond(cutAt - 3 * SECOND, healedAt)),
+                    label, victim.name(), faultSeconds, healthyRate, Arrays.toString(log.acknowledgedPerSecond(cutAt - 3 * SECOND, healedAt)),
                     latencies.length == 0 ? -1 : latencies[(int) (latencies.length * 0.99)] / 1000.0, fault.droppedPackets(),
                     healthySideConsumed);
             assertThat(fault.droppedPackets()).as("packets the fault dropped: it must have cut real traffic").isPositive();
