@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The HTTP endpoints (the delay server's and the dial test's only port) under hostile input, seeded so a failure
  * replays: random bytes, requests cut short, an HTTP/2 preface followed by garbage, a flood of idle connections. Every
- * connection is answered or closed, {@code /health} is served during the flood and after, and the JDK server's log
+ * connection is answered or closed, {@code /readyz} is served during the flood and after, and the JDK server's log
  * (the only logger on this path) stays quiet.
  */
 class ServiceEndpointsFuzzTest {
