@@ -175,6 +175,79 @@ public final class PortFuzzer {
         return accepted.get();
     }
 
+    /**
+     * Opens {@code connections} connections that each send the first half of {@code request}, then one more byte every
+     * {@code trickle} but never the rest (a slowloris), runs {@code during} while they are open, then closes them;
+     * returns how many the server had closed by the end of {@code during}.
+     */
+    public int slowClients(int connections, byte[] request, Duration trickle, ThrowingRunnable during) throws Exception {
+        int half = request.length / 2;
+        List<Socket> open = new ArrayList<>();
+        int[] sent = new int[connections];
+        try {
+            for (int i = 0; i < connections; i++) {
+                Socket socket = plainSocket();
+                open.add(socket);
+                socket.getOutputStream().write(request, 0, half);
+                sent[i] = half;
+            }
+            Thread trickler = new Thread(() -> {
+                while (!Thread.currentThread().isInterrupted()) {
+                    for (int i = 0; i < open.size(); i++) {
+                        if (sent[i] < request.length - 1) {
+                            try {
+                                open.get(i).getOutputStream().write(request[sent[i]++]);
+                            } catch (IOException closedByTheServer) {
+                                sent[i] = request.length; // nothing more to send on it
+                            }
+                        }
+                    }
+                    try {
+                        Thread.sleep(trickle.toMillis()); // the pace of the trickle, not a wait for an outcome
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "port-fuzzer-slow-clients");
+            trickler.setDaemon(true);
+            trickler.start();
+            try {
+                during.run();
+            } finally {
+                trickler.interrupt();
+                trickler.join();
+            }
+            int closed = 0;
+            for (Socket socket : open) {
+                if (closedByServer(socket)) {
+                    closed++;
+                }
+            }
+            return closed;
+        } finally {
+            for (Socket socket : open) {
+                socket.close();
+            }
+        }
+    }
+
+    /** Whether the server has closed {@code socket}: an end of stream or a reset at once, nothing to wait for. */
+    private static boolean closedByServer(Socket socket) throws IOException {
+        socket.setSoTimeout(1);
+        try {
+            InputStream in = socket.getInputStream();
+            byte[] buffer = new byte[8192];
+            while (in.read(buffer) >= 0) {
+                // an answer (a 408 or 400) before the close
+            }
+            return true;
+        } catch (SocketTimeoutException stillOpen) {
+            return false;
+        } catch (IOException reset) {
+            return true;
+        }
+    }
+
     @FunctionalInterface
     public interface ThrowingRunnable {
         void run() throws Exception;
