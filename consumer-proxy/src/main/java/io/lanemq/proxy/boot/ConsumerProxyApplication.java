@@ -37,8 +37,9 @@ public class ConsumerProxyApplication {
         SpringApplication application = application();
         application.setRegisterShutdownHook(false); // ours below: readiness first, then the close, bounded
         ConfigurableApplicationContext context = application.run(args);
-        GracefulShutdown.install("lanemq-proxy", context.getBean(Readiness.class),
-                context.getBean(ProxyProperties.class).validShutdownGrace(), context::close);
+        ProxyProperties properties = context.getBean(ProxyProperties.class);
+        GracefulShutdown.install("lanemq-proxy", context.getBean(Readiness.class), properties.validReadinessDelay(),
+                properties.validShutdownGrace(), context::close);
     }
 
     /** The application with the service's defaults; {@code run(args)} starts it. */
