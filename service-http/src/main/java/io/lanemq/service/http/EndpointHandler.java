@@ -87,9 +87,10 @@ final class EndpointHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                 send(ctx, response, keepAlive);
                 ctx.channel().config().setAutoRead(true);
             });
-        } catch (RejectedExecutionException busy) {
-            ctx.channel().config().setAutoRead(true);
-            answer(ctx, HttpResponseStatus.SERVICE_UNAVAILABLE, "too many scrapes at once\n", head, false);
+        } catch (RejectedExecutionException stopping) {
+            // The server is closing. Otherwise the queue is bounded already: one scrape per connection at most
+            // (reading is paused until it is answered), and the connections are capped.
+            answer(ctx, HttpResponseStatus.SERVICE_UNAVAILABLE, "stopping\n", head, false);
         }
     }
 
