@@ -3,9 +3,9 @@ package io.lanemq.delay;
 import io.lanemq.support.NamedThreads;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +25,13 @@ import org.slf4j.LoggerFactory;
  * (everything that arrived while the previous batch was written and forced) costs one force per
  * segment it touches, not one per mark; under load batches grow, so the forces per second stay
  * bounded by the device's latency, not by the delivery rate.
+ *
+ * <p><b>A failed write or force</b> reports nothing: the marks it concerned are written and forced
+ * again every {@link #RETRY_MILLIS} ms, with the next batch, and reported once that succeeds. Until
+ * then their records' upstream offsets stay held, so a restart (or the server's re-enqueue of a
+ * long-held offset) sends them once more: a duplicate, never a loss. The marks waiting meanwhile
+ * are bounded by the records delivered since the failure began; the failure is logged and counted
+ * in the store's health once, and its end once.
  */
 final class MarkWriter implements Runnable {
 
@@ -40,7 +47,13 @@ final class MarkWriter implements Runnable {
      */
     private static final Mark WAKE = new Mark(null, -1, null, null);
 
+    /** How often marks whose write or force failed are tried again while no new mark arrives. */
+    static final long RETRY_MILLIS = 1_000;
+
     private final LinkedBlockingQueue<Mark> queue = new LinkedBlockingQueue<>();
+    /** Marks not yet forced because a write or force failed; the writer thread's only (the stop's after it). */
+    private final List<Mark> unforced = new ArrayList<>();
+    private boolean failing;
     private final Health health;
     private final SettlementListener listener;
     private volatile boolean running = true;
@@ -66,12 +79,14 @@ final class MarkWriter implements Runnable {
         List<Mark> batch = new ArrayList<>();
         while (running) {
             try {
-                Mark first = queue.take();
+                Mark first = unforced.isEmpty() ? queue.take() : queue.poll(RETRY_MILLIS, TimeUnit.MILLISECONDS);
+                batch.addAll(unforced);
+                unforced.clear();
                 if (first != null) {
                     batch.add(first);
                     queue.drainTo(batch);
-                    write(batch);
                 }
+                write(batch);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -82,35 +97,37 @@ final class MarkWriter implements Runnable {
     }
 
     private void write(List<Mark> batch) {
-        Set<Segment> touched = new LinkedHashSet<>();
-        List<Mark> written = new ArrayList<>(batch.size());
+        Map<Segment, List<Mark>> bySegment = new LinkedHashMap<>();
         for (Mark m : batch) {
             if (m.barrier() != null || m == WAKE) {
                 continue;
             }
             try {
                 m.segment().persistDelivered(m.ordinal());
-                touched.add(m.segment());
+                bySegment.computeIfAbsent(m.segment(), s -> new ArrayList<>()).add(m);
             } catch (IOException e) {
-                markFailed(m, e);
+                failed("could not write the delivered mark of " + m.segment().dataPath.getFileName() + " ordinal "
+                        + m.ordinal(), e);
+                unforced.add(m);
             }
-            written.add(m);
         }
-        for (Segment segment : touched) {
+        for (Map.Entry<Segment, List<Mark>> segment : bySegment.entrySet()) {
             try {
-                segment.force();
+                segment.getKey().force();
             } catch (IOException e) {
-                String what = "could not force the marks of " + segment.dataPath.getFileName()
-                        + "; a restart after a power loss may deliver them again: " + e;
-                health.error(what);
-                log.warn(what);
+                failed("could not force the marks of " + segment.getKey().dataPath.getFileName(), e);
+                unforced.addAll(segment.getValue());
+                continue;
+            }
+            for (Mark m : segment.getValue()) {
+                notifySettled(listener, m.id());
             }
         }
-        for (Mark m : written) {
-            // Settled either way: the broker has the message; a lost mark costs a redelivery, not a loss.
-            notifySettled(listener, m.id());
+        if (failing && unforced.isEmpty()) {
+            failing = false;
+            log.info("Delivered marks are written and forced again; the deliveries held back are reported settled");
         }
-        // Barriers last: a test waiting on one sees every mark before it written, forced and reported.
+        // Barriers last: a test waiting on one sees every mark before it tried, and reported unless it failed.
         for (Mark m : batch) {
             if (m.barrier() != null) {
                 m.barrier().countDown();
@@ -118,11 +135,16 @@ final class MarkWriter implements Runnable {
         }
     }
 
-    private void markFailed(Mark m, IOException e) {
-        String what = "delivered but could not mark it [segment=" + m.segment().dataPath.getFileName()
-                + ", ordinal=" + m.ordinal() + "]; a restart will deliver it again: " + e;
-        health.error(what);
-        log.warn(what);
+    /** Once per failure streak: every retry would otherwise log again each second. */
+    private void failed(String what, IOException e) {
+        if (failing) {
+            return;
+        }
+        failing = true;
+        String message = what + "; its deliveries are not reported settled (their offsets stay held, a restart sends "
+                + "them again) until a retry every " + RETRY_MILLIS + " ms succeeds: " + e;
+        health.error(message);
+        log.warn(message);
     }
 
     /** Calls someone else's listener: whatever it throws must not stop the engine's thread. */
@@ -134,7 +156,7 @@ final class MarkWriter implements Runnable {
         }
     }
 
-    /** For tests: waits until every mark queued before this call is written. */
+    /** For tests: waits until every mark queued before this call was tried (written, or failed and kept for a retry). */
     boolean awaitWritten(long timeoutMillis) throws InterruptedException {
         CountDownLatch barrier = new CountDownLatch(1);
         queue.add(new Mark(null, -1, null, barrier));
@@ -150,7 +172,8 @@ final class MarkWriter implements Runnable {
             t.join(TimeUnit.SECONDS.toMillis(10));
         }
         if (drain) {
-            List<Mark> rest = new ArrayList<>();
+            List<Mark> rest = new ArrayList<>(unforced);
+            unforced.clear();
             queue.drainTo(rest);
             write(rest);
         } else {

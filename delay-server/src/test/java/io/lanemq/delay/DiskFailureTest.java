@@ -2,9 +2,13 @@ package io.lanemq.delay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.lanemq.support.FakeClock;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,12 +19,14 @@ class DiskFailureTest {
     @TempDir
     Path dir;
     private final FailingDisk disk = new FailingDisk();
+    /** Reported settled: what the server would commit upstream. */
+    private final List<DelayId> settled = new CopyOnWriteArrayList<>();
     private EngineFixture f;
     private long t0;
 
     @BeforeEach
     void open() throws Exception {
-        f = new EngineFixture(dir, new FakeClock(), b -> b.files(disk));
+        f = new EngineFixture(dir, new FakeClock(), b -> b.files(disk).settlementListener(settled::add));
         t0 = f.clock.millis();
     }
 
@@ -56,6 +62,26 @@ class DiskFailureTest {
     }
 
     @Test
+    void aDeliveryWhoseMarkCannotBeForcedIsNotReportedSettledUntilAForceSucceeds() throws Exception {
+        DelayedRecord r = f.schedule(t0 + 1_000, "delivered while the device fails");
+        disk.failForces();
+
+        f.advanceTo(t0 + 1_000);
+        assertThat(f.sink.ids()).as("delivered to the broker").containsExactly(r.id());
+        assertThat(settled).as("not reported: its upstream offset stays held, so a restart would send it again").isEmpty();
+        assertThat(f.engine.health().lastError()).contains("could not force the marks").contains("Input/output error");
+        f.advanceTo(t0 + 1_000 + 3 * MarkWriter.RETRY_MILLIS); // the clock of the wheel: retries go by the real one
+        assertThat(settled).as("still failing").isEmpty();
+
+        disk.heal();
+        await().atMost(Duration.ofMillis(5 * MarkWriter.RETRY_MILLIS)).untilAsserted(() ->
+                assertThat(settled).as("reported once a retry forced its mark").containsExactly(r.id()));
+        f.crashAndRestart();
+        f.advanceTo(t0 + 10_000);
+        assertThat(f.sink.ids()).as("its mark is on disk: not delivered again after a restart").containsExactly(r.id());
+    }
+
+    @Test
     void aHalfWrittenRecordLeavesNoTrace() throws Exception {
         DelayedRecord first = f.schedule(t0 + 3_600_000, "first");
         disk.fill();
@@ -84,17 +110,17 @@ class DiskFailureTest {
     }
 
     @Test
-    void aDeliveryWhoseMarkCannotBeWrittenIsNotRepeatedByThisProcess() throws Exception {
+    void aDeliveryWhoseMarkCannotBeWrittenIsNotRepeatedByThisProcessNorReportedSettled() throws Exception {
         DelayedRecord r = f.schedule(t0 + 1_000, "x");
         disk.fill();
         f.advanceTo(t0 + 1_000);
         f.advanceTo(t0 + 100_000);
         assertThat(f.sink.ids()).containsExactly(r.id());
+        assertThat(settled).as("its offset stays held upstream").isEmpty();
         assertThat(f.engine.health().errors()).isPositive();
-        assertThat(f.engine.health().lastError()).contains("could not mark");
-        disk.heal();
-        // After a restart it would be delivered again: a duplicate, never a loss.
-        f.crashAndRestart();
+        assertThat(f.engine.health().lastError()).contains("could not write the delivered mark");
+        // After a restart it is delivered again: a duplicate, never a loss.
+        f.crashAndRestart(disk::heal);
         f.engine.awaitCycles();
         assertThat(f.sink.ids()).containsExactly(r.id(), r.id());
     }

@@ -46,7 +46,13 @@ final class EngineFixture implements AutoCloseable {
 
     /** Drop the engine as kill -9 would, and open again. */
     void crashAndRestart() throws DelayStoreException {
+        crashAndRestart(() -> { });
+    }
+
+    /** Drop the engine as kill -9 would, run {@code whileDown} (heal a disk, say), and open again. */
+    void crashAndRestart(Runnable whileDown) throws DelayStoreException {
         engine.abandon();
+        whileDown.run();
         engine = open();
     }
 

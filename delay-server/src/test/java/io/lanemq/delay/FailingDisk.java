@@ -10,12 +10,14 @@ import java.util.Set;
 
 /**
  * Real files whose writes can be made to fail as on a full disk (after writing part of the
- * buffer, as the kernel does) or a read-only one, and whose mappings can be made to fail.
+ * buffer, as the kernel does) or a read-only one, whose forces can be made to fail as on a failing
+ * device, and whose mappings can be made to fail.
  */
 final class FailingDisk implements FileChannelFactory {
 
     private volatile String writeError;
     private volatile String mapError;
+    private volatile String forceError;
 
     void fill() {
         writeError = "No space left on device";
@@ -29,9 +31,15 @@ final class FailingDisk implements FileChannelFactory {
         mapError = "Map failed";
     }
 
+    /** Writes still land in the page cache, but nothing reaches the device: an I/O error on fsync. */
+    void failForces() {
+        forceError = "Input/output error";
+    }
+
     void heal() {
         writeError = null;
         mapError = null;
+        forceError = null;
     }
 
     @Override
@@ -69,6 +77,15 @@ final class FailingDisk implements FileChannelFactory {
                 throw new IOException(writeError);
             }
             return super.truncate(size);
+        }
+
+        @Override
+        public void force(boolean metaData) throws IOException {
+            String error = forceError;
+            if (error != null) {
+                throw new IOException(error);
+            }
+            real.force(metaData);
         }
 
         @Override

@@ -32,8 +32,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Each service's image as Jib wrote it ({@code <module>/target/jib-image.tar}, an OCI layout; built by the
  * {@code images} profile, on in CI): its entrypoint runs the service's main class with container-aware JVM flags,
  * as the non-root user, exposing exactly the ports its Kubernetes manifest declares, with nothing secret in its
- * layers or environment. Where this runs as root, the layers are unpacked and the entrypoint really run under
- * chroot (with its own /proc, as a container runtime gives it) as the image's user.
+ * layers or environment. The layers are then unpacked and the entrypoint really run under chroot (with its own
+ * /proc, as a container runtime gives it) as the image's user, which needs root, unshare and chroot: without them
+ * (or without the images) the test skips on a developer's machine and fails under CI=true.
  */
 class ContainerImagesTest {
     private static final Pattern SECRET_FILE = Pattern.compile(".*\\.(p12|pem|key|jks|keystore)$|.*tokens\\.properties$");
@@ -72,7 +73,7 @@ class ContainerImagesTest {
     @EnumSource(Image.class)
     void theImageRunsItsMainAsNonRootWithTheManifestsPortsAndNoSecrets(Image image) throws Exception {
         Path tar = image.tar();
-        requireImage(Files.isRegularFile(tar), tar + " is missing: build it with mvn -Pimages package (CI does)");
+        require(Files.isRegularFile(tar), tar + " is missing: build it with mvn -Pimages package (CI does)");
         OciImage oci = OciImage.read(tar);
         JsonNode config = oci.config;
         System.out.printf("[ContainerImagesTest] %s: %d MB (%d layers)%n", image.module, Files.size(tar) >> 20,
@@ -105,7 +106,7 @@ class ContainerImagesTest {
         boolean root = "root".equals(System.getProperty("user.name"));
         boolean tools = Stream.of("/usr/bin/unshare", "/usr/sbin/chroot", "/usr/bin/chroot").filter(p -> Files.isExecutable(Path.of(p)))
                 .count() >= 2;
-        assumeTrue(root && tools, "running the image needs root, unshare and chroot");
+        require(root && tools, "running the image needs root, unshare and chroot (user " + System.getProperty("user.name") + ")");
         Path rootfs = dir.resolve("rootfs");
         oci.unpackTo(rootfs);
         Files.createDirectories(rootfs.resolve("proc"));
@@ -159,8 +160,11 @@ class ContainerImagesTest {
         return ports;
     }
 
-    /** Missing images skip the test on a developer's machine; under CI=true they fail it (CI builds them). */
-    private static void requireImage(boolean present, String missing) {
+    /**
+     * What this test needs (the images, root and the tools to run them) skips it on a developer's machine when
+     * missing; under CI=true it fails it, so CI never passes a check it did not run.
+     */
+    private static void require(boolean present, String missing) {
         if ("true".equals(System.getenv("CI"))) {
             assertTrue(present, missing);
         }

@@ -105,9 +105,14 @@ class KubernetesManifestsTest {
             assertProbe(where + " readiness", container, container.getReadinessProbe(), ServiceEndpoints.READINESS_PATH, served);
             assertProbe(where + " startup", container, container.getStartupProbe(), ServiceEndpoints.LIVENESS_PATH, served);
             assertThat(pod.getTerminationGracePeriodSeconds())
-                    .as(where + ": the kubelet waits longer than the service's own grace period "
-                            + parsed.shutdownGrace() + " before SIGKILL")
-                    .isGreaterThan(parsed.shutdownGrace().toSeconds());
+                    .as(where + ": the kubelet waits longer than the service's readiness delay " + parsed.readinessDelay()
+                            + " plus its own grace period " + parsed.shutdownGrace() + " before SIGKILL")
+                    .isGreaterThan(parsed.readinessDelay().plus(parsed.shutdownGrace()).toSeconds());
+            Probe readiness = container.getReadinessProbe();
+            assertThat(parsed.readinessDelay().toSeconds())
+                    .as(where + ": after SIGTERM the service serves, not ready, at least as long as its readiness probe "
+                            + "takes to see it (periodSeconds x failureThreshold)")
+                    .isGreaterThanOrEqualTo((long) readiness.getPeriodSeconds() * readiness.getFailureThreshold());
             assertThat(pod.getSecurityContext().getRunAsNonRoot()).as(where + " runs as non-root").isTrue();
             checked.add(service.name());
         });

@@ -33,7 +33,7 @@ enum ServiceArguments {
             ProxyProperties bound = new Binder(new MapConfigurationPropertySource(properties))
                     .bind("lanemq.proxy", Bindable.of(ProxyProperties.class), new NoUnboundElementsBindHandler(org.springframework.boot.context.properties.bind.BindHandler.DEFAULT))
                     .orElseThrow(() -> new IllegalArgumentException("no lanemq.proxy.* argument"));
-            return new Parsed(bound.httpSocketAddress(), bound.validShutdownGrace());
+            return new Parsed(bound.httpSocketAddress(), bound.validReadinessDelay(), bound.validShutdownGrace());
         }
     },
     DELAY_SERVER("lanemq/delay-server") {
@@ -43,7 +43,9 @@ enum ServiceArguments {
             command.parseArgs(args.toArray(String[]::new));
             String http = command.getCommandSpec().findOption("--http-address").getValue();
             long grace = command.getCommandSpec().findOption("--shutdown-grace-seconds").<Long>getValue();
-            return new Parsed(io.lanemq.service.http.HttpAddress.parse("--http-address", http), Duration.ofSeconds(grace));
+            long delay = command.getCommandSpec().findOption("--readiness-delay-seconds").<Long>getValue();
+            return new Parsed(io.lanemq.service.http.HttpAddress.parse("--http-address", http), Duration.ofSeconds(delay),
+                    Duration.ofSeconds(grace));
         }
     },
     DIAL_TEST("lanemq/dial-test") {
@@ -58,7 +60,8 @@ enum ServiceArguments {
                 command.parseArgs(args.toArray(String[]::new));
                 InetSocketAddress http = command.getCommandSpec().findOption("--http-address").getValue();
                 Duration grace = command.getCommandSpec().findOption("--shutdown-grace").getValue();
-                return new Parsed(http, grace);
+                Duration delay = command.getCommandSpec().findOption("--readiness-delay").getValue();
+                return new Parsed(http, delay, grace);
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException("cannot build the dial test's command line: " + e, e);
             }
@@ -66,7 +69,7 @@ enum ServiceArguments {
     };
 
     /** What the service will do with those arguments. */
-    record Parsed(InetSocketAddress httpAddress, Duration shutdownGrace) {
+    record Parsed(InetSocketAddress httpAddress, Duration readinessDelay, Duration shutdownGrace) {
     }
 
     final String image;

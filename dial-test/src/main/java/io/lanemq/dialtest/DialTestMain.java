@@ -103,6 +103,11 @@ public final class DialTestMain implements Callable<Integer> {
             + "for at most this long (default: ${DEFAULT-VALUE}).")
     Duration shutdownGrace;
 
+    @Option(names = "--readiness-delay", converter = DurationConverter.class, defaultValue = "0s",
+        description = "On SIGTERM: keep serving, not ready, this long before stopping, while load balancers stop "
+            + "routing here (default: ${DEFAULT-VALUE}).")
+    Duration readinessDelay;
+
     @Option(names = "--delay-server-topic", paramLabel = "TOPIC",
         description = "Probe the delay server too (kind delay_server): its internal delay topic, as the platform "
             + "configuration's delay.internalTopic names it. Needs --delay-logic-topic. The embedded default runs one.")
@@ -169,13 +174,14 @@ public final class DialTestMain implements Callable<Integer> {
         AtomicInteger exitCode = new AtomicInteger(EXIT_FAILURE);
         CountDownLatch finished = new CountDownLatch(1);
         AtomicBoolean exiting = new AtomicBoolean();
-        // SIGTERM or Ctrl-C, the services' one way (service-http): not ready at once, then stop probing, let
-        // main() print the summary and end with its exit code, within the grace period.
+        // SIGTERM or Ctrl-C, the services' one way (service-http): not ready at once, probing on through the readiness
+        // delay, then stop probing, let main() print the summary and end with its exit code, within the grace period.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (exiting.get()) {
                 return;
             }
-            boolean done = GracefulShutdown.drain("lanemq-dialtest", main.readiness, main.graceOrDefault(), () -> {
+            boolean done = GracefulShutdown.drain("lanemq-dialtest", main.readiness, main.readinessDelayOrNone(),
+                    main.graceOrDefault(), () -> {
                 main.interrupted.set(true);
                 main.stopRequested.countDown();
                 try {
@@ -208,6 +214,7 @@ public final class DialTestMain implements Callable<Integer> {
         StressOptions stressConfig;
         try {
             GracefulShutdown.requireGrace(shutdownGrace);
+            GracefulShutdown.requireReadinessDelay(readinessDelay);
             stressConfig = stressConfig();
             builder = configBuilder();
             if (stressConfig != null) {
@@ -260,6 +267,15 @@ public final class DialTestMain implements Callable<Integer> {
         Duration asked = shutdownGrace;
         if (asked == null || asked.isNegative() || asked.compareTo(GracefulShutdown.MAX_GRACE) > 0) {
             return Duration.ofSeconds(60);
+        }
+        return asked;
+    }
+
+    /** The readiness delay asked for, valid, or none (a SIGTERM may come before the options are parsed). */
+    private Duration readinessDelayOrNone() {
+        Duration asked = readinessDelay;
+        if (asked == null || asked.isNegative() || asked.compareTo(GracefulShutdown.MAX_READINESS_DELAY) > 0) {
+            return Duration.ZERO;
         }
         return asked;
     }

@@ -29,11 +29,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;
 
 /**
- * An IDC that fails silently, under a fixed pool of synchronous senders and a consumer group: every packet to
- * and from its name server and broker is dropped (nothing refuses, nothing resets), or a random 10% of them.
- * Sends must move to the healthy IDC within 3 s at >= 90% of the healthy rate, no caller may wait longer than
- * the send timeout, the healthy IDC's messages must keep being consumed, and after the heal every acknowledged
- * message is consumed. Runs in its own network namespace (bin/netns/bin/java), where the rules live.
+ * An IDC that fails silently, under a fixed pool of synchronous senders and a consumer group: IDC B's name server
+ * and broker get a fault for a while, then it heals. Rates count sends acknowledged per second (failed and
+ * blocked calls count for nothing), each second on its own, against the steady healthy rate measured just before.
+ * What each fault must keep, from 3 s into it:
+ * <ul>
+ *   <li>silent partition (every packet dropped): every second >= 90% of healthy, the healthy IDC's messages
+ *       consumed during the partition, in DIRECT and in PROXY mode;</li>
+ *   <li>10% packet loss: a mean >= 60% of healthy and no second below 15% (the >= 90% target is not asserted, see
+ *       the test);</li>
+ *   <li>answers dropped on the way back: a mean >= 90% of healthy, no second below 40%;</li>
+ *   <li>the name server alone unreachable: a mean >= 90% of healthy, no second below 50%, IDC B keeps its share;</li>
+ * </ul>
+ * and in every case >= 99% of the sends started succeed, no caller waits past the send timeout, and after the
+ * heal every acknowledged message is consumed (0 lost). Runs in its own network namespace (bin/netns/bin/java),
+ * where the rules live.
  */
 @Isolated
 class IdcPartitionFaultIT {
@@ -51,7 +61,7 @@ class IdcPartitionFaultIT {
                 ConsumptionMode.DIRECT, FAULT_SECONDS);
 
         // Each second on its own: a total over the window would let a fast end hide a stall.
-        assertThat(Arrays.stream(run.fromThree).min().orElse(0)).as("slowest second of sends started from 3 s into the "
+        assertThat(Arrays.stream(run.fromThree).min().orElse(0)).as("slowest second of sends acknowledged from 3 s into the "
                 + "partition (per second: %s), healthy %.0f/s", Arrays.toString(run.fromThree), run.healthyRate)
                 .isGreaterThanOrEqualTo((long) (0.9 * run.healthyRate));
         assertThat(run.successFromThree).as("sends started from 3 s into the partition that succeeded").isGreaterThanOrEqualTo(0.99);
@@ -62,21 +72,26 @@ class IdcPartitionFaultIT {
 
     /**
      * 10% loss is not the silent partition: most of IDC B's sends succeed, some wait for a TCP retransmission
-     * (200 ms and more, below failoverAfterMs), and IDC B's name server answers the failover's probe. The target
-     * of >= 90% of the healthy rate is NOT met on a quiet host (47% in a clean-clone run whose healthy rate was
-     * 4,423/s; 90-110% on a loaded one, whose healthy rate was far lower): the failover cuts the slow IDC, the
-     * name-server probe brings it back within a second, and it is slow again. What holds, and is asserted:
-     * nothing lost, >= 99% of the sends succeed, no caller waits past the send timeout, no second stalls.
+     * (200 ms and more, below failoverAfterMs), and IDC B's name server answers the failover's probe, so the
+     * failover cuts the slow IDC, the probe brings it back and it is slow again. The target of >= 90% of the
+     * healthy rate is not asserted: a clean-clone run on a quiet host once fell to about half, and the faster the
+     * healthy rate, the deeper a single second dips (a quarter of it at ~2,900/s). The bounds sit below that and
+     * above the fault this test was written for: senders that piled onto the lossy IDC and waited out failoverAfter
+     * together, seconds of 33 and 85 sends against 1,300 healthy (0.03 and 0.07 x).
      */
     @Test
-    void tenPercentPacketLossOnAnIdcLosesNothingAndBlocksNobody() throws Exception {
+    void tenPercentPacketLossOnAnIdcLosesNothingAndKeepsMostOfTheRate() throws Exception {
         Run run = run("10% loss", idc -> faults -> faults.loss("10% loss on " + idc.name(), idc.ports(), 10, Direction.BOTH),
                 ConsumptionMode.DIRECT, SHORT_FAULT_SECONDS);
 
         double rate = Arrays.stream(run.fromThree).average().orElse(0);
-        System.out.printf("10%% loss: send rate from 3 s %.2f x healthy (target 0.9)%n", rate / run.healthyRate);
-        assertThat(Arrays.stream(run.fromThree).min().orElse(0)).as("slowest second from 3 s in (per second: %s), healthy %.0f/s",
-                Arrays.toString(run.fromThree), run.healthyRate).isPositive();
+        long slowest = Arrays.stream(run.fromThree).min().orElse(0);
+        System.out.printf("10%% loss: acknowledged sends/s from 3 s: mean %.2f x healthy (target 0.9), slowest second %.2f x%n",
+                rate / run.healthyRate, slowest / run.healthyRate);
+        assertThat(rate).as("acknowledged sends/s from 3 s in (per second: %s), healthy %.0f/s", Arrays.toString(run.fromThree),
+                run.healthyRate).isGreaterThanOrEqualTo(0.6 * run.healthyRate);
+        assertThat(slowest).as("slowest second from 3 s in (per second: %s), healthy %.0f/s", Arrays.toString(run.fromThree),
+                run.healthyRate).isGreaterThanOrEqualTo((long) (0.15 * run.healthyRate));
         assertThat(run.successFromThree).as("sends started from 3 s into the loss that succeeded").isGreaterThanOrEqualTo(0.99);
         assertThat(run.longestMillis).as("longest blocked send (ms)").isLessThanOrEqualTo(SEND_TIMEOUT_MILLIS);
     }
@@ -164,7 +179,7 @@ class IdcPartitionFaultIT {
                 long now = log.nowNanos();
                 List<SendOutcome> recent = log.startedBetween(now - 4 * SECOND, now - SECOND);
                 double share = SendLog.shareOf(recent, victim.clusterName());
-                long[] lastSix = log.startsPerSecond(now - 7 * SECOND, now - SECOND);
+                long[] lastSix = log.acknowledgedPerSecond(now - 7 * SECOND, now - SECOND);
                 long earlier = lastSix[0] + lastSix[1] + lastSix[2];
                 long later = lastSix[3] + lastSix[4] + lastSix[5];
                 return now > 10 * SECOND && SendLog.successRate(recent) == 1.0 && share >= 0.35 && share <= 0.65
@@ -173,7 +188,7 @@ class IdcPartitionFaultIT {
             long cutAt = log.nowNanos();
             // Over the six steady seconds just checked, not the last three: a three-second peak (4,566/s against
             // seconds of 4,098-4,989) once made a fault that costs nothing read as 0.89 x healthy.
-            double healthyRate = log.startedBetween(cutAt - 6 * SECOND, cutAt).size() / 6.0;
+            double healthyRate = Arrays.stream(log.acknowledgedPerSecond(cutAt - 6 * SECOND, cutAt)).sum() / 6.0;
 
             Fault fault = injection.apply(victim).apply(faults);
             await().atMost(Duration.ofSeconds(faultSeconds + 10)).until(() -> log.nowNanos() > cutAt + faultSeconds * SECOND);
@@ -186,12 +201,12 @@ class IdcPartitionFaultIT {
                     .filter(o -> o.acknowledged() && healthyCluster.equals(o.cluster())).toList();
             double healthySideConsumed = healthySide.isEmpty() ? 0
                     : healthySide.stream().filter(o -> consumedBeforeHeal.contains(o.messageId())).count() / (double) healthySide.size();
-            long[] perSecondFromThree = log.startsPerSecond(cutAt + 3 * SECOND, healedAt);
+            long[] perSecondFromThree = log.acknowledgedPerSecond(cutAt + 3 * SECOND, healedAt);
             long[] latencies = fromThree.stream().filter(SendOutcome::acknowledged)
                     .mapToLong(o -> o.elapsedNanos(0) / 1_000).sorted().toArray();
-            System.out.printf("%s of %s for %d s: healthy %.0f sends/s; sends started per second from 3 s before: %s; "
+            System.out.printf("%s of %s for %d s: healthy %.0f sends/s; sends acknowledged per second from 3 s before: %s; "
                             + "p99 send from 3 s in %.1f ms; %d packets dropped; healthy side consumed during the fault %.4f%n",
-                    label, victim.name(), faultSeconds, healthyRate, Arrays.toString(log.startsPerSecond(cutAt - 3 * SECOND, healedAt)),
+                    label, victim.name(), faultSeconds, healthyRate, Arrays.toString(log.acknowledgedPerSecond(cutAt - 3 * SECOND, healedAt)),
                     latencies.length == 0 ? -1 : latencies[(int) (latencies.length * 0.99)] / 1000.0, fault.droppedPackets(),
                     healthySideConsumed);
             assertThat(fault.droppedPackets()).as("packets the fault dropped: it must have cut real traffic").isPositive();

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 
 /**
@@ -14,12 +15,22 @@ import java.util.stream.Collectors;
 public final class SendLog {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 
-    private final long origin = System.nanoTime();
+    private final LongSupplier nanoClock;
+    private final long origin;
     private final ConcurrentLinkedQueue<Send> sends = new ConcurrentLinkedQueue<>();
+
+    public SendLog() {
+        this(System::nanoTime);
+    }
+
+    SendLog(LongSupplier nanoClock) {
+        this.nanoClock = nanoClock;
+        this.origin = nanoClock.getAsLong();
+    }
 
     /** Nanos since this log began: the time base of every outcome. */
     public long nowNanos() {
-        return System.nanoTime() - origin;
+        return nanoClock.getAsLong() - origin;
     }
 
     /** Records a send that starts now; complete it with {@link Send#acknowledged} or {@link Send#failed}. */
@@ -56,13 +67,18 @@ public final class SendLog {
         return sends.stream().mapToLong(s -> s.outcome().elapsedNanos(now)).max().orElse(0) / 1_000_000;
     }
 
-    /** Sends started in each whole second from {@code fromNanos} (inclusive) to {@code toNanos}. */
-    public long[] startsPerSecond(long fromNanos, long toNanos) {
+    /**
+     * Sends acknowledged in each whole second from {@code fromNanos} (inclusive) to {@code toNanos}, counted in the
+     * second of their acknowledgement: a rate of sends started would count a failure, or a call still blocked, as
+     * much as a stored message.
+     */
+    public long[] acknowledgedPerSecond(long fromNanos, long toNanos) {
         int seconds = (int) Math.max(0, (toNanos - fromNanos) / SECOND);
         long[] counts = new long[seconds];
         for (Send send : sends) {
-            long offset = send.start - fromNanos;
-            if (offset >= 0 && offset / SECOND < seconds) {
+            SendOutcome outcome = send.outcome();
+            long offset = outcome.endNanos() - fromNanos;
+            if (outcome.acknowledged() && offset >= 0 && offset / SECOND < seconds) {
                 counts[(int) (offset / SECOND)]++;
             }
         }

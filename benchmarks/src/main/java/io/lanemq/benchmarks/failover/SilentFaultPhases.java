@@ -64,12 +64,12 @@ final class SilentFaultPhases {
         String label = silent ? "silent partition" : "10% loss";
         waitSteady(log, victim.clusterName());
         long cutAt = log.nowNanos();
-        double healthy = log.startedBetween(cutAt - 3 * SECOND, cutAt).size() / 3.0;
+        double healthy = Arrays.stream(log.acknowledgedPerSecond(cutAt - 3 * SECOND, cutAt)).sum() / 3.0;
         Fault again = inject.get();
         waitUntil(log, cutAt + faultSeconds * SECOND);
         again.heal();
         long healedAt = log.nowNanos();
-        long[] perSecond = log.startsPerSecond(cutAt, healedAt);
+        long[] perSecond = log.acknowledgedPerSecond(cutAt, healedAt);
         int backAt = -1;
         for (int s = 0; s < perSecond.length && backAt < 0; s++) {
             final int from = s;
@@ -84,9 +84,9 @@ final class SilentFaultPhases {
         double p99 = micros.length == 0 ? -1 : micros[(int) (micros.length * 0.99)] / 1000.0;
         long longest = log.startedBetween(cutAt, healedAt).stream().mapToLong(o -> o.elapsedNanos(log.nowNanos())).max()
                 .orElse(0) / 1_000_000;
-        double rateRatio = Arrays.stream(log.startsPerSecond(cutAt + 3 * SECOND, healedAt)).average().orElse(0) / healthy;
+        double rateRatio = Arrays.stream(log.acknowledgedPerSecond(cutAt + 3 * SECOND, healedAt)).average().orElse(0) / healthy;
         long backToWeights = waitForShare(log, victim.clusterName(), healedAt, 0.40, 60);
-        System.out.printf("  %s of %s for %d s (%d packets dropped): healthy %.0f sends/s; per second from the cut %s%n",
+        System.out.printf("  %s of %s for %d s (%d packets dropped): healthy %.0f sends/s; acknowledged per second from the cut %s%n",
                 label, victim.name(), faultSeconds, again.droppedPackets(), healthy, Arrays.toString(perSecond));
         System.out.printf("    every second >= 90%% of healthy from second %d; rate from 3 s %.2f x healthy; success from 3 s %.4f;"
                 + " p99 %.1f ms; longest call %d ms; back to the weights (share >= 40%%) %d ms after the heal%n",
@@ -102,7 +102,7 @@ final class SilentFaultPhases {
                     .require(backAt >= 0, "never back to 90% of healthy").require(success >= 0.99, "success below 99%")
                     .note(note).build();
         }
-        return Figure.of("P5", "10% loss on " + victim.name() + ": sync send rate from 3 s vs healthy")
+        return Figure.of("P5", "10% loss on " + victim.name() + ": acknowledged sync sends/s from 3 s vs healthy")
                 .measured(rateRatio * healthy, "sends/s").baseline(healthy).target(Targets.P5_LOSS_RATE_VS_HEALTHY)
                 .require(success >= 0.99, "success below 99%").note(note).build();
     }
@@ -111,7 +111,7 @@ final class SilentFaultPhases {
         long deadline = log.nowNanos() + 90 * SECOND;
         while (log.nowNanos() < deadline) {
             long now = log.nowNanos();
-            long[] six = log.startsPerSecond(now - 7 * SECOND, now - SECOND);
+            long[] six = log.acknowledgedPerSecond(now - 7 * SECOND, now - SECOND);
             long earlier = six[0] + six[1] + six[2];
             long later = six[3] + six[4] + six[5];
             double share = SendLog.shareOf(log.startedBetween(now - 4 * SECOND, now - SECOND), victim);

@@ -35,10 +35,11 @@ public class ConsumerProxyApplication {
             System.setProperty("rocketmq.log.root", System.getProperty("java.io.tmpdir") + "/lanemq-rocketmq-logs");
         }
         SpringApplication application = application();
-        application.setRegisterShutdownHook(false); // ours below: readiness first, then the close, bounded
+        application.setRegisterShutdownHook(false); // ours below: readiness first, the readiness delay, then the close, bounded
         ConfigurableApplicationContext context = application.run(args);
-        GracefulShutdown.install("lanemq-proxy", context.getBean(Readiness.class),
-                context.getBean(ProxyProperties.class).validShutdownGrace(), context::close);
+        ProxyProperties properties = context.getBean(ProxyProperties.class);
+        GracefulShutdown.install("lanemq-proxy", context.getBean(Readiness.class), properties.validReadinessDelay(),
+                properties.validShutdownGrace(), context::close);
     }
 
     /** The application with the service's defaults; {@code run(args)} starts it. */

@@ -41,6 +41,9 @@ public class ProxyProperties {
     /** On SIGTERM: not ready at once, then the graceful stop (drain included), for at most this long. */
     @DurationUnit(ChronoUnit.MILLIS)
     private Duration shutdownGrace = Duration.ofSeconds(30);
+    /** On SIGTERM: keep serving, not ready, this long before the graceful stop, while load balancers stop routing here. */
+    @DurationUnit(ChronoUnit.MILLIS)
+    private Duration readinessDelay = Duration.ZERO;
     /** PKCS12 key store with the server key and certificate chain. */
     private Path tlsKeyStore;
     /** The key store's password; when unset, read from the environment variable named by tls-key-store-password-env. */
@@ -96,6 +99,11 @@ public class ProxyProperties {
                     "must be longer than " + PREFIX + "drain-timeout (" + drainTimeout + "), was " + grace);
         }
         return grace;
+    }
+
+    /** The validated readiness delay; throws naming the property. */
+    public Duration validReadinessDelay() {
+        return checked("readiness-delay", () -> GracefulShutdown.requireReadinessDelay(readinessDelay));
     }
 
     /** The validated settings; throws {@link InvalidProxyPropertyException} naming the first bad property. */
@@ -429,6 +437,14 @@ public class ProxyProperties {
 
     public void setShutdownGrace(Duration shutdownGrace) {
         this.shutdownGrace = shutdownGrace;
+    }
+
+    public Duration getReadinessDelay() {
+        return readinessDelay;
+    }
+
+    public void setReadinessDelay(Duration readinessDelay) {
+        this.readinessDelay = readinessDelay;
     }
 
     public Duration getDrainTimeout() {

@@ -22,6 +22,7 @@ public class ProxyServiceConfiguration {
     @Bean
     ProxyServerOptions proxyConfig(ProxyProperties properties) {
         properties.validShutdownGrace();
+        properties.validReadinessDelay();
         return properties.toProxyConfig();
     }
 

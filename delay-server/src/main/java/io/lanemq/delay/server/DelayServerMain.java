@@ -34,6 +34,11 @@ public final class DelayServerMain implements Callable<Integer> {
             description = "On SIGTERM: not ready at once, then the graceful stop, for at most this long; default ${DEFAULT-VALUE}")
     long shutdownGraceSeconds;
 
+    @Option(names = "--readiness-delay-seconds", defaultValue = "0",
+            description = "On SIGTERM: keep serving, not ready, this long before the graceful stop, while load balancers "
+                    + "stop routing here; default ${DEFAULT-VALUE}")
+    long readinessDelaySeconds;
+
     @Option(names = "--reenqueue-after-seconds", defaultValue = "600",
             description = "Re-send a record upstream once it has held its queue's offset this long; default ${DEFAULT-VALUE}")
     long reenqueueAfterSeconds;
@@ -65,6 +70,7 @@ public final class DelayServerMain implements Callable<Integer> {
     public Integer call() throws Exception {
         InetSocketAddress http = HttpAddress.parse("--http-address", httpAddress);
         Duration grace = GracefulShutdown.requireGrace(Duration.ofSeconds(shutdownGraceSeconds));
+        Duration readinessDelay = GracefulShutdown.requireReadinessDelay(Duration.ofSeconds(readinessDelaySeconds));
         DelayServerOptions settings = DelayServerOptions.builder(config, storeDir)
                 .bindAddress(http.getHostString())
                 .metricsPort(http.getPort())
@@ -74,9 +80,9 @@ public final class DelayServerMain implements Callable<Integer> {
                 .build();
         DelayServer server = DelayServer.start(settings);
         CountDownLatch stopped = new CountDownLatch(1);
-        // Graceful: not ready at once, then deliveries under way finish, what is safe is committed and the
-        // queues are handed over (the group rebalances them to the other instances).
-        GracefulShutdown.install("lanemq-delay", server.readiness(), grace, () -> {
+        // Graceful: not ready at once, serving through the readiness delay, then deliveries under way finish, what
+        // is safe is committed and the queues are handed over (the group rebalances them to the other instances).
+        GracefulShutdown.install("lanemq-delay", server.readiness(), readinessDelay, grace, () -> {
             server.close();
             stopped.countDown();
         });

@@ -11,7 +11,7 @@ import java.util.Objects;
  *
  * @param configLocation the platform configuration ({@code file:/...} or {@code etcd://host:port/key?cacert=...}: see the README's etcd locations)
  * @param storeDir       the store's root; each cluster's engine gets a directory below it
- * @param bindAddress    the address {@code /metrics} and {@code /health} are served on
+ * @param bindAddress    the address {@code /livez}, {@code /readyz} and {@code /metrics} are served on
  * @param metricsPort    their port; 0 = any free port, -1 = not served
  * @param reenqueueAfter how long a record may hold its queue's offset before it is sent upstream again
  * @param commitInterval how often offsets are committed (and overdue records re-enqueued)

@@ -1,28 +1,44 @@
 package io.lanemq.service.http;
 
 import io.lanemq.support.NamedThreads;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The operations endpoints every LaneMQ service serves, the same on each (see this module's README):
  * {@value #LIVENESS_PATH} (200 while the process answers HTTP at all), {@value #READINESS_PATH} (200 only
  * while its {@link Readiness} says so, 503 otherwise, the phase and checks as text) and {@value #METRICS_PATH}
- * (Prometheus text format), on the JDK's HTTP server with a few named daemon threads and a request timeout.
- * Only GET and HEAD are answered; nothing else is served.
+ * (Prometheus text format). Only GET and HEAD of the exact paths are answered; anything else is 404 or 405, and
+ * a request that does not parse is answered 400 and closed.
  *
- * <p>The JDK server rather than a web framework: each service needs three read-only endpoints, and
- * a framework would bring its own logging and dependency versions against the ones the root pom pins.
+ * <p>Served by Netty, non-blocking: a connection that sends half a request and waits holds no thread, so
+ * {@code /readyz} and {@code /livez} are answered at once however many such connections are open. Each connection
+ * must send a whole request within {@link #REQUEST_TIMEOUT} of opening or of its previous answer, else it is
+ * closed; beyond {@link #MAX_CONNECTIONS} open connections the oldest is closed for each new one, so a flood
+ * cannot shut a probe out. The scrape runs on a thread of its own, so a slow one delays no probe.
+ *
+ * <p>Netty rather than the JDK's {@code HttpServer}: the JDK server reads each request on a worker thread and has
+ * only JVM-wide timeouts, so ~190 connections holding half a request line kept {@code /metrics} from answering
+ * for more than 5 s behind them. Netty is on every service's class path already (RocketMQ's client brings it, same
+ * version), where Jetty or Undertow would be a new server in each image.
  *
  * <pre>{@code
  * Readiness readiness = Readiness.create();
@@ -37,23 +53,17 @@ public final class ServiceEndpoints implements AutoCloseable {
     public static final String READINESS_PATH = "/readyz";
     /** Prometheus scrape. */
     public static final String METRICS_PATH = "/metrics";
-    private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
-    private static final String TEXT_TYPE = "text/plain; charset=utf-8";
-    /** Workers: a client that sends half a request holds one until the request timeout below frees it. */
-    private static final int WORKERS = 4;
+    /** How long a connection may take to send a whole request, from its opening or from its previous answer. */
+    public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
+    /** Open connections beyond which the oldest is closed for each new one. */
+    public static final int MAX_CONNECTIONS = 256;
+    /** The longest request line and header block accepted: a probe's or a scraper's is far below. */
+    static final int MAX_REQUEST_HEAD_BYTES = 8 * 1024;
 
-    static {
-        // The JDK server reads a request on a worker thread and has no per-server timeouts, only these JVM-wide
-        // properties, read when the JVM's first server is created; a value given on the command line wins. In
-        // seconds: ServerImpl multiplies them by 1,000 (measured on JDK 17: a half-sent request with 2 was closed
-        // after 3.0 s, timer tick included, and never without). Without them, one client that sent half a request
-        // and waited stalled /readyz and /metrics for every other caller (ServiceEndpointsTest).
-        setIfAbsent("sun.net.httpserver.maxReqTime", "5");
-        setIfAbsent("sun.net.httpserver.maxRspTime", "10");
-    }
-
-    private final HttpServer server;
-    private final ExecutorService executor;
+    private final Channel server;
+    private final EventLoopGroup acceptor;
+    private final EventLoopGroup io;
+    private final ExecutorService scrapes;
 
     /**
      * What {@code /readyz} answers.
@@ -75,76 +85,57 @@ public final class ServiceEndpoints implements AutoCloseable {
         }
     }
 
-    private ServiceEndpoints(HttpServer server, ExecutorService executor) {
+    private ServiceEndpoints(Channel server, EventLoopGroup acceptor, EventLoopGroup io, ExecutorService scrapes) {
         this.server = server;
-        this.executor = executor;
+        this.acceptor = acceptor;
+        this.io = io;
+        this.scrapes = scrapes;
     }
 
     /**
      * Binds {@code address} (port 0 = any free port) and serves at once.
      *
-     * @param threadName the name of the serving thread
+     * @param threadName the prefix of the serving threads' names ({@code -accept}, {@code -io}, {@code -scrape})
      * @param readiness  what {@code /readyz} reports; null: no {@code /readyz} (an embedded metrics endpoint)
      * @throws UncheckedIOException the address cannot be bound, with the address named
      */
     public static ServiceEndpoints start(String threadName, InetSocketAddress address, PrometheusMeterRegistry registry,
                                          Readiness readiness) {
         Objects.requireNonNull(registry, "registry");
-        HttpServer server;
+        EventLoopGroup acceptor = new NioEventLoopGroup(1, NamedThreads.single(threadName + "-accept"));
+        EventLoopGroup io = new NioEventLoopGroup(1, NamedThreads.single(threadName + "-io"));
+        ExecutorService scrapes = Executors.newSingleThreadExecutor(NamedThreads.single(threadName + "-scrape"));
+        ConnectionCap cap = new ConnectionCap(MAX_CONNECTIONS);
+        EndpointHandler endpoints = new EndpointHandler(registry, readiness, scrapes);
         try {
-            server = HttpServer.create(address, 16);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot serve metrics and health on " + address + ": " + e.getMessage(), e);
-        }
-        ExecutorService executor = Executors.newFixedThreadPool(WORKERS, NamedThreads.numbered(threadName));
-        server.setExecutor(executor);
-        server.createContext(METRICS_PATH, exchange -> reply(exchange, 200, PROMETHEUS_TYPE, registry.scrape()));
-        server.createContext(LIVENESS_PATH, exchange -> reply(exchange, 200, TEXT_TYPE, "OK\n"));
-        if (readiness != null) {
-            server.createContext(READINESS_PATH, exchange -> {
-                Health now = readiness.health();
-                String text = now.text().endsWith("\n") ? now.text() : now.text() + "\n";
-                reply(exchange, now.up() ? 200 : 503, TEXT_TYPE, text);
-            });
-        }
-        server.start();
-        return new ServiceEndpoints(server, executor);
-    }
-
-    private static void setIfAbsent(String property, String value) {
-        if (System.getProperty(property) == null) {
-            System.setProperty(property, value);
+            Channel server = new ServerBootstrap().group(acceptor, io).channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_BACKLOG, 128)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel channel) {
+                            channel.pipeline().addLast(cap, new RequestDeadline(REQUEST_TIMEOUT),
+                                    new HttpServerCodec(MAX_REQUEST_HEAD_BYTES / 2, MAX_REQUEST_HEAD_BYTES, 8 * 1024),
+                                    new HttpObjectAggregator(MAX_REQUEST_HEAD_BYTES), endpoints);
+                        }
+                    })
+                    .bind(address).syncUninterruptibly().channel();
+            return new ServiceEndpoints(server, acceptor, io, scrapes);
+        } catch (Exception e) { // the bind's IOException, which Netty rethrows undeclared
+            shutdown(acceptor, io, scrapes);
+            throw new UncheckedIOException("cannot serve metrics and health on " + address + ": " + e.getMessage(),
+                    e instanceof IOException failure ? failure : new IOException(e));
         }
     }
 
-    private static void reply(HttpExchange exchange, int status, String type, String text) throws IOException {
-        try (exchange) {
-            // A context matches every path below it; only the exact path is served.
-            if (!exchange.getRequestURI().getPath().equals(exchange.getHttpContext().getPath())) {
-                exchange.sendResponseHeaders(404, -1);
-                return;
-            }
-            String method = exchange.getRequestMethod();
-            if (!"GET".equals(method) && !"HEAD".equals(method)) {
-                exchange.getResponseHeaders().set("Allow", "GET, HEAD");
-                exchange.sendResponseHeaders(405, -1);
-                return;
-            }
-            byte[] body = text.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", type);
-            boolean head = "HEAD".equals(method);
-            exchange.sendResponseHeaders(status, head ? -1 : body.length);
-            if (!head) {
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(body);
-                }
-            }
-        }
+    private static void shutdown(EventLoopGroup acceptor, EventLoopGroup io, ExecutorService scrapes) {
+        acceptor.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+        io.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+        scrapes.shutdownNow();
     }
 
     /** The bound address (with the actual port when 0 was asked for). */
     public InetSocketAddress address() {
-        return server.getAddress();
+        return (InetSocketAddress) server.localAddress();
     }
 
     /** {@code http://host:port/metrics}. */
@@ -153,9 +144,12 @@ public final class ServiceEndpoints implements AutoCloseable {
         return URI.create("http://" + a.getAddress().getHostAddress() + ":" + a.getPort() + "/metrics");
     }
 
+    /** Stops listening, closes every connection and stops the threads; waits for them at most a few seconds. */
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
+        server.close().syncUninterruptibly();
+        acceptor.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        io.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        scrapes.shutdownNow();
     }
 }

@@ -47,11 +47,15 @@ class LaneForwardFuzzTest {
         assertThat(wellBehaved.forward(server.address(), "billing", ForwardFixture.fullMessage())).isEqualTo(ConsumeResult.SUCCESS);
         logged.start();
         root.addAppender(logged);
+        PortFuzzer fuzz = PortFuzzer.against(server.address(), SEED)
+                .tls(PortFuzzer.trusting(ForwardFixture.CERTIFICATE.certificatePem()));
+        // Once before measuring: classes, the TLS stack's first handshakes (~580 KiB for the first 100) and the JIT's
+        // allocations are not kept per connection. A completed handshake keeps ~1.8 KiB after that (its session in the
+        // server's resumption cache, most likely, which its size bounds), within the bound for the 100 below.
+        fuzz.randomBytes(50, 4096).plus(fuzz.truncated(PortFuzzer.clientHello(), 50)).plus(fuzz.prefaceThenGarbage(50));
         long heapBefore = PortFuzzer.heapAfterGc();
         long start = System.nanoTime();
 
-        PortFuzzer fuzz = PortFuzzer.against(server.address(), SEED)
-                .tls(PortFuzzer.trusting(ForwardFixture.CERTIFICATE.certificatePem()));
         PortFuzzer.Counts counts = fuzz.randomBytes(200, 4096)
                 .plus(fuzz.truncated(PortFuzzer.clientHello(), 100))
                 .plus(fuzz.prefaceThenGarbage(100));
@@ -71,9 +75,10 @@ class LaneForwardFuzzTest {
                 .hasSizeLessThanOrEqualTo(5);
         assertThat(seconds).as("short enough for every build").isLessThan(15);
         long grown = PortFuzzer.heapAfterGc() - heapBefore;
-        System.out.printf("LaneForwardFuzzTest: %s, flood 300 (%d accepted), heap after GC grew %d KiB%n", counts, accepted,
-                grown / 1024);
-        assertThat(grown).as("heap kept after %d hostile connections were closed", counts.tried() + 300)
-                .isLessThan(16L * 1024 * 1024);
+        int connections = counts.tried() + 300;
+        System.out.printf("LaneForwardFuzzTest: %s, flood 300 (%d accepted), heap after GC grew %d KiB (%d B per connection)%n",
+                counts, accepted, grown / 1024, grown / connections);
+        assertThat(grown).as("heap kept after %d hostile connections were closed", connections)
+                .isLessThan(connections * PortFuzzer.HEAP_KEPT_PER_CLOSED_CONNECTION);
     }
 }
