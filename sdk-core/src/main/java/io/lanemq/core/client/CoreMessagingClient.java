@@ -21,6 +21,8 @@ import io.lanemq.config.ConfigSubscriber;
 import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.core.internal.consume.DualClusterConsumer;
 import io.lanemq.core.internal.consume.LaneMembership;
+import io.lanemq.core.internal.consume.attach.AttachPolicy;
+import io.lanemq.core.internal.consume.attach.ClusterAttachments;
 import io.lanemq.core.internal.consume.dedup.DeduplicatingListener;
 import io.lanemq.core.internal.consume.listener.GatheringListener;
 import io.lanemq.core.internal.consume.listener.ObservedListener;
@@ -57,6 +59,8 @@ public final class CoreMessagingClient implements MessagingClient {
     /** The routing's failover; its judgement of each cluster is the clusters' part of {@link #health()}. */
     private final FailoverClusterChooser chooser;
     private final SdkMetrics metrics;
+    /** The clusters this client's consumers could not attach to yet: the consumers' part of {@link #health()}. */
+    private final ClusterAttachments attachments;
     /** This instance's part in lanes; null when its options have none. */
     private final LaneRuntime lanes;
     private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
@@ -84,6 +88,8 @@ public final class CoreMessagingClient implements MessagingClient {
         this.lanes = lanes;
         this.ticker = ticker;
         this.wallClock = wallClock;
+        this.attachments = new ClusterAttachments(AttachPolicy.DEFAULT.requiringClusterWithin(options.requireClusterWithin()),
+                metrics, ticker, wallClock);
         this.reloader = new ConfigReloader(source.describe(), source::isConnected, config, this::subscribers, metrics, wallClock);
     }
 
@@ -189,7 +195,7 @@ public final class CoreMessagingClient implements MessagingClient {
         ProxyIdentity identity = new ProxyIdentity(options.applicationName(), options.proxyToken());
         if (lanes == null) {
             DualClusterConsumer consumer = DualClusterConsumer.start(subscription, listener, config.current(), binding, metrics,
-                    identity, Optional.empty(), ticker, open::remove);
+                    identity, Optional.empty(), ticker, open::remove, attachments);
             open.add(consumer);
             return consumer;
         }
@@ -200,7 +206,7 @@ public final class CoreMessagingClient implements MessagingClient {
                     identity, Optional.of(new LaneMembership(lanes.memberTag(), lanes.lane(), listener)), ticker, closing -> {
                         laneSubscription.close();
                         open.remove(closing);
-                    });
+                    }, attachments);
         } catch (MessagingException | RuntimeException e) {
             laneSubscription.close();
             throw e;
@@ -218,7 +224,7 @@ public final class CoreMessagingClient implements MessagingClient {
      */
     @Override
     public ClientHealth health() {
-        return new ClientHealth(reloader.health(), chooser.health());
+        return new ClientHealth(reloader.health(), attachments.health(chooser.health()));
     }
 
     /**
