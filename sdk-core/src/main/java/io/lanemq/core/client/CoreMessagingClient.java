@@ -34,6 +34,7 @@ import io.lanemq.core.internal.produce.ContextStamp;
 import io.lanemq.core.internal.produce.RoutingProducer;
 import io.lanemq.core.internal.produce.TopicRateLimits;
 import io.lanemq.core.internal.routing.FailoverClusterChooser;
+import io.lanemq.core.internal.routing.NameServerProbe;
 import io.lanemq.support.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
@@ -137,6 +138,9 @@ public final class CoreMessagingClient implements MessagingClient {
         LaneRuntime lanes = null;
         try {
             PlatformConfigRef config = new PlatformConfigRef(source.load());
+            if (options.requireClusterWithin().isPresent()) {
+                NameServerProbe.requireAnyCluster(config.current(), options.requireClusterWithin().get(), ticker);
+            }
             MessagingBinding bound = ApplicationTunedBinding.of(binding.isPresent() ? binding.get()
                     : BindingLoader.load(config.current().binding(), CoreMessagingClient.class.getClassLoader()), options.properties());
             SdkMetrics metrics = new SdkMetrics(registry, options.applicationName());
