@@ -1,6 +1,5 @@
 package io.lanemq.rocketmq;
 
-import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.spi.BoundConsumer;
 import io.lanemq.api.spi.BoundConsumerSpec;
@@ -81,8 +80,9 @@ final class RocketMqConsumer implements BoundConsumer {
      * the route and throws when it cannot connect, but the route update gives up silently when another consumer of the
      * same client instance holds its lock for 3 s ({@code MQClientInstance.lockNamesrv}), and the client then asks
      * again only every {@code pollNameServerInterval} (30 s): a consumer started so would look attached and consume
-     * nothing. So the SDK asks once more, directly, and a topic the name server does not know is told apart from a name
-     * server that does not answer: the first is a configuration error, the second is worth retrying soon.
+     * nothing. So the SDK asks once more, directly, and says whether the name server did not answer or does not know
+     * the topic. Neither is final: a name server back from a partition knows a topic only once its brokers registered
+     * again (their next heartbeat), so an unknown topic is retried as soon as an unanswered request.
      */
     private static void requireRoute(DefaultMQPushConsumer consumer, BoundConsumerSpec spec)
             throws MessagingException, MQClientException {
@@ -101,9 +101,10 @@ final class RocketMqConsumer implements BoundConsumer {
             client.getMQClientAPIImpl().getTopicRouteInfoFromNameServer(spec.topic(), ROUTE_QUERY_TIMEOUT_MS);
         } catch (MQClientException e) {
             if (e.getResponseCode() == ResponseCode.TOPIC_NOT_EXIST) {
-                throw new InvalidConfigurationException("cannot start RocketMQ consumer group '" + spec.consumerGroup()
+                throw new MessagingException("cannot start RocketMQ consumer group '" + spec.consumerGroup()
                         + "': the name server of cluster '" + spec.cluster().clusterName() + "' does not know topic "
-                        + spec.topic() + "; create it there or fix the platform configuration", e);
+                        + spec.topic() + " (yet: its brokers register it with their heartbeat; if it lasts, create the topic"
+                        + " there or fix the platform configuration)", null, spec.cluster().clusterName(), e);
             }
             throw e;
         } catch (RemotingException e) {

@@ -42,6 +42,7 @@ import io.micrometer.observation.ObservationRegistry;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -53,6 +54,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * producer and consumer it created, and closes them all on {@link #close()}.
  */
 public final class CoreMessagingClient implements MessagingClient {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(CoreMessagingClient.class);
     private final ClientOptions options;
     private final ConfigSource source;
     private final PlatformConfigRef config;
@@ -169,6 +171,11 @@ public final class CoreMessagingClient implements MessagingClient {
         String group = producerOptions.producerGroup().orElse(options.applicationName() + "-producer");
         ClusterProducers clusters = new ClusterProducers(group, producerOptions.transactionChecker(), config, binding, metrics);
         try {
+            Map<String, String> unreachable = chooser.checkReachable(cluster -> binding.unreachable(cluster.endpoint()));
+            if (!unreachable.isEmpty()) {
+                log.warn("producer group {} starts with {} out of rotation until a name server of each answers: {}", group,
+                        unreachable.keySet(), unreachable);
+            }
             clusters.startAll();
         } catch (MessagingException | RuntimeException e) {
             clusters.close();

@@ -194,6 +194,11 @@ final class DirectConsumption implements AutoCloseable {
         AttachPolicy policy = attachments.policy();
         long begin = ticker.read();
         waitUntil(() -> pending.values().stream().allMatch(Pending::answered), begin + policy.startWait().toNanos());
+        pending.forEach((cluster, state) -> {
+            if (!state.answered()) {
+                attachments.unanswered(cluster, owner, policy.startWait());
+            }
+        });
         if (policy.requireClusterWithin().isPresent()) {
             Duration within = policy.requireClusterWithin().get();
             waitUntil(() -> !perCluster.isEmpty() || pending.isEmpty(), begin + within.toNanos());
@@ -322,6 +327,7 @@ final class DirectConsumption implements AutoCloseable {
     private void stopOne(String cluster) {
         Running running = perCluster.remove(cluster);
         running.consumer.close();
+        attachments.forget(cluster, owner);
         metrics.remove(running.threadsGauge);
         metrics.remove(running.lagGauge);
         countDraining();

@@ -24,7 +24,7 @@ public record AttachPolicy(Duration startWait, Backoff unreachable, Backoff refu
      * A cluster back from an outage is consumed within 5 s: a retry is due 2 s after the last at most, and a connect
      * attempt in flight at the heal succeeds with its SYN's first retransmission (1 s), inside its 3 s timeout.
      */
-    public static final AttachPolicy DEFAULT = new AttachPolicy(Duration.ofMillis(1_500),
+    public static final AttachPolicy DEFAULT = new AttachPolicy(Duration.ofSeconds(1),
             new Backoff(Duration.ofMillis(250), Duration.ofSeconds(2), Math::random),
             new Backoff(Duration.ofSeconds(10), Duration.ofMinutes(1), Math::random), 20, Optional.empty());
 

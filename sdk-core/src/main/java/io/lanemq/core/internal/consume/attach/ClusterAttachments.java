@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -41,6 +42,8 @@ public final class ClusterAttachments {
     private final InstantSource wallClock;
     private final LogThrottle logs;
     private final Map<Key, Detached> detached = new ConcurrentHashMap<>();
+    /** The consumers attached now, per cluster: evidence that a cluster no send has judged yet is reachable. */
+    private final Set<Key> attachedNow = ConcurrentHashMap.newKeySet();
     /** Guarded by this: tokens left (negative when reserved ahead) as of {@link #refilledAt}. */
     private double tokens;
     private long refilledAt;
@@ -86,6 +89,7 @@ public final class ClusterAttachments {
         boolean curable = curable(failure);
         metrics.attachAttempt(group, cluster, curable ? SdkMetrics.AttachOutcome.UNREACHABLE : SdkMetrics.AttachOutcome.REFUSED);
         Key key = new Key(cluster, consumer);
+        attachedNow.remove(key);
         Instant since = Optional.ofNullable(detached.get(key)).map(Detached::since).orElseGet(wallClock::instant);
         detached.put(key, new Detached(failure.getMessage(), curable, since));
         // One line a minute per cluster and cause kind: an outage of many subscriptions does not flood the log.
@@ -94,9 +98,19 @@ public final class ClusterAttachments {
                 curable ? "in the background" : "slowly", failure.getMessage());
     }
 
+    /**
+     * {@code consumer}'s first attempt on {@code cluster} has not answered within the start's wait (a silent network
+     * holds a connect for seconds): in health from now, not only once the attempt fails.
+     */
+    public void unanswered(String cluster, String consumer, Duration within) {
+        detached.putIfAbsent(new Key(cluster, consumer), new Detached("its first attempt has not answered within "
+                + within.toMillis() + " ms (the cluster is slow, silent or unreachable)", true, wallClock.instant()));
+    }
+
     /** {@code consumer} attached to {@code cluster}. */
     public void attached(String cluster, String consumer, String group) {
         metrics.attachAttempt(group, cluster, SdkMetrics.AttachOutcome.ATTACHED);
+        attachedNow.add(new Key(cluster, consumer));
         Detached was = detached.remove(new Key(cluster, consumer));
         if (was != null) {
             log.info("{} attached to cluster {}, detached since {}", consumer, cluster, was.since);
@@ -106,6 +120,7 @@ public final class ClusterAttachments {
     /** {@code consumer} no longer wants {@code cluster} (closed, or a change took the cluster off its topic). */
     public void forget(String cluster, String consumer) {
         detached.remove(new Key(cluster, consumer));
+        attachedNow.remove(new Key(cluster, consumer));
     }
 
     /** Why {@code consumer} is not attached to {@code cluster}; empty when it is (or never tried). */
@@ -115,7 +130,8 @@ public final class ClusterAttachments {
 
     /**
      * The clusters as the sends judge them ({@code bySends}), each one with a consumer not attached to it made DOWN,
-     * its reason saying which consumers, since when and why.
+     * its reason saying which consumers, since when and why; one no send has judged yet (UNKNOWN) made UP when a
+     * consumer is attached to it and none failed to: a consumer's start reached its name server and brokers.
      */
     public List<ClientHealth.Cluster> health(List<ClientHealth.Cluster> bySends) {
         Map<String, List<String>> reasons = new TreeMap<>();
@@ -126,7 +142,10 @@ public final class ClusterAttachments {
         for (ClientHealth.Cluster cluster : bySends) {
             List<String> consumers = reasons.get(cluster.name());
             if (consumers == null) {
-                merged.add(cluster);
+                boolean reached = attachedNow.stream().anyMatch(key -> key.cluster.equals(cluster.name()));
+                merged.add(reached && cluster.state() == ClientHealth.ClusterState.UNKNOWN
+                        ? new ClientHealth.Cluster(cluster.name(), cluster.idc(), ClientHealth.ClusterState.UP, Optional.empty())
+                        : cluster);
                 continue;
             }
             consumers.sort(null);
