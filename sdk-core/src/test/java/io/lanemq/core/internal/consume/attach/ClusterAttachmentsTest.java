@@ -72,7 +72,10 @@ class ClusterAttachmentsTest {
         assertThat(attempts("unreachable")).isEqualTo(2);
 
         attachments.attached("cluster-b", "consumer group 'billing' of logic topic orders", "billing");
-        assertThat(attachments.health(bySends)).as("attached: the sends' judgement again").isEqualTo(bySends);
+        assertThat(attachments.health(bySends)).as("attached: cluster-b, unjudged by sends, is UP by its consumer")
+                .containsExactly(bySends.get(0), new ClientHealth.Cluster("cluster-b", "idc-b", ClusterState.UP, Optional.empty()));
+        attachments.forget("cluster-b", "consumer group 'billing' of logic topic orders");
+        assertThat(attachments.health(bySends)).as("closed: the sends' judgement again").isEqualTo(bySends);
         assertThat(attempts("attached")).isEqualTo(1);
     }
 
