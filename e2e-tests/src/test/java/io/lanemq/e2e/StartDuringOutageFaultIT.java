@@ -191,8 +191,9 @@ class StartDuringOutageFaultIT {
             await().atMost(Duration.ofSeconds(10)).until(() -> consumed.firstFrom(clusterB, healedAt) > 0);
             long firstFromB = consumed.firstFrom(clusterB, healedAt) - healedAt;
             await().atMost(Duration.ofSeconds(20)).until(() -> System.nanoTime() - healedAt > AFTER_HEAL_NANOS);
-            senders.close();
+            // The window ends here: closing the senders waits for the sends in flight, and starts none.
             long end = System.nanoTime();
+            senders.close();
 
             Set<String> acknowledged = log.acknowledgedIds();
             await().atMost(Duration.ofSeconds(60)).until(() -> consumed.ids().containsAll(acknowledged));
