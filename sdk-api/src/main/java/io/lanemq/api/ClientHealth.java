@@ -93,20 +93,25 @@ public record ClientHealth(Configuration configuration, List<Cluster> clusters) 
 
     /**
      * A cluster's state as the client's routing judges it. The judge is the failover that picks a cluster for each
-     * send, from the outcomes of this client's own sends; consumers and unsent clusters teach it nothing.
+     * send, from the outcomes of this client's own sends; and a DIRECT consumer that could not attach to a cluster
+     * (down, silent or refusing when the subscription started or changed) makes it DOWN until it attaches.
      */
     public enum ClusterState {
-        /** Sends of this client have gone to it, and the failover keeps it in rotation on every logic topic sent on. */
+        /**
+         * Sends of this client have gone to it, and the failover keeps it in rotation on every logic topic sent on; or no
+         * send has been judged there yet and a consumer of this client is attached to it (and none failed to attach).
+         */
         UP,
         /**
-         * Out of rotation on at least one logic topic: its sends there failed or went unanswered until the failover
+         * A consumer of this client is not attached to it (the reason names the consumer group, since when and why; it
+         * is retried in the background), or it is out of rotation on at least one logic topic: its sends there failed or went unanswered until the failover
          * stopped picking it, and no probe since (a connection to one of its name servers, about every second) has
          * brought it back. Sends go to the other clusters of each topic.
          */
         DOWN,
         /**
-         * Not judged: no send of this client has gone to it yet (a client that only consumes, no send since start, or
-         * a cluster no logic topic routes to). Nothing says it is unreachable.
+         * Not judged: no send of this client has gone to it yet and no consumer of it is attached there (no send since
+         * start, or a cluster no logic topic routes to). Nothing says it is unreachable.
          */
         UNKNOWN
     }

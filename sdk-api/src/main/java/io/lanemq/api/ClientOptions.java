@@ -1,5 +1,6 @@
 package io.lanemq.api;
 
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -24,6 +25,10 @@ import java.util.Optional;
  * {@code lanemq.environment}, then the environment variable {@code LANEMQ_ENVIRONMENT}, and is otherwise the
  * configuration's top level ({@code default}).
  *
+ * <p>{@code requireClusterWithin} is for a team that prefers a failed start to a client running on no cluster. By
+ * default a client starts whatever is reachable: a cluster that is down or silent at start is attached in the
+ * background when it answers, and until then its consumers wait and its sends go to the other clusters.
+ *
  * <pre>{@code
  * ClientOptions options = ClientOptions.builder("billing")
  *         .configLocation("file:/etc/lanemq/platform.yaml")
@@ -38,8 +43,10 @@ public final class ClientOptions {
     private final String proxyToken;
     private final LaneOptions lanes;
     private final String environment;
+    private final Duration requireClusterWithin;
 
     private ClientOptions(Builder builder) {
+        this.requireClusterWithin = builder.requireClusterWithin;
         this.applicationName = builder.applicationName;
         this.configLocation = builder.configLocation;
         this.properties = Collections.unmodifiableMap(new LinkedHashMap<>(builder.properties));
@@ -85,6 +92,15 @@ public final class ClientOptions {
         return Optional.ofNullable(environment);
     }
 
+    /**
+     * When set, starting the client fails unless one of its clusters answers within this time (a connection to one of
+     * its name servers), and a subscription fails unless it attaches to one cluster within it; empty (the default):
+     * the client and its subscriptions start on no cluster at all and attach them as they become reachable.
+     */
+    public Optional<Duration> requireClusterWithin() {
+        return Optional.ofNullable(requireClusterWithin);
+    }
+
     @Override
     public String toString() {
         return "ClientOptions[applicationName=" + applicationName + ", configLocation=" + configLocation
@@ -99,6 +115,7 @@ public final class ClientOptions {
         private String proxyToken;
         private LaneOptions lanes;
         private String environment;
+        private Duration requireClusterWithin;
 
         private Builder(String applicationName) {
             this.applicationName = Names.requireName("applicationName", applicationName);
@@ -135,6 +152,20 @@ public final class ClientOptions {
         /** The platform environment, for a deployment that sets it in code; usually left to the deployment's variables. */
         public Builder environment(String environment) {
             this.environment = Names.requireName("environment", environment);
+            return this;
+        }
+
+        /**
+         * Fails the start unless a cluster answers within {@code within} (see {@link ClientOptions#requireClusterWithin()});
+         * positive, at most an hour.
+         */
+        public Builder requireClusterWithin(Duration within) {
+            Objects.requireNonNull(within, "requireClusterWithin");
+            if (within.isNegative() || within.isZero() || within.compareTo(Duration.ofHours(1)) > 0) {
+                throw new IllegalArgumentException("requireClusterWithin must be positive and at most an hour, was " + within
+                        + " [applicationName=" + applicationName + "]");
+            }
+            this.requireClusterWithin = within;
             return this;
         }
 

@@ -17,6 +17,7 @@ import org.apache.rocketmq.client.impl.factory.MQClientInstance;
 import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.exception.RemotingException;
+import org.apache.rocketmq.remoting.protocol.ResponseCode;
 import org.apache.rocketmq.remoting.protocol.header.QueryConsumerOffsetRequestHeader;
 
 /**
@@ -28,6 +29,8 @@ import org.apache.rocketmq.remoting.protocol.header.QueryConsumerOffsetRequestHe
 final class RocketMqConsumer implements BoundConsumer {
     /** As RocketMQ's own offset store waits for a committed offset. */
     private static final long OFFSET_QUERY_TIMEOUT_MS = 5_000;
+    /** As RocketMQ's own route queries (mqClientApiTimeout's default). */
+    private static final long ROUTE_QUERY_TIMEOUT_MS = 3_000;
 
     private final DefaultMQPushConsumer consumer;
     private final String topic;
@@ -56,16 +59,61 @@ final class RocketMqConsumer implements BoundConsumer {
                 consumer.subscribe(shadow, spec.tagFilter());
             }
             consumer.start();
+            requireRoute(consumer, spec);
             if (spec.cluster().credentials().isPresent()) {
                 ClusterAccess.checkConsumerAccepted(consumer.getDefaultMQPushConsumerImpl().getmQClientFactory(),
                         spec.topic(), spec.consumerGroup());
             }
+        } catch (MessagingException e) {
+            consumer.shutdown();
+            throw e;
         } catch (MQClientException | MQBrokerException | RuntimeException e) {
             consumer.shutdown();
             throw RocketMqErrors.startFailed(e, "consumer group '" + spec.consumerGroup() + "' of topic "
                     + spec.topic() + " (tags '" + spec.tagFilter() + "')", spec.cluster().clusterName());
         }
         return new RocketMqConsumer(consumer, spec.topic());
+    }
+
+    /**
+     * Fails the start unless the consumer knows where the topic's queues are. {@code start()} asks the name server for
+     * the route and throws when it cannot connect, but the route update gives up silently when another consumer of the
+     * same client instance holds its lock for 3 s ({@code MQClientInstance.lockNamesrv}), and the client then asks
+     * again only every {@code pollNameServerInterval} (30 s): a consumer started so would look attached and consume
+     * nothing. So the SDK asks once more, directly, and says whether the name server did not answer or does not know
+     * the topic. Neither is final: a name server back from a partition knows a topic only once its brokers registered
+     * again (their next heartbeat), so an unknown topic is retried as soon as an unanswered request.
+     */
+    private static void requireRoute(DefaultMQPushConsumer consumer, BoundConsumerSpec spec)
+            throws MessagingException, MQClientException {
+        var subscribed = consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl().getTopicSubscribeInfoTable().get(spec.topic());
+        if (subscribed != null && !subscribed.isEmpty()) {
+            return;
+        }
+        MQClientInstance client = consumer.getDefaultMQPushConsumerImpl().getmQClientFactory();
+        if (client.updateTopicRouteInfoFromNameServer(spec.topic())) {
+            subscribed = consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl().getTopicSubscribeInfoTable().get(spec.topic());
+            if (subscribed != null && !subscribed.isEmpty()) {
+                return;
+            }
+        }
+        try {
+            client.getMQClientAPIImpl().getTopicRouteInfoFromNameServer(spec.topic(), ROUTE_QUERY_TIMEOUT_MS);
+        } catch (MQClientException e) {
+            if (e.getResponseCode() == ResponseCode.TOPIC_NOT_EXIST) {
+                throw new MessagingException("cannot start RocketMQ consumer group '" + spec.consumerGroup()
+                        + "': the name server of cluster '" + spec.cluster().clusterName() + "' does not know topic "
+                        + spec.topic() + " (yet: its brokers register it with their heartbeat; if it lasts, create the topic"
+                        + " there or fix the platform configuration)", null, spec.cluster().clusterName(), e);
+            }
+            throw e;
+        } catch (RemotingException e) {
+            throw new MQClientException("no route of topic " + spec.topic() + " yet: its name server did not answer", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MQClientException("interrupted while asking the route of topic " + spec.topic(), e);
+        }
+        throw new MQClientException("no route of topic " + spec.topic() + " yet", null);
     }
 
     /**

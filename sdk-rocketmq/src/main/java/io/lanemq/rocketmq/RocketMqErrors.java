@@ -1,5 +1,6 @@
 package io.lanemq.rocketmq;
 
+import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.InvalidMessageException;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.SendFailedException;
@@ -49,6 +50,12 @@ final class RocketMqErrors {
     static MessagingException startFailed(Throwable error, String what, String cluster) {
         if (error instanceof InterruptedException) {
             Thread.currentThread().interrupt();
+        }
+        String denied = accessRefusal(error);
+        if (denied != null) {
+            // Refused keys are a configuration error: retrying soon will not cure them (the core retries slowly).
+            return new InvalidConfigurationException("cannot start RocketMQ " + what + ": " + deniedBy(cluster, denied)
+                    + " [cluster=" + cluster + "]", error);
         }
         return new MessagingException("cannot start RocketMQ " + what + ": " + describeWithAccess(error, cluster), null,
                 cluster, error);

@@ -51,6 +51,8 @@ public class LaneMqProperties {
 
     private final Context context = new Context();
 
+    private final Startup startup = new Startup();
+
     /** The SDK's client options; every problem names the property it comes from. */
     public ClientOptions clientOptions() {
         if (applicationName == null || applicationName.isBlank()) {
@@ -69,6 +71,9 @@ public class LaneMqProperties {
         properties.forEach((name, value) -> checked(PREFIX + ".properties." + name, () -> builder.property(name, value)));
         if (lanes.enabled) {
             builder.lanes(lanes.laneOptions());
+        }
+        if (startup.requireClusterWithin != null) {
+            checked(PREFIX + ".startup.require-cluster-within", () -> builder.requireClusterWithin(startup.requireClusterWithin));
         }
         return builder.build();
     }
@@ -140,6 +145,31 @@ public class LaneMqProperties {
 
     public Context getContext() {
         return context;
+    }
+
+    public Startup getStartup() {
+        return startup;
+    }
+
+    /**
+     * {@code lanemq.startup.*}: how the application starts while clusters are unreachable. By default it starts on
+     * whatever answers (listeners consume the reachable clusters at once and attach the others when they return;
+     * health shows them DOWN meanwhile).
+     */
+    public static class Startup {
+        /**
+         * When set (e.g. {@code 30s}), the application fails to start unless a cluster answers within it, and a
+         * listener's subscription fails unless it attaches to a cluster within it. Unset: no such requirement.
+         */
+        private java.time.Duration requireClusterWithin;
+
+        public java.time.Duration getRequireClusterWithin() {
+            return requireClusterWithin;
+        }
+
+        public void setRequireClusterWithin(java.time.Duration requireClusterWithin) {
+            this.requireClusterWithin = requireClusterWithin;
+        }
     }
 
     /** {@code lanemq.producer.*}: the auto-configured {@link io.lanemq.api.Producer}. */

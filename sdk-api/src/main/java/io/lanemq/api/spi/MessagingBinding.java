@@ -23,6 +23,16 @@ public interface MessagingBinding {
         return Optional.empty();
     }
 
+    /**
+     * Why {@code cluster} cannot be reached now (none of its access points, e.g. RocketMQ's name servers, accepts a
+     * connection), asked when a producer starts so that a cluster down or silent at that moment is out of its sends'
+     * rotation from the first send; empty when it can be reached or the binding cannot tell (the default). May block
+     * about half a second on a silent network; thread-safe.
+     */
+    default Optional<String> unreachable(ClusterEndpoint cluster) {
+        return Optional.empty();
+    }
+
     /** Creates and starts a consumer of one physical topic on one cluster. */
     BoundConsumer createConsumer(BoundConsumerSpec spec, BoundListener listener) throws MessagingException;
 }

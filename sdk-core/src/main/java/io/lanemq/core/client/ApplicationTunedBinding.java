@@ -50,6 +50,11 @@ final class ApplicationTunedBinding implements MessagingBinding {
                 spec.batchSize(), spec.drainTopics(), spec.memberTag(), spec.shadowTopics()), listener);
     }
 
+    @Override
+    public java.util.Optional<String> unreachable(ClusterEndpoint cluster) {
+        return binding.unreachable(cluster);
+    }
+
     private ClusterEndpoint tuned(ClusterEndpoint endpoint) {
         Map<String, String> merged = new LinkedHashMap<>(endpoint.properties());
         merged.putAll(properties);

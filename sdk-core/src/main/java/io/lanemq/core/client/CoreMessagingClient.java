@@ -21,6 +21,8 @@ import io.lanemq.config.ConfigSubscriber;
 import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.core.internal.consume.DualClusterConsumer;
 import io.lanemq.core.internal.consume.LaneMembership;
+import io.lanemq.core.internal.consume.attach.AttachPolicy;
+import io.lanemq.core.internal.consume.attach.ClusterAttachments;
 import io.lanemq.core.internal.consume.dedup.DeduplicatingListener;
 import io.lanemq.core.internal.consume.listener.GatheringListener;
 import io.lanemq.core.internal.consume.listener.ObservedListener;
@@ -32,6 +34,7 @@ import io.lanemq.core.internal.produce.ContextStamp;
 import io.lanemq.core.internal.produce.RoutingProducer;
 import io.lanemq.core.internal.produce.TopicRateLimits;
 import io.lanemq.core.internal.routing.FailoverClusterChooser;
+import io.lanemq.core.internal.routing.NameServerProbe;
 import io.lanemq.support.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
@@ -39,6 +42,7 @@ import io.micrometer.observation.ObservationRegistry;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -50,6 +54,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * producer and consumer it created, and closes them all on {@link #close()}.
  */
 public final class CoreMessagingClient implements MessagingClient {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(CoreMessagingClient.class);
     private final ClientOptions options;
     private final ConfigSource source;
     private final PlatformConfigRef config;
@@ -57,6 +62,8 @@ public final class CoreMessagingClient implements MessagingClient {
     /** The routing's failover; its judgement of each cluster is the clusters' part of {@link #health()}. */
     private final FailoverClusterChooser chooser;
     private final SdkMetrics metrics;
+    /** The clusters this client's consumers could not attach to yet: the consumers' part of {@link #health()}. */
+    private final ClusterAttachments attachments;
     /** This instance's part in lanes; null when its options have none. */
     private final LaneRuntime lanes;
     private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
@@ -84,6 +91,8 @@ public final class CoreMessagingClient implements MessagingClient {
         this.lanes = lanes;
         this.ticker = ticker;
         this.wallClock = wallClock;
+        this.attachments = new ClusterAttachments(AttachPolicy.DEFAULT.requiringClusterWithin(options.requireClusterWithin()),
+                metrics, ticker, wallClock);
         this.reloader = new ConfigReloader(source.describe(), source::isConnected, config, this::subscribers, metrics, wallClock);
     }
 
@@ -131,6 +140,9 @@ public final class CoreMessagingClient implements MessagingClient {
         LaneRuntime lanes = null;
         try {
             PlatformConfigRef config = new PlatformConfigRef(source.load());
+            if (options.requireClusterWithin().isPresent()) {
+                NameServerProbe.requireAnyCluster(config.current(), options.requireClusterWithin().get(), ticker);
+            }
             MessagingBinding bound = ApplicationTunedBinding.of(binding.isPresent() ? binding.get()
                     : BindingLoader.load(config.current().binding(), CoreMessagingClient.class.getClassLoader()), options.properties());
             SdkMetrics metrics = new SdkMetrics(registry, options.applicationName());
@@ -159,6 +171,11 @@ public final class CoreMessagingClient implements MessagingClient {
         String group = producerOptions.producerGroup().orElse(options.applicationName() + "-producer");
         ClusterProducers clusters = new ClusterProducers(group, producerOptions.transactionChecker(), config, binding, metrics);
         try {
+            Map<String, String> unreachable = chooser.checkReachable(cluster -> binding.unreachable(cluster.endpoint()));
+            if (!unreachable.isEmpty()) {
+                log.warn("producer group {} starts with {} out of rotation until a name server of each answers: {}", group,
+                        unreachable.keySet(), unreachable);
+            }
             clusters.startAll();
         } catch (MessagingException | RuntimeException e) {
             clusters.close();
@@ -189,7 +206,7 @@ public final class CoreMessagingClient implements MessagingClient {
         ProxyIdentity identity = new ProxyIdentity(options.applicationName(), options.proxyToken());
         if (lanes == null) {
             DualClusterConsumer consumer = DualClusterConsumer.start(subscription, listener, config.current(), binding, metrics,
-                    identity, Optional.empty(), ticker, open::remove);
+                    identity, Optional.empty(), ticker, open::remove, attachments);
             open.add(consumer);
             return consumer;
         }
@@ -200,7 +217,7 @@ public final class CoreMessagingClient implements MessagingClient {
                     identity, Optional.of(new LaneMembership(lanes.memberTag(), lanes.lane(), listener)), ticker, closing -> {
                         laneSubscription.close();
                         open.remove(closing);
-                    });
+                    }, attachments);
         } catch (MessagingException | RuntimeException e) {
             laneSubscription.close();
             throw e;
@@ -218,7 +235,7 @@ public final class CoreMessagingClient implements MessagingClient {
      */
     @Override
     public ClientHealth health() {
-        return new ClientHealth(reloader.health(), chooser.health());
+        return new ClientHealth(reloader.health(), attachments.health(chooser.health()));
     }
 
     /**

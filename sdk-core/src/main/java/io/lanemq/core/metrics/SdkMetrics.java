@@ -83,6 +83,14 @@ public final class SdkMetrics {
      */
     public static final String CONSUMER_LAG = "lanemq.consumer.lag";
 
+    /**
+     * DIRECT mode: attempts to attach a subscription's consumer to a cluster, by {@code outcome} (an
+     * {@link AttachOutcome}): {@code attached}, {@code unreachable} (retried soon, jittered) or {@code refused} (an
+     * error waiting will not cure: refused keys, an absent topic or group; retried slowly); counter. A cluster that is
+     * down at a start or after a change shows here until it answers, and in the client's health.
+     */
+    public static final String CONSUMER_ATTACH_ATTEMPTS = "lanemq.consumer.attach.attempts";
+
     /** PROXY mode: 1 while a consumer's stream to the consumer proxy is subscribed, else 0; gauge. */
     public static final String PROXY_CONNECTED = "lanemq.consumer.proxy.connected";
     /** PROXY mode: streams to the consumer proxy that ended or were refused, by gRPC {@code status}; counter. */
@@ -282,6 +290,22 @@ public final class SdkMetrics {
 
     public void laneRouted(String group, LaneOutcome outcome) {
         Counter.builder(LANE_ROUTED).tags(common).tags(TAG_GROUP, group, TAG_OUTCOME, outcome.tag()).register(registry).increment();
+    }
+
+    public void attachAttempt(String group, String cluster, AttachOutcome outcome) {
+        Counter.builder(CONSUMER_ATTACH_ATTEMPTS).tags(common).tags(TAG_GROUP, group, TAG_CLUSTER, cluster,
+                TAG_OUTCOME, outcome.tagValue()).register(registry).increment();
+    }
+
+    /** How an attach attempt ended, as its {@link #TAG_OUTCOME} tag says. */
+    public enum AttachOutcome {
+        ATTACHED,
+        UNREACHABLE,
+        REFUSED;
+
+        public String tagValue() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 
     public void proxyStreamEnded(String logicTopic, String group, String status) {

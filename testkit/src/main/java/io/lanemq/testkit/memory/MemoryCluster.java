@@ -1,6 +1,7 @@
 package io.lanemq.testkit.memory;
 
 import io.lanemq.api.ConsumeResult;
+import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.InvalidMessageException;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.SendFailedException;
@@ -58,6 +59,9 @@ public final class MemoryCluster {
     private Duration sendDelay = Duration.ZERO;
     private boolean silent;
     private boolean failStarts;
+    private Duration startStall = Duration.ZERO;
+    private String startRefusal;
+    private final java.util.concurrent.atomic.AtomicInteger startAttempts = new java.util.concurrent.atomic.AtomicInteger();
     private boolean failTransactionEnds;
 
     MemoryCluster(String name) {
@@ -108,6 +112,27 @@ public final class MemoryCluster {
     }
 
     /**
+     * Producers and consumers cannot start here, and saying so takes {@code stall}: creating one blocks that long, then
+     * throws, as a RocketMQ consumer whose name server drops its packets.
+     */
+    public synchronized MemoryCluster stallStarts(Duration stall) {
+        failStarts = true;
+        startStall = stall;
+        return this;
+    }
+
+    /** Producers and consumers are refused here for a reason waiting will not cure (refused keys): creating one throws. */
+    public synchronized MemoryCluster refuseStarts(String reason) {
+        startRefusal = reason;
+        return this;
+    }
+
+    /** How many producers and consumers tried to start here, started or not. */
+    public int startAttempts() {
+        return startAttempts.get();
+    }
+
+    /**
      * A transaction's end is lost after its local transaction ran: the message stays prepared (for
      * {@link #checkBack()}) and the send fails, as a binding that reports the lost end would.
      */
@@ -123,6 +148,8 @@ public final class MemoryCluster {
         sendDelay = Duration.ZERO;
         silent = false;
         failStarts = false;
+        startStall = Duration.ZERO;
+        startRefusal = null;
         failTransactionEnds = false;
         notifyAll();
         return this;
@@ -234,10 +261,30 @@ public final class MemoryCluster {
 
     // ---- producers ----
 
-    synchronized void checkStart(String what) throws MessagingException {
-        if (failStarts) {
-            throw new SendFailedException("cannot start " + what + " (injected start failure)", null, name, null);
+    void checkStart(String what) throws MessagingException {
+        startAttempts.incrementAndGet();
+        boolean fail;
+        Duration stall;
+        String refused;
+        synchronized (this) {
+            fail = failStarts;
+            stall = startStall;
+            refused = startRefusal;
         }
+        if (refused != null) {
+            throw new InvalidConfigurationException("cannot start " + what + ": cluster '" + name + "' refused it: " + refused);
+        }
+        if (!fail) {
+            return;
+        }
+        if (!stall.isZero()) {
+            try {
+                Thread.sleep(stall.toMillis()); // the binding's own blocking call, as on a silent network
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        throw new SendFailedException("cannot start " + what + " (injected start failure)", null, name, null);
     }
 
     void register(MemoryProducer producer) {

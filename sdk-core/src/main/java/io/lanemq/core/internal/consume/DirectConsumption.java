@@ -11,6 +11,8 @@ import io.lanemq.config.ConsumerConfig;
 import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.TopicRoute;
+import io.lanemq.core.internal.consume.attach.AttachPolicy;
+import io.lanemq.core.internal.consume.attach.ClusterAttachments;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.micrometer.core.instrument.Meter;
 import io.lanemq.support.NamedThreads;
@@ -28,6 +30,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +51,14 @@ import org.slf4j.LoggerFactory;
  * there) it restarts on the new topic alone. Nothing is lost; a message whose offset was not yet
  * committed may be delivered again (at least once). A topic that takes stress-test traffic also
  * subscribes each route's shadow topic; a shadow topic the change leaves is drained the same way.
+ *
+ * <p><b>Attaching.</b> A cluster that cannot be consumed at the start (down, silent, refusing) stops neither the start
+ * nor the other clusters: the start waits {@link AttachPolicy#startWait()} at most for every cluster's first answer,
+ * returns with those that attached, and keeps trying the others in the background, on this consumption's own attach
+ * threads (a RocketMQ consumer's start blocks 3-7 s on a silent name server), after a jittered back-off, within the
+ * client's attempt budget (see {@link ClusterAttachments}), until they attach. A cluster whose consumer could not be
+ * rebuilt after a configuration change is attached the same way. Until it attaches, the client's health shows the
+ * cluster DOWN with the reason.
  *
  * <p>Each cluster's lag ({@link SdkMetrics#CONSUMER_LAG}: what the group has not committed there, over every topic its
  * consumer reads) is asked of the brokers on a thread of this consumption's own, every {@code lagEvery}, and kept for
@@ -69,14 +81,24 @@ final class DirectConsumption implements AutoCloseable {
     private final Ticker ticker;
     /** Asks the clusters for the group's lag; shut down on close. */
     private final ScheduledExecutorService lagRefresh;
+    /** Runs the attach attempts of clusters not attached yet; shut down on close. */
+    private final ScheduledExecutorService attach;
+    private final ClusterAttachments attachments;
+    /** How this consumption names itself in health and logs. */
+    private final String owner;
     private boolean closed;
+    /** Per cluster not attached: the spec it should run with and its attempts so far. Guarded by {@code this}. */
+    private final Map<String, Pending> pending = new LinkedHashMap<>();
     /** Per cluster: the spec it runs with (drained topics included) and the running consumer. Guarded by {@code this}. */
     private final Map<String, Running> perCluster = new LinkedHashMap<>();
     /** How many of {@link #perCluster} still drain a topic; written under the lock, read by the gauge without it. */
     private volatile int drainingClusters;
 
     private DirectConsumption(Subscription subscription, String subscriptionId, MessageListener listener, MessagingBinding binding,
-                              SdkMetrics metrics, Ticker ticker) {
+                              SdkMetrics metrics, Ticker ticker, ClusterAttachments attachments) {
+        this.attachments = attachments;
+        this.owner = "consumer group '" + subscription.consumerGroup() + "' of logic topic " + subscription.logicTopic()
+                + " (subscription " + subscriptionId + ")";
         this.subscription = subscription;
         this.subscriptionId = subscriptionId;
         this.listener = listener;
@@ -87,6 +109,11 @@ final class DirectConsumption implements AutoCloseable {
         this.ticker = ticker;
         this.lagRefresh = Executors.newSingleThreadScheduledExecutor(NamedThreads.single(
                 NamedThreads.name("lanemq-consumer-lag", subscription.consumerGroup(), subscriptionId)));
+        // One thread per cluster of a two-IDC topic: each may block in a start for seconds, neither waits for the other.
+        ScheduledThreadPoolExecutor attachThreads = new ScheduledThreadPoolExecutor(2,
+                NamedThreads.numbered(NamedThreads.name("lanemq-consumer-attach", subscription.consumerGroup(), subscriptionId)));
+        attachThreads.setRemoveOnCancelPolicy(true);
+        this.attach = attachThreads;
     }
 
     /**
@@ -128,33 +155,166 @@ final class DirectConsumption implements AutoCloseable {
         return Math.max(1, total / routes + (index < total % routes ? 1 : 0));
     }
 
-    /**
-     * Subscribes on every cluster of the plan, and asks each for the group's lag at once and every {@code lagEvery}
-     * after; on failure nothing is left running.
-     */
+    /** As below, with a record of attachments of its own on the default policy (tests). */
     static DirectConsumption start(Subscription subscription, String subscriptionId, MessageListener listener,
                                    MessagingBinding binding, SdkMetrics metrics, Ticker ticker, Map<String, BoundConsumerSpec> plan,
                                    Duration lagEvery) throws MessagingException {
-        DirectConsumption direct = new DirectConsumption(subscription, subscriptionId, listener, binding, metrics, ticker);
-        synchronized (direct) {
-            try {
+        return start(subscription, subscriptionId, listener, binding, metrics, ticker, plan, lagEvery,
+                new ClusterAttachments(AttachPolicy.DEFAULT, metrics, ticker, java.time.InstantSource.system()));
+    }
+
+    /**
+     * Subscribes on every cluster of the plan, and asks each for the group's lag at once and every {@code lagEvery}
+     * after. Returns once every cluster has answered its first attempt, or after {@link AttachPolicy#startWait()}:
+     * clusters not attached by then are attached in the background. Fails, leaving nothing running, only when the
+     * policy requires a cluster within a time and none attached by then.
+     */
+    static DirectConsumption start(Subscription subscription, String subscriptionId, MessageListener listener,
+                                   MessagingBinding binding, SdkMetrics metrics, Ticker ticker, Map<String, BoundConsumerSpec> plan,
+                                   Duration lagEvery, ClusterAttachments attachments) throws MessagingException {
+        DirectConsumption direct = new DirectConsumption(subscription, subscriptionId, listener, binding, metrics, ticker,
+                attachments);
+        try {
+            synchronized (direct) {
                 for (BoundConsumerSpec spec : plan.values()) {
-                    direct.startOne(spec);
+                    direct.attachLater(spec, Duration.ZERO);
                 }
-            } catch (MessagingException | RuntimeException e) {
-                direct.close();
-                throw e;
+                direct.lagRefresh.scheduleWithFixedDelay(direct::refreshLag, 0, lagEvery.toNanos(), TimeUnit.NANOSECONDS);
+                direct.awaitStart();
             }
-            direct.lagRefresh.scheduleWithFixedDelay(direct::refreshLag, 0, lagEvery.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (MessagingException | RuntimeException e) {
+            direct.close();
+            throw e;
         }
         return direct;
     }
 
-    private void startOne(BoundConsumerSpec spec) throws MessagingException {
+    /** Waits (holding the lock, which {@code wait} gives up) for the start's attempts, as {@link #start} says. */
+    private void awaitStart() throws MessagingException {
+        AttachPolicy policy = attachments.policy();
+        long begin = ticker.read();
+        waitUntil(() -> pending.values().stream().allMatch(Pending::answered), begin + policy.startWait().toNanos());
+        pending.forEach((cluster, state) -> {
+            if (!state.answered()) {
+                attachments.unanswered(cluster, owner, policy.startWait());
+            }
+        });
+        if (policy.requireClusterWithin().isPresent()) {
+            Duration within = policy.requireClusterWithin().get();
+            waitUntil(() -> !perCluster.isEmpty() || pending.isEmpty(), begin + within.toNanos());
+            if (perCluster.isEmpty() && !pending.isEmpty()) {
+                StringBuilder why = new StringBuilder();
+                pending.forEach((cluster, state) -> why.append(why.length() == 0 ? "" : "; ").append(cluster).append(": ")
+                        .append(attachments.reason(cluster, owner).orElse("no answer yet")));
+                throw new MessagingException(owner + " attached to no cluster within " + within.toMillis()
+                        + " ms (required by requireClusterWithin): " + why, subscription.logicTopic(), null);
+            }
+        }
+    }
+
+    private void waitUntil(java.util.function.BooleanSupplier done, long deadline) {
+        while (!done.getAsBoolean()) {
+            long left = deadline - ticker.read();
+            if (left <= 0) {
+                return;
+            }
+            try {
+                wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** Leaves {@code spec}'s cluster to the attach threads, first attempt after {@code delay}; called holding the lock. */
+    private void attachLater(BoundConsumerSpec spec, Duration grace) {
         String cluster = spec.cluster().clusterName();
-        BoundConsumer started = binding.createConsumer(spec,
-                new ListenerAdapter(subscription.logicTopic(), subscription.consumerGroup(), cluster, listener, metrics, ticker,
-                        spec.maxDeliveryAttempts()));
+        Pending state = pending.computeIfAbsent(cluster, c -> new Pending());
+        state.spec = spec;
+        state.grace = grace;
+        if (!state.inFlight) {
+            schedule(cluster, state, 0);
+        }
+    }
+
+    private void schedule(String cluster, Pending state, long delayNanos) {
+        if (state.next != null) {
+            state.next.cancel(false);
+        }
+        state.next = attach.schedule(() -> attempt(cluster), delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** One attach attempt of {@code cluster}, on an attach thread: the binding's start may block for seconds. */
+    private void attempt(String cluster) {
+        BoundConsumerSpec spec;
+        synchronized (this) {
+            Pending state = pending.get(cluster);
+            if (closed || state == null) {
+                return;
+            }
+            long wait = attachments.reserve();
+            if (wait > 0) {
+                state.next = attach.schedule(() -> attempt(cluster), wait, TimeUnit.NANOSECONDS);
+                return;
+            }
+            spec = state.spec;
+            state.inFlight = true;
+        }
+        BoundConsumer started = null;
+        MessagingException failure = null;
+        try {
+            started = startConsumer(spec);
+        } catch (MessagingException e) {
+            failure = e;
+        } catch (RuntimeException e) {
+            failure = new MessagingException("cannot start the consumer: " + e, subscription.logicTopic(), cluster, e);
+        }
+        BoundConsumer discard = null;
+        synchronized (this) {
+            Pending state = pending.get(cluster);
+            if (state != null) {
+                state.inFlight = false;
+                state.attempts++;
+            }
+            if (closed || state == null || !state.spec.equals(spec)) {
+                // Closed, or a change replaced the spec meanwhile: this one is not wanted; the new spec is tried now.
+                discard = started;
+                if (!closed && state != null) {
+                    schedule(cluster, state, 0);
+                }
+            } else if (failure == null) {
+                pending.remove(cluster);
+                install(spec, started);
+                attachments.attached(cluster, owner, subscription.consumerGroup());
+                lagRefresh.execute(this::refreshLag);
+                if (!spec.drainTopics().isEmpty()) {
+                    checkDrained(cluster, ticker.read() + state.grace.toNanos());
+                }
+            } else {
+                state.failures++;
+                attachments.failed(cluster, owner, subscription.consumerGroup(), failure);
+                schedule(cluster, state, attachments.retryDelay(state.failures, failure).toNanos());
+            }
+            notifyAll();
+        }
+        if (discard != null) {
+            discard.close();
+        }
+    }
+
+    private BoundConsumer startConsumer(BoundConsumerSpec spec) throws MessagingException {
+        return binding.createConsumer(spec, new ListenerAdapter(subscription.logicTopic(), subscription.consumerGroup(),
+                spec.cluster().clusterName(), listener, metrics, ticker, spec.maxDeliveryAttempts()));
+    }
+
+    /** Starts {@code spec}'s consumer now, on the caller's thread (a configuration change's). */
+    private void startOne(BoundConsumerSpec spec) throws MessagingException {
+        install(spec, startConsumer(spec));
+    }
+
+    private void install(BoundConsumerSpec spec, BoundConsumer started) {
+        String cluster = spec.cluster().clusterName();
         ClusterLag lag = new ClusterLag();
         perCluster.put(cluster, new Running(spec, started, metrics.directThreadsGauge(subscription.logicTopic(),
                 subscription.consumerGroup(), subscriptionId, cluster, spec.topic(), spec.consumeThreads()), lag,
@@ -167,6 +327,7 @@ final class DirectConsumption implements AutoCloseable {
     private void stopOne(String cluster) {
         Running running = perCluster.remove(cluster);
         running.consumer.close();
+        attachments.forget(cluster, owner);
         metrics.remove(running.threadsGauge);
         metrics.remove(running.lagGauge);
         countDraining();
@@ -198,8 +359,20 @@ final class DirectConsumption implements AutoCloseable {
                 restart(wanted.draining(drain.stream().distinct().toList()), grace);
             }
         }
+        for (String cluster : new ArrayList<>(pending.keySet())) {
+            if (!plan.containsKey(cluster)) {
+                Pending dropped = pending.remove(cluster);
+                if (dropped.next != null) {
+                    dropped.next.cancel(false);
+                }
+                attachments.forget(cluster, owner);
+            }
+        }
         for (BoundConsumerSpec spec : plan.values()) {
-            if (!perCluster.containsKey(spec.cluster().clusterName())) {
+            String cluster = spec.cluster().clusterName();
+            if (pending.containsKey(cluster)) {
+                attachLater(spec, grace); // never ran: nothing to drain; an attempt in flight with the old spec is discarded
+            } else if (!perCluster.containsKey(cluster)) {
                 restart(spec, grace);
             }
         }
@@ -214,9 +387,11 @@ final class DirectConsumption implements AutoCloseable {
                 checkDrained(spec.cluster().clusterName(), ticker.read() + grace.toNanos());
             }
         } catch (MessagingException | RuntimeException e) {
-            // Its messages wait in the broker; the next change (or a restart) starts it.
-            log.error("could not start the consumer of {} on {} after a configuration change", subscription,
-                    spec.cluster().clusterName(), e);
+            // Its messages wait in the broker; the attach threads start it when the cluster lets them.
+            MessagingException failure = e instanceof MessagingException m ? m : new MessagingException(
+                    "cannot start the consumer: " + e, subscription.logicTopic(), spec.cluster().clusterName(), e);
+            attachments.failed(spec.cluster().clusterName(), owner, subscription.consumerGroup(), failure);
+            attachLater(spec, grace);
         }
     }
 
@@ -312,6 +487,15 @@ final class DirectConsumption implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
+        pending.forEach((cluster, state) -> {
+            if (state.next != null) {
+                state.next.cancel(false);
+            }
+            attachments.forget(cluster, owner);
+        });
+        pending.clear();
+        // An attempt blocked in a start is not awaited: it sees the consumption closed when it returns and closes what it started.
+        attach.shutdown();
         // Interrupts a refresh waiting on a broker; not awaited, since one still running only writes to gauges removed here.
         lagRefresh.shutdownNow();
         new ArrayList<>(perCluster.keySet()).forEach(this::stopOne);
@@ -319,6 +503,21 @@ final class DirectConsumption implements AutoCloseable {
     }
 
     private record Running(BoundConsumerSpec spec, BoundConsumer consumer, Meter threadsGauge, ClusterLag lag, Meter lagGauge) {
+    }
+
+    /** A cluster not attached yet: what it should run, its attempts, the next one. Guarded by the consumption's lock. */
+    private static final class Pending {
+        BoundConsumerSpec spec;
+        Duration grace = Duration.ZERO;
+        int attempts;
+        int failures;
+        boolean inFlight;
+        ScheduledFuture<?> next;
+
+        /** Whether an attempt has answered (either way), so the start need not wait for it. */
+        boolean answered() {
+            return attempts > 0 && !inFlight;
+        }
     }
 
     /** One cluster consumer's lag as last asked: written by the refresh thread, read by its gauge. */

@@ -15,7 +15,10 @@ import io.lanemq.core.metrics.SdkMetrics;
 import io.micrometer.core.instrument.Meter;
 import io.lanemq.support.Ticker;
 import java.io.UncheckedIOException;
+import io.lanemq.core.internal.consume.attach.AttachPolicy;
+import io.lanemq.core.internal.consume.attach.ClusterAttachments;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -57,6 +60,8 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     /** This subscription's {@link SdkMetrics#TAG_SUBSCRIPTION}: what tells its gauges from another's of the same group. */
     private final String id = ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet();
     private final List<Meter> modeGauges;
+    /** The client's record of clusters its consumers could not attach to. */
+    private final ClusterAttachments attachments;
     /** Exactly one of the two runs; guarded by {@code this}. */
     private DirectConsumption direct;
     private ProxyConsumer proxy;
@@ -65,7 +70,8 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
 
     private DualClusterConsumer(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics,
                                 ProxyIdentity identity, Optional<LaneMembership> lanes, Ticker ticker, Duration lagEvery,
-                                java.util.function.Consumer<AutoCloseable> onClose) {
+                                java.util.function.Consumer<AutoCloseable> onClose, ClusterAttachments attachments) {
+        this.attachments = attachments;
         this.subscription = subscription;
         this.lagEvery = lagEvery;
         this.listener = listener;
@@ -91,7 +97,22 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
                                             MessagingBinding binding, SdkMetrics metrics, ProxyIdentity identity,
                                             Optional<LaneMembership> lanes, Ticker ticker,
                                             java.util.function.Consumer<AutoCloseable> onClose) throws MessagingException {
-        return start(subscription, listener, config, binding, metrics, identity, lanes, ticker, DirectConsumption.LAG_EVERY, onClose);
+        return start(subscription, listener, config, binding, metrics, identity, lanes, ticker, DirectConsumption.LAG_EVERY, onClose,
+                new ClusterAttachments(AttachPolicy.DEFAULT, metrics, ticker, InstantSource.system()));
+    }
+
+    /**
+     * As above, recording in {@code attachments} (the client's) the clusters its DIRECT consumption could not attach to
+     * yet, under the client's attach policy: the start returns within the policy's start wait, on the clusters that
+     * answered, and attaches the others in the background.
+     */
+    public static DualClusterConsumer start(Subscription subscription, MessageListener listener, PlatformConfig config,
+                                            MessagingBinding binding, SdkMetrics metrics, ProxyIdentity identity,
+                                            Optional<LaneMembership> lanes, Ticker ticker,
+                                            java.util.function.Consumer<AutoCloseable> onClose, ClusterAttachments attachments)
+            throws MessagingException {
+        return start(subscription, listener, config, binding, metrics, identity, lanes, ticker, DirectConsumption.LAG_EVERY, onClose,
+                attachments);
     }
 
     /** As above, asking the clusters for a DIRECT group's lag every {@code lagEvery} (tests shorten it). */
@@ -99,8 +120,17 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
                                      MessagingBinding binding, SdkMetrics metrics, ProxyIdentity identity,
                                      Optional<LaneMembership> lanes, Ticker ticker, Duration lagEvery,
                                      java.util.function.Consumer<AutoCloseable> onClose) throws MessagingException {
+        return start(subscription, listener, config, binding, metrics, identity, lanes, ticker, lagEvery, onClose,
+                new ClusterAttachments(AttachPolicy.DEFAULT, metrics, ticker, InstantSource.system()));
+    }
+
+    static DualClusterConsumer start(Subscription subscription, MessageListener listener, PlatformConfig config,
+                                     MessagingBinding binding, SdkMetrics metrics, ProxyIdentity identity,
+                                     Optional<LaneMembership> lanes, Ticker ticker, Duration lagEvery,
+                                     java.util.function.Consumer<AutoCloseable> onClose, ClusterAttachments attachments)
+            throws MessagingException {
         DualClusterConsumer consumer = new DualClusterConsumer(subscription, listener, binding, metrics, identity, lanes,
-                ticker, lagEvery, onClose);
+                ticker, lagEvery, onClose, attachments);
         ConsumptionPlan plan = consumer.plan(config);
         synchronized (consumer) {
             try {
@@ -126,7 +156,8 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
                 throw new InvalidConfigurationException(e.getMessage(), e.getCause());
             }
         } else {
-            direct = DirectConsumption.start(subscription, id, listener, binding, metrics, ticker, plan.direct(), lagEvery);
+            direct = DirectConsumption.start(subscription, id, listener, binding, metrics, ticker, plan.direct(), lagEvery,
+                    attachments);
         }
         mode = plan.mode();
     }

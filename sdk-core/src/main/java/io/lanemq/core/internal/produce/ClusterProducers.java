@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One bound producer per cluster for one producer group, started up front for every configured
- * cluster so the first send pays no start-up and a cluster that cannot even start is reported
- * when the producer is created.
+ * cluster so the first send pays no start-up. A cluster whose producer cannot start (its
+ * binding refuses it) does not fail the others: it is logged and started again by the first
+ * send routed to it, whose failure moves that send to another cluster.
  *
  * <p>A configuration change that alters a cluster's endpoint or the producer settings replaces
  * that cluster's bound producer: new sends use the new one at once, and the old one is closed
@@ -61,10 +62,26 @@ public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
         return binding.newMessageId();
     }
 
-    /** Starts a producer on every cluster of the current configuration. */
+    /** Starts a producer on every cluster of the current configuration; fails only when none starts. */
     public void startAll() throws MessagingException {
+        MessagingException first = null;
+        int started = 0;
         for (String cluster : config.current().clusters().keySet()) {
-            get(cluster);
+            try {
+                get(cluster);
+                started++;
+            } catch (MessagingException e) {
+                log.warn("the producer of group {} could not start on cluster {}; its first send there starts it again: {}",
+                        producerGroup, cluster, e.getMessage());
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (started == 0 && first != null) {
+            throw first;
         }
     }
 

@@ -50,12 +50,19 @@ public final class FailoverClusterChooser implements ClusterChooser {
             .slowMargin(Duration.ofMillis(50))
             .build();
 
+    /** How long a start check's verdict holds for a topic's first send; the failover's own probes take over after. */
+    private static final long START_CHECK_VALID_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+
     private final PlatformConfigRef config;
     private final SdkMetrics metrics;
     private final LatencyPolicy latencyPolicy;
     private final Ticker ticker;
     private final ScheduledExecutorService probes;
     private final Map<String, TopicFailover> byTopic = new ConcurrentHashMap<>();
+    /** Clusters whose name servers refused or ignored a connection at a producer's start, and when (ticker). */
+    private final Map<String, Long> unreachableSince = new ConcurrentHashMap<>();
+    /** Runs the start checks' connects, one per cluster, so a silent cluster does not hold up the others' answer. */
+    private final java.util.concurrent.ExecutorService startChecks;
 
     /**
      * @param ticker the client's clock, for the failover's latency averages and probe waits
@@ -72,6 +79,35 @@ public final class FailoverClusterChooser implements ClusterChooser {
         this.latencyPolicy = latencyPolicy;
         this.ticker = ticker;
         this.probes = Executors.newSingleThreadScheduledExecutor(NamedThreads.single(NamedThreads.name("lanemq-sdk-cluster-probe", owner)));
+        this.startChecks = Executors.newCachedThreadPool(NamedThreads.numbered(NamedThreads.name("lanemq-sdk-cluster-check", owner)));
+    }
+
+    /**
+     * Before a producer's first send: connects to every cluster's name servers at once (500 ms at most each) and takes
+     * the clusters none of whose name servers accepted out of rotation, on every logic topic, until the failover's
+     * probe finds one answering (about every second). Without it a cluster down or silent at start is cold, not known
+     * to be failing: each send picking it waits up to half the send timeout (its first sends normally wait for a route
+     * and a connection), and a few senders all waiting on it leave whole seconds without a send. Returns the clusters
+     * taken out, with why.
+     *
+     * @param check why a cluster cannot be reached now, empty when it can or cannot be told (the binding's answer)
+     */
+    public Map<String, String> checkReachable(java.util.function.Function<ClusterConfig, Optional<String>> check) {
+        Map<String, java.util.concurrent.CompletableFuture<Optional<String>>> checks = new TreeMap<>();
+        config.current().clusters().values().forEach(cluster -> checks.put(cluster.name(),
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> check.apply(cluster), startChecks)));
+        Map<String, String> unreachable = new TreeMap<>();
+        checks.forEach((cluster, answer) -> {
+            Optional<String> failure = answer.join();
+            if (failure.isPresent()) {
+                unreachable.put(cluster, failure.get());
+                unreachableSince.put(cluster, ticker.read());
+                byTopic.values().forEach(state -> state.failover.markDown(cluster));
+            } else {
+                unreachableSince.remove(cluster);
+            }
+        });
+        return unreachable;
     }
 
     @Override
@@ -190,6 +226,13 @@ public final class FailoverClusterChooser implements ClusterChooser {
                         .healthChecker(new NameServerProbe(config))
                         .probeExecutor(probes)
                         .build());
+                // A cluster found unreachable by a recent start check starts out of rotation here too; its probe brings it back.
+                topic.routes().forEach(route -> {
+                    Long since = unreachableSince.get(route.cluster());
+                    if (since != null && ticker.read() - since < START_CHECK_VALID_NANOS) {
+                        created.failover.markDown(route.cluster());
+                    }
+                });
                 topic.routes().forEach(route -> metrics.clusterWeightGauge(name, route.cluster(),
                         () -> weightOf(name, route.cluster())));
                 return created;
@@ -235,6 +278,7 @@ public final class FailoverClusterChooser implements ClusterChooser {
     public void close() {
         new ArrayList<>(byTopic.values()).forEach(state -> state.failover.close());
         probes.shutdownNow();
+        startChecks.shutdownNow();
     }
 
     /**

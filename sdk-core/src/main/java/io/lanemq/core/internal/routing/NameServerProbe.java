@@ -3,7 +3,16 @@ package io.lanemq.core.internal.routing;
 import io.lanemq.config.ClusterConfig;
 import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.failover.HealthChecker;
+import io.lanemq.api.MessagingException;
+import io.lanemq.config.PlatformConfig;
+import io.lanemq.support.Ticker;
 import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 
@@ -12,7 +21,7 @@ import java.net.Socket;
  * accepts a TCP connection. A name server is the first thing to come back with an IDC, and the
  * trial sends that follow test the brokers for real (a failed trial is retried elsewhere).
  */
-final class NameServerProbe implements HealthChecker<String> {
+public final class NameServerProbe implements HealthChecker<String> {
     private static final int CONNECT_TIMEOUT_MS = 500;
 
     private final PlatformConfigRef config;
@@ -24,19 +33,56 @@ final class NameServerProbe implements HealthChecker<String> {
     @Override
     public boolean isHealthy(String cluster) {
         ClusterConfig settings = config.current().clusters().get(cluster);
-        if (settings == null) {
-            return false;
-        }
-        for (String address : settings.nameServer().split(";")) {
+        return settings != null && unreachable(settings).isEmpty();
+    }
+
+    /** Why none of the cluster's name servers accepts a connection; empty when one does. */
+    static Optional<String> unreachable(ClusterConfig cluster) {
+        List<String> failures = new ArrayList<>();
+        for (String address : cluster.nameServer().split(";")) {
             int colon = address.lastIndexOf(':');
             try (Socket socket = new Socket()) {
                 socket.connect(new InetSocketAddress(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1))),
                         CONNECT_TIMEOUT_MS);
-                return true;
+                return Optional.empty();
             } catch (IOException | RuntimeException unreachable) {
                 // try the next name server of the cluster
+                failures.add(address + ": " + unreachable.getMessage());
             }
         }
-        return false;
+        return Optional.of("no name server accepted a connection (" + String.join(", ", failures) + ")");
+    }
+
+    /**
+     * Waits until one cluster of {@code config} has a name server that accepts a connection, for a client whose
+     * application prefers a failed start to one on no cluster.
+     *
+     * @throws MessagingException none did within {@code within}; the message names each cluster and why
+     */
+    public static void requireAnyCluster(PlatformConfig config, Duration within, Ticker ticker) throws MessagingException {
+        long deadline = ticker.read() + within.toNanos();
+        Map<String, String> why = new TreeMap<>();
+        do {
+            for (ClusterConfig cluster : config.clusters().values()) {
+                Optional<String> failure = unreachable(cluster);
+                if (failure.isEmpty()) {
+                    return;
+                }
+                why.put(cluster.name(), failure.get());
+            }
+        } while (ticker.read() - deadline < 0 && pause());
+        throw new MessagingException("no cluster answered within " + within.toMillis() + " ms (required by "
+                + "requireClusterWithin): " + why, null, null);
+    }
+
+    /** A short pause between rounds of connects; false when interrupted. */
+    private static boolean pause() {
+        try {
+            Thread.sleep(100);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 }

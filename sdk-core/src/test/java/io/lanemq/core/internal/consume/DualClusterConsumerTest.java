@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import io.lanemq.api.BatchResult;
+import io.lanemq.api.ClientHealth;
 import io.lanemq.api.Batching;
 import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.MessageListener;
@@ -23,7 +24,10 @@ import io.lanemq.config.StartPosition;
 import io.lanemq.config.TopicRoute;
 import io.lanemq.core.internal.consume.listener.GatheringListener;
 import io.lanemq.core.internal.consume.proxy.ProxyIdentity;
+import io.lanemq.core.internal.consume.attach.AttachPolicy;
+import io.lanemq.core.internal.consume.attach.ClusterAttachments;
 import io.lanemq.core.metrics.SdkMetrics;
+import io.lanemq.support.Backoff;
 import io.lanemq.testkit.memory.MemoryBinding;
 import io.lanemq.testkit.memory.MemoryCluster;
 import io.lanemq.support.Ticker;
@@ -48,6 +52,10 @@ class DualClusterConsumerTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
     /** How often a lag gauge is refreshed here: 10 s in production. */
     private static final Duration LAG_EVERY = Duration.ofMillis(20);
+    /** Attach retries after 20 ms doubling to 200 ms; at most 50 attempts a second. */
+    private static final AttachPolicy FAST_ATTACH = new AttachPolicy(Duration.ofMillis(500),
+            Backoff.exact(Duration.ofMillis(20), Duration.ofMillis(200)), Backoff.exact(Duration.ofSeconds(10), Duration.ofSeconds(10)),
+            50, Optional.empty());
 
     private final MemoryBinding binding = new MemoryBinding();
     private final SdkMetrics metrics = new SdkMetrics(new SimpleMeterRegistry(), "test");
@@ -256,11 +264,99 @@ class DualClusterConsumerTest {
     }
 
     @Test
-    void whenOneClusterCannotStartTheSubscriptionFailsAndNothingIsLeftConsuming() {
-        cluster("cluster-b").failStarts();
+    void aClusterThatCannotStartLeavesTheOthersConsumingAtOnceAndIsAttachedInTheBackgroundWhenItRecovers() throws Exception {
+        cluster("cluster-b").stallStarts(Duration.ofSeconds(3));
+        ClusterAttachments attachments = new ClusterAttachments(FAST_ATTACH, metrics, Ticker.system(), java.time.InstantSource.system());
+        List<ClientHealth.Cluster> bySends = List.of(new ClientHealth.Cluster("cluster-b", "idc-b", ClientHealth.ClusterState.UNKNOWN,
+                Optional.empty()));
 
-        assertThatThrownBy(() -> start(config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)), recording,
-                Optional.empty())).isInstanceOf(MessagingException.class).hasMessageContaining("cluster-b");
+        long begin = System.nanoTime();
+        DualClusterConsumer consumer = DualClusterConsumer.start(BILLING, recording,
+                config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)), binding, metrics,
+                new ProxyIdentity("app", Optional.empty()), Optional.empty(), Ticker.system(), c -> { }, attachments);
+        closing.add(consumer);
+        long startMillis = (System.nanoTime() - begin) / 1_000_000;
+
+        assertThat(startMillis).as("the start waits for a stalled cluster's first answer no longer than the start wait")
+                .isBetween(FAST_ATTACH.startWait().toMillis(), 2_000L);
+        publish("cluster-a", "orders_a", "from a");
+        await().atMost(WAIT).until(() -> received.size() == 1);
+        assertThat(attachments.health(bySends).get(0).state()).as("down from the start: its first attempt has not answered")
+                .isEqualTo(ClientHealth.ClusterState.DOWN);
+        assertThat(attachments.health(bySends).get(0).reason()).hasValueSatisfying(reason -> assertThat(reason)
+                .contains("consumer group 'billing' of logic topic orders").contains("has not answered within 500 ms"));
+        await().atMost(WAIT).until(() -> attachments.health(bySends).get(0).reason().orElse("").contains("injected start failure"));
+
+        cluster("cluster-b").recover();
+        publish("cluster-b", "orders_b", "from b");
+
+        await().atMost(WAIT).until(() -> received.size() == 2);
+        assertThat(cluster("cluster-b").openConsumers()).hasSize(1);
+        assertThat(attachments.health(bySends).get(0).state()).as("attached: up by its consumer").isEqualTo(ClientHealth.ClusterState.UP);
+        assertThat(metrics.registry().get(SdkMetrics.CONSUMER_ATTACH_ATTEMPTS).tag(SdkMetrics.TAG_CLUSTER, "cluster-b")
+                .tag(SdkMetrics.TAG_OUTCOME, "attached").counter().count()).isEqualTo(1);
+    }
+
+    @Test
+    void attemptsOnAClusterThatStaysDownBackOffWithinTheBudget() throws Exception {
+        cluster("cluster-b").failStarts();
+        ClusterAttachments attachments = new ClusterAttachments(FAST_ATTACH, metrics, Ticker.system(), java.time.InstantSource.system());
+        closing.add(DualClusterConsumer.start(BILLING, recording,
+                config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)), binding, metrics,
+                new ProxyIdentity("app", Optional.empty()), Optional.empty(), Ticker.system(), c -> { }, attachments));
+        long begin = System.nanoTime();
+        int before = cluster("cluster-b").startAttempts();
+
+        await().atMost(WAIT).until(() -> System.nanoTime() - begin > 1_000_000_000L);
+        int attempts = cluster("cluster-b").startAttempts() - before;
+
+        // Back-off 20, 40, 80, 160, 200, 200 ms...: about 8 in a second, never the budget's 50.
+        assertThat(attempts).as("attempts on cluster-b in a second").isBetween(3, 12);
+        assertThat(cluster("cluster-a").openConsumers()).hasSize(1);
+    }
+
+    @Test
+    void aClusterThatRefusesIsRetriedSlowlyAndHoldsUpNeitherTheStartNorTheOthers() throws Exception {
+        cluster("cluster-b").refuseStarts("NO_PERMISSION: wrong keys");
+        ClusterAttachments attachments = new ClusterAttachments(FAST_ATTACH, metrics, Ticker.system(), java.time.InstantSource.system());
+        closing.add(DualClusterConsumer.start(BILLING, recording,
+                config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)), binding, metrics,
+                new ProxyIdentity("app", Optional.empty()), Optional.empty(), Ticker.system(), c -> { }, attachments));
+
+        publish("cluster-a", "orders_a", "from a");
+        await().atMost(WAIT).until(() -> received.size() == 1);
+        assertThat(metrics.registry().get(SdkMetrics.CONSUMER_ATTACH_ATTEMPTS).tag(SdkMetrics.TAG_CLUSTER, "cluster-b")
+                .tag(SdkMetrics.TAG_OUTCOME, "refused").counter().count()).as("one attempt: the next is 10 s away").isEqualTo(1);
+    }
+
+    @Test
+    void withAClusterRequiredTheStartFailsNamingEachClusterWhenNoneAttachesInTime() {
+        cluster("cluster-a").failStarts();
+        cluster("cluster-b").failStarts();
+        ClusterAttachments attachments = new ClusterAttachments(FAST_ATTACH.requiringClusterWithin(Optional.of(Duration.ofMillis(300))),
+                metrics, Ticker.system(), java.time.InstantSource.system());
+
+        assertThatThrownBy(() -> DualClusterConsumer.start(BILLING, recording,
+                config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)), binding, metrics,
+                new ProxyIdentity("app", Optional.empty()), Optional.empty(), Ticker.system(), c -> { }, attachments))
+                .isInstanceOf(MessagingException.class).hasMessageContaining("attached to no cluster within 300 ms")
+                .hasMessageContaining("cluster-a: ").hasMessageContaining("cluster-b: ");
+        assertThat(cluster("cluster-a").openConsumers()).isEmpty();
+    }
+
+    @Test
+    void withoutARequirementASubscriptionStartsOnNoClusterAndAttachesTheFirstThatComes() throws Exception {
+        cluster("cluster-a").failStarts();
+        cluster("cluster-b").failStarts();
+        ClusterAttachments attachments = new ClusterAttachments(FAST_ATTACH, metrics, Ticker.system(), java.time.InstantSource.system());
+        closing.add(DualClusterConsumer.start(BILLING, recording,
+                config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)), binding, metrics,
+                new ProxyIdentity("app", Optional.empty()), Optional.empty(), Ticker.system(), c -> { }, attachments));
+
+        cluster("cluster-b").recover();
+        publish("cluster-b", "orders_b", "from b");
+
+        await().atMost(WAIT).until(() -> received.size() == 1);
         assertThat(cluster("cluster-a").openConsumers()).isEmpty();
     }
 

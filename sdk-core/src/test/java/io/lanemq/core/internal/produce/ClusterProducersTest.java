@@ -58,10 +58,23 @@ class ClusterProducersTest {
     }
 
     @Test
-    void aClusterThatCannotStartIsReportedWhenTheProducerIsCreated() {
+    void aClusterThatCannotStartLeavesTheOthersAndIsStartedByItsFirstSend() throws Exception {
+        cluster("cluster-b").failStarts();
+        ClusterProducers producers = started(Optional.empty());
+
+        assertThat(cluster("cluster-a").openProducers()).hasSize(1);
+        assertThatThrownBy(() -> producers.get("cluster-b")).as("still down: the send there fails and moves on")
+                .isInstanceOf(MessagingException.class).hasMessageContaining("cluster=cluster-b");
+        cluster("cluster-b").recover();
+        assertThat(producers.get("cluster-b")).isNotNull();
+    }
+
+    @Test
+    void whenNoClusterCanStartTheProducerFailsNamingThem() {
+        cluster("cluster-a").failStarts();
         cluster("cluster-b").failStarts();
         assertThatThrownBy(() -> started(Optional.empty())).isInstanceOf(MessagingException.class)
-                .hasMessageContaining("cluster=cluster-b");
+                .hasMessageContaining("cluster=cluster-");
     }
 
     @Test

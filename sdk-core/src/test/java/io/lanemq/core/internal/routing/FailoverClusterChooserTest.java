@@ -215,4 +215,29 @@ class FailoverClusterChooserTest {
         assertThat(health("a").state()).isEqualTo(ClusterState.UNKNOWN);
         assertThat(health("b").state()).isEqualTo(ClusterState.UP);
     }
+
+    @Test
+    void aClusterUnreachableWhenAProducerStartsGetsNoneOfItsFirstSendsAndShowsDown() throws Exception {
+        LogicTopicConfig topic = topic(50, 50);
+        start(topic);
+
+        Map<String, String> unreachable = chooser.checkReachable(cluster -> cluster.name().equals("b")
+                ? Optional.of("no name server accepted a connection") : Optional.empty());
+
+        assertThat(unreachable).containsOnlyKeys("b");
+        assertThat(split(topic, 200)).as("the first sends of a topic whose failover is made after the check")
+                .containsOnlyKeys("a");
+        assertThat(health("b").state()).isEqualTo(ClusterState.DOWN);
+    }
+
+    @Test
+    void aTopicAlreadySentOnLosesAClusterFoundUnreachableByALaterProducersStart() throws Exception {
+        LogicTopicConfig topic = topic(50, 50);
+        start(topic);
+        assertThat(split(topic, 200)).containsKeys("a", "b");
+
+        chooser.checkReachable(cluster -> cluster.name().equals("b") ? Optional.of("refused") : Optional.empty());
+
+        assertThat(split(topic, 200)).containsOnlyKeys("a");
+    }
 }
