@@ -61,6 +61,17 @@ public final class ConfigEditor {
     }
 
     /**
+     * The change of an earlier proposal made again on the revision published now (after a conflict).
+     *
+     * @throws InvalidPlatformConfigException the change no longer applies to the current document
+     * @throws ConflictException              the configuration changed again in between
+     */
+    public Proposal proposeAgain(String author, Proposal earlier) throws EtcdException, InvalidPlatformConfigException,
+            ConflictException {
+        return propose(author, store.current().revision(), earlier.change());
+    }
+
+    /**
      * Publishes a proposal of {@code author}'s.
      *
      * @param comment why (required; kept in the history)
