@@ -258,7 +258,33 @@ class ConsoleApiIT {
             assertThat(own.published()).as("drain and undo give the text back byte for byte").isEqualTo(example);
             assertThat(olga.get("/operations").body()).as("undo is offered only while the drain is in force")
                     .doesNotContain("id=\"undo-" + drainRevision + "\"").contains("id=\"undone-" + drainRevision + "\"");
+
+            own.client.put(own.key, example + "# edited by hand\n");
+            long byHand = own.revision();
+            assertThat(olga.get("/history").body()).as("a write around the console is an entry of its own")
+                    .contains("written around the console and the config tool").contains("/history/" + byHand);
+            assertThat(olga.get("/history/" + byHand).body()).as("diffed against the last known revision")
+                    .contains("<span class=\"add\">+# edited by hand</span>");
         }
+    }
+
+    @Test
+    void theOperationsEndpointsAnswerAsOnEveryService() throws Exception {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.util.function.Function<String, HttpResponse<String>> get = path -> {
+            try {
+                return http.send(java.net.http.HttpRequest.newBuilder(console.operations().resolve(path)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+            } catch (Exception e) {
+                throw new AssertionError(path, e);
+            }
+        };
+
+        assertThat(get.apply("/livez").statusCode()).isEqualTo(200);
+        HttpResponse<String> ready = get.apply("/readyz");
+        assertThat(ready.statusCode()).isEqualTo(200);
+        assertThat(ready.body()).startsWith("SERVING").contains("etcd: revision ");
+        assertThat(get.apply("/metrics").body()).as("the JVM's meters, as on every service").contains("jvm_memory_used_bytes");
     }
 
     @Test

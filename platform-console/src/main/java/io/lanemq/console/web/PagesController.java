@@ -95,16 +95,27 @@ class PagesController {
     }
 
     @GetMapping("/history")
-    String history(Model model) throws EtcdException, InvalidPlatformConfigException {
+    String history(@RequestParam(defaultValue = "1") int page, Model model) throws EtcdException, InvalidPlatformConfigException {
         snapshot(model);
-        model.addAttribute("entries", store.history());
+        List<HistoryEntry> entries = new ArrayList<>();
+        store.unrecorded().ifPresent(entries::add);
+        entries.addAll(store.history());
+        int pages = Math.max(1, (entries.size() + HISTORY_PAGE - 1) / HISTORY_PAGE);
+        int shown = Math.min(Math.max(page, 1), pages);
+        model.addAttribute("entries", entries.subList((shown - 1) * HISTORY_PAGE, Math.min(entries.size(), shown * HISTORY_PAGE)));
+        model.addAttribute("page", shown);
+        model.addAttribute("pages", pages);
         return "history";
     }
+
+    /** Entries per history page: a busy platform publishes a few a day, so a page is weeks of changes. */
+    static final int HISTORY_PAGE = 50;
 
     @GetMapping("/history/{revision}")
     String entry(@PathVariable long revision, Model model) throws EtcdException, InvalidPlatformConfigException {
         snapshot(model);
-        HistoryEntry entry = store.entry(revision).orElseThrow(() -> new NoSuchElementException("no revision " + revision + " in the history"));
+        HistoryEntry entry = store.entry(revision).or(() -> unrecorded(revision))
+                .orElseThrow(() -> new NoSuchElementException("no revision " + revision + " in the history"));
         model.addAttribute("entry", entry);
         return "history-entry";
     }
@@ -166,6 +177,14 @@ class PagesController {
         model.addAttribute("health", health.scrape());
         model.addAttribute("healthConfigured", health.configured());
         return "health";
+    }
+
+    private java.util.Optional<HistoryEntry> unrecorded(long revision) {
+        try {
+            return store.unrecorded().filter(e -> e.revision() == revision);
+        } catch (EtcdException e) {
+            return java.util.Optional.empty();
+        }
     }
 
     private CurrentConfig.Snapshot snapshot(Model model) throws EtcdException, InvalidPlatformConfigException {
