@@ -1,6 +1,8 @@
 package io.lanemq.console;
 
 import io.lanemq.config.etcd.EtcdSecurity;
+import io.lanemq.service.http.HttpAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,6 +51,28 @@ public class ConsoleProperties {
     private URI dialTestMetricsUrl;
     /** Prometheus endpoints of SDK applications (or a federation endpoint) to read their reload status from. */
     private List<URI> sdkMetricsUrls = new ArrayList<>();
+    /** HOST:PORT of the operations endpoints (/livez, /readyz, /metrics), apart from the pages as on every service. */
+    private String httpAddress = "127.0.0.1:" + DEFAULT_HTTP_PORT;
+
+    /** The operations endpoints' default port (the services' convention: service-http/README.md). */
+    public static final int DEFAULT_HTTP_PORT = 9470;
+
+    /** The operations endpoints' address; a bad value names {@code lanemq.console.http-address}. */
+    public InetSocketAddress httpSocketAddress() {
+        try {
+            return HttpAddress.parse(PREFIX + "http-address", httpAddress);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConsolePropertyException(PREFIX + "http-address", e.getMessage(), e);
+        }
+    }
+
+    public String getHttpAddress() {
+        return httpAddress;
+    }
+
+    public void setHttpAddress(String httpAddress) {
+        this.httpAddress = httpAddress;
+    }
 
     String required(String name, String value) {
         if (value == null || value.isBlank()) {

@@ -20,6 +20,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -115,6 +117,15 @@ class ConsoleApiIT {
         assertThat(refused.statusCode()).isEqualTo(409);
         assertThat(refused.body()).contains("Not published").contains("cap order-paid during the sale").contains("olga");
         assertThat(console.published()).as("olga's change stands").isEqualTo(afterOlga).contains("rateLimitPerSecond: 900");
+        assertThat(refused.body()).as("the typed comment is kept and the same change offered on the new revision")
+                .contains("Make the same change on revision " + rev()).contains("value=\"shift to idc-a\"");
+
+        HttpResponse<String> again = erik.post("/changes/" + eriksChange + "/again", Map.of("comment", "shift to idc-a"));
+        String againId = again.headers().firstValue("Location").orElseThrow().replaceAll(".*/changes/", "");
+        assertThat(erik.get("/changes/" + againId).body()).as("the preview on the new revision, comment filled in")
+                .contains("Applied to revision <span>" + rev()).contains(">shift to idc-a</textarea>");
+        assertThat(erik.publish(againId, "shift to idc-a").statusCode()).isEqualTo(302);
+        assertThat(console.published()).as("both changes stand").contains("rateLimitPerSecond: 900").contains("weight: 70");
     }
 
     @Test
@@ -139,8 +150,11 @@ class ConsoleApiIT {
         String history = olga.get("/history").body();
         assertThat(history).contains("roll back to revision " + first).contains("the second limit throttled refunds")
                 .contains("second limit").contains("first limit");
-        assertThat(olga.get("/history/" + console.revision()).body()).as("the entry's diff").contains("-    rateLimitPerSecond: 200")
-                .contains("+    rateLimitPerSecond: 100");
+        assertThat(olga.get("/history/" + console.revision()).body()).as("the entry's diff, coloured")
+                .contains("<span class=\"del\">-    rateLimitPerSecond: 200</span>")
+                .contains("<span class=\"add\">+    rateLimitPerSecond: 100</span>");
+        assertThat(history).as("times to the second with the zone").containsPattern("<td>\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC</td>");
+        assertThat(console.published()).as("the revision's text, exactly").isEqualTo(firstDocument);
     }
 
     @Test
@@ -150,10 +164,17 @@ class ConsoleApiIT {
         String before = console.published();
 
         assertThat(vera.get("/topics/order-paid").statusCode()).as("a viewer reads").isEqualTo(200);
-        assertThat(vera.post("/changes/weights", Map.of("topic", "order-paid", "baseRevision", rev(), "weight.cluster-a", "1"))
-                .statusCode()).as("a viewer changes nothing").isEqualTo(403);
-        assertThat(erik.post("/changes/weights", Map.of("topic", "refund", "baseRevision", rev(), "weight.cluster-b", "1"))
-                .statusCode()).as("an editor changes only their application's topics").isEqualTo(403);
+        HttpResponse<String> viewerPost = vera.post("/changes/weights", Map.of("topic", "order-paid", "baseRevision", rev(),
+                "weight.cluster-a", "1"));
+        assertThat(viewerPost.statusCode()).as("a viewer changes nothing").isEqualTo(403);
+        assertThat(viewerPost.body()).as("the console's own page").contains("Not allowed").doesNotContain("Whitelabel");
+        HttpResponse<String> notOwned = erik.post("/changes/weights", Map.of("topic", "refund", "baseRevision", rev(),
+                "weight.cluster-b", "1"));
+        assertThat(notOwned.statusCode()).as("an editor changes only their application's topics").isEqualTo(403);
+        assertThat(notOwned.body()).contains("Not allowed").contains("erik may not weights of refund").doesNotContain("Whitelabel");
+        assertThat(vera.get("/topics/order-paid").body()).as("a viewer is offered no change").doesNotContain("Preview the weight change")
+                .doesNotContain("Preview the rate limit").doesNotContain("Switch to");
+        assertThat(erik.get("/operations").body()).as("an editor is offered no drain").doesNotContain("id=\"drain-");
         assertThat(erik.post("/changes/mode", Map.of("topic", "refund", "group", "ledger", "mode", "PROXY", "baseRevision", rev()))
                 .statusCode()).as("... and groups").isEqualTo(403);
         assertThat(erik.post("/operations/drain", Map.of("idc", "idc-b", "baseRevision", rev())).statusCode())
@@ -175,8 +196,95 @@ class ConsoleApiIT {
         HttpResponse<String> noComment = erik.publish(proposal, "  ");
 
         assertThat(noComment.statusCode()).isEqualTo(422);
-        assertThat(noComment.body()).contains("a comment saying why is required").contains("+    rateLimitPerSecond: 1234");
+        assertThat(noComment.body()).contains("a comment saying why is required").contains("+    rateLimitPerSecond: 1234")
+                .as("named at the top of the page too").containsPattern("id=\"problems\">Not published: a comment saying why is required");
         assertThat(console.published()).doesNotContain("1234");
+    }
+
+    @Test
+    void aRouteToAnUnknownClusterIsRefusedBesideItsRowAndAChangeOfNothingSaysWhatWasCompared() throws Exception {
+        ConsoleSession erik = as("erik");
+
+        HttpResponse<String> response = erik.post("/changes/topic", Map.of("name", "order-paid", "baseRevision", rev(),
+                "rateLimitPerSecond", "0",
+                "routes[0].cluster", "cluster-a", "routes[0].physicalTopic", "order_paid", "routes[0].weight", "50",
+                "routes[1].cluster", "cluster-z", "routes[1].physicalTopic", "order_paid", "routes[1].weight", "50",
+                "groups", "billing DIRECT"));
+
+        assertThat(response.statusCode()).isEqualTo(422);
+        assertThat(response.body()).containsPattern("data-field=\"routes\\[1\\]\\.cluster\"[^>]*>topics\\.order-paid\\.routes\\[1\\]"
+                + "\\.cluster: unknown cluster &#39;cluster-z&#39;");
+
+        String now = rev();
+        String weights = new PlatformConfigParser().parse(console.published(), "etcd").topic("order-paid").orElseThrow().routes()
+                .stream().map(r -> r.cluster() + "=" + r.weight()).reduce((a, b) -> a + " " + b).orElseThrow();
+        Map<String, String> same = new java.util.HashMap<>(Map.of("topic", "order-paid", "baseRevision", now));
+        for (String pair : weights.split(" ")) {
+            same.put("weight." + pair.split("=")[0], pair.split("=")[1]);
+        }
+        assertThat(erik.post("/changes/weights", same).statusCode()).isEqualTo(302);
+        assertThat(erik.get("/topics/order-paid").body()).contains("this changes nothing: the document at revision " + now
+                + " is the same after &#39;weights of order-paid");
+    }
+
+    @Test
+    void aDrainAndItsUndoOnTheExampleDocumentChangeOnlyItsWeightsAndTheOperationsPageShowsWhatIsDrained() throws Exception {
+        String example = Files.readString(Path.of("..", "examples", "platform.yaml"));
+        try (ConsoleFixture own = ConsoleFixture.start(etcd, "/lanemq/platform/console-example-it", example)) {
+            ConsoleSession olga = ConsoleSession.signIn(own.base(), "olga", ConsoleFixture.PASSWORD);
+            String before = olga.get("/operations").body();
+            assertThat(before).as("what a drain would move").containsPattern("id=\"moves-idc-b\">order-paid</td>")
+                    .contains("id=\"drain-idc-b\"");
+
+            String drain = olga.propose("/operations/drain", Map.of("idc", "idc-b", "baseRevision", Long.toString(own.revision())));
+            assertThat(olga.publish(drain, "idc-b maintenance").statusCode()).isEqualTo(302);
+            long drainRevision = own.revision();
+
+            String drained = own.published();
+            List<String> changed = com.github.difflib.DiffUtils.diff(example.lines().toList(), drained.lines().toList()).getDeltas()
+                    .stream().flatMap(d -> d.getTarget().getLines().stream()).toList();
+            assertThat(changed).as("only the two weights of order-paid").containsExactly(
+                    "      - { cluster: cluster-a, physicalTopic: order_paid, weight: 100 }",
+                    "      - { cluster: cluster-b, physicalTopic: order_paid, weight: 0, shadowTopic: order_paid_load }");
+            assertThat(new PlatformConfigParser("staging").parse(drained, "etcd").topic("order-paid").orElseThrow()
+                    .route("cluster-b").orElseThrow().weight()).as("staging reads the drained document").isZero();
+            String operations = olga.get("/operations").body();
+            assertThat(operations).contains("drained: takes no sends").doesNotContain("id=\"drain-idc-b\"")
+                    .contains("id=\"undo-" + drainRevision + "\"");
+
+            String undo = olga.propose("/operations/undo", Map.of("revision", Long.toString(drainRevision),
+                    "baseRevision", Long.toString(own.revision())));
+            assertThat(olga.publish(undo, "maintenance done").statusCode()).isEqualTo(302);
+            assertThat(own.published()).as("drain and undo give the text back byte for byte").isEqualTo(example);
+            assertThat(olga.get("/operations").body()).as("undo is offered only while the drain is in force")
+                    .doesNotContain("id=\"undo-" + drainRevision + "\"").contains("id=\"undone-" + drainRevision + "\"");
+
+            own.client.put(own.key, example + "# edited by hand\n");
+            long byHand = own.revision();
+            assertThat(olga.get("/history").body()).as("a write around the console is an entry of its own")
+                    .contains("written around the console and the config tool").contains("/history/" + byHand);
+            assertThat(olga.get("/history/" + byHand).body()).as("diffed against the last known revision")
+                    .contains("<span class=\"add\">+# edited by hand</span>");
+        }
+    }
+
+    @Test
+    void theOperationsEndpointsAnswerAsOnEveryService() throws Exception {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.util.function.Function<String, HttpResponse<String>> get = path -> {
+            try {
+                return http.send(java.net.http.HttpRequest.newBuilder(console.operations().resolve(path)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+            } catch (Exception e) {
+                throw new AssertionError(path, e);
+            }
+        };
+
+        assertThat(get.apply("/livez").statusCode()).isEqualTo(200);
+        HttpResponse<String> ready = get.apply("/readyz");
+        assertThat(ready.statusCode()).isEqualTo(200);
+        assertThat(ready.body()).startsWith("SERVING").contains("etcd: revision ");
+        assertThat(get.apply("/metrics").body()).as("the JVM's meters, as on every service").contains("jvm_memory_used_bytes");
     }
 
     @Test

@@ -64,10 +64,17 @@ class ConsoleBrowserIT {
             Browser.screenshot(browser, "topic");
 
             browser.get(console.base() + "/operations");
+            assertThat(browser.findElement(By.id("moves-" + drainedIdc)).getText()).as("what a drain would move").contains(TOPIC);
             Browser.screenshot(browser, "operations");
             browser.findElement(By.id("drain-" + drainedIdc)).click();
             assertThat(browser.findElement(By.id("change")).getText()).isEqualTo("drain " + drainedIdc);
             assertThat(browser.findElement(By.id("diff")).getText()).as("the preview's diff").contains("+      weight: 0").contains("+      weight: 100");
+            assertThat(browser.findElements(By.cssSelector("#diff span.add"))).as("added lines, coloured").hasSize(2);
+            assertThat(browser.findElement(By.cssSelector("#diff span.del")).getCssValue("background-color"))
+                    .as("removed lines, coloured").isEqualTo("rgba(255, 235, 233, 1)");
+            browser.findElement(By.cssSelector("#publish button[type=submit]")).click();
+            assertThat(browser.findElement(By.id("problems")).getText()).as("an empty comment, named at the top")
+                    .contains("a comment saying why is required");
             browser.findElement(By.id("comment")).sendKeys("idc-b network maintenance, ticket OPS-7");
             Browser.screenshot(browser, "preview");
             long drainedAt = publish(browser, stream);
@@ -80,6 +87,7 @@ class ConsoleBrowserIT {
             assertThat(history).contains("drain " + drainedIdc).contains("olga").contains("idc-b network maintenance, ticket OPS-7");
 
             browser.get(console.base() + "/operations");
+            assertThat(browser.findElement(By.id("idc-" + drainedIdc)).getText()).as("the drained IDC").contains("drained: takes no sends");
             long drainRevision = console.revision();
             browser.findElement(By.id("undo-" + drainRevision)).click();
             assertThat(browser.findElement(By.id("change")).getText()).startsWith("undo drain " + drainedIdc);
@@ -89,7 +97,11 @@ class ConsoleBrowserIT {
             await().atMost(Duration.ofSeconds(20)).until(() -> stream.nowNanos() > undoneAt + 4 * SECOND);
             assertThat(SendStream.shareOf(stream.startedBetween(undoneAt + SECOND, undoneAt + 4 * SECOND), drainedCluster))
                     .as("share of the drained IDC's cluster once the drain is undone").isBetween(0.25, 0.75);
-            assertThat(browser.findElement(By.id("history")).getText()).contains("undo drain " + drainedIdc + " at revision " + drainRevision);
+            assertThat(browser.findElement(By.id("history")).getText()).contains("undo drain " + drainedIdc + " at revision " + drainRevision)
+                    .containsPattern("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC");
+            browser.get(console.base() + "/operations");
+            assertThat(browser.findElements(By.id("undo-" + drainRevision))).as("no undo once undone").isEmpty();
+            browser.get(console.base() + "/history");
             Browser.screenshot(browser, "history");
 
             browser.get(console.base() + "/health");

@@ -51,7 +51,7 @@ final class ConsoleFixture implements AutoCloseable {
                 "  payments: { topics: [refund], groups: [ledger] }", ""));
         List<String> args = new ArrayList<>(List.of("--server.port=0",
                 "--lanemq.console.etcd-endpoints=" + etcd.endpoint(), "--lanemq.console.config-key=" + key,
-                "--lanemq.console.users-file=" + users, "--logging.level.root=WARN"));
+                "--lanemq.console.users-file=" + users, "--lanemq.console.http-address=127.0.0.1:0", "--logging.level.root=WARN"));
         args.addAll(extraArgs);
         this.context = ConsoleApplication.application(environment).run(args.toArray(String[]::new));
     }
@@ -80,6 +80,12 @@ final class ConsoleFixture implements AutoCloseable {
 
     int port() {
         return ((ServletWebServerApplicationContext) context).getWebServer().getPort();
+    }
+
+    /** The operations endpoints' base ({@code /livez}, {@code /readyz}, {@code /metrics}). */
+    URI operations() {
+        java.net.InetSocketAddress address = context.getBean(io.lanemq.service.http.ServiceEndpoints.class).address();
+        return URI.create("http://127.0.0.1:" + address.getPort());
     }
 
     URI base() {

@@ -56,6 +56,27 @@ public final class ConfigStore {
         return entries;
     }
 
+    /**
+     * The write made around the console and the config tool (etcdctl) when the key is newer than its newest history
+     * entry: its document, diffed against that entry's. Writes in between that were overwritten again have left no
+     * trace here and show as one. Empty when the newest write has its entry (or nothing is published).
+     */
+    public Optional<HistoryEntry> unrecorded() throws EtcdException {
+        Published now = current();
+        List<HistoryEntry> entries = history();
+        long newest = entries.isEmpty() ? 0 : entries.get(0).revision();
+        if (!now.exists() || now.revision() <= newest) {
+            return Optional.empty();
+        }
+        String previous = entries.isEmpty() ? "" : entries.get(0).yaml();
+        String since = entries.isEmpty() ? "nothing" : "revision " + newest;
+        return Optional.of(new HistoryEntry(now.revision(), "unknown", null, "", WRITTEN_AROUND,
+                YamlDiff.between(previous, now.yaml(), since, "revision " + now.revision()), now.yaml(), previous));
+    }
+
+    /** The change of an {@link #unrecorded()} entry. */
+    public static final String WRITTEN_AROUND = "written around the console and the config tool";
+
     public Optional<HistoryEntry> entry(long revision) throws EtcdException {
         return history().stream().filter(e -> e.revision() == revision).findFirst();
     }

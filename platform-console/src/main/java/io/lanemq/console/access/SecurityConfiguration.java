@@ -26,8 +26,9 @@ public class SecurityConfiguration {
         http.authorizeHttpRequests(paths -> paths
                         .requestMatchers(HttpMethod.POST, "/operations/**", "/history/*/rollback").hasRole(Role.OPERATOR.name())
                         .requestMatchers(HttpMethod.POST, "/changes/**").hasRole(Role.EDITOR.name())
-                        .requestMatchers("/error").permitAll()
+                        .requestMatchers("/error", "/forbidden").permitAll()
                         .anyRequest().hasRole(Role.VIEWER.name()))
+                .exceptionHandling(denied -> denied.accessDeniedPage("/forbidden"))
                 .formLogin(login -> login.defaultSuccessUrl("/topics", false))
                 .logout(logout -> logout.logoutSuccessUrl("/login?logout"));
         return http.build();

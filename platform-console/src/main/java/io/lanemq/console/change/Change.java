@@ -2,6 +2,7 @@ package io.lanemq.console.change;
 
 import io.lanemq.config.InvalidPlatformConfigException;
 import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.store.DocumentText;
 
 /**
  * One action of the console on the platform configuration, applied to the snapshot the editor started from.
@@ -15,11 +16,14 @@ public sealed interface Change permits DrainIdc, RestoreWeights, SetWeights, Set
     Scope scope();
 
     /**
-     * The changed draft; not yet validated as a whole.
+     * The document with this change made in place: only the values it changes differ, every other byte stays
+     * (comments, order, style, environments, defaults left unset). Not yet validated as a whole.
      *
+     * @param document the published document
+     * @param current  the same document as the default environment reads it
      * @throws InvalidPlatformConfigException when the action itself cannot apply (naming the key, as the validator does)
      */
-    PlatformConfig.Builder applyTo(PlatformConfig current) throws InvalidPlatformConfigException;
+    DocumentText applyTo(DocumentText document, PlatformConfig current) throws InvalidPlatformConfigException;
 
     /**
      * @param operatorOnly an operation on the whole platform (IDC drain, undo, rollback)

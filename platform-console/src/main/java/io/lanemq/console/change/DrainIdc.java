@@ -6,6 +6,7 @@ import io.lanemq.config.InvalidPlatformConfigException;
 import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.TopicRoute;
+import io.lanemq.config.store.DocumentText;
 import io.lanemq.config.store.HistoryEntry;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,14 +39,14 @@ public record DrainIdc(String idc) implements Change {
     }
 
     @Override
-    public PlatformConfig.Builder applyTo(PlatformConfig current) throws InvalidPlatformConfigException {
+    public DocumentText applyTo(DocumentText document, PlatformConfig current) throws InvalidPlatformConfigException {
         Set<String> drained = current.clusters().values().stream().filter(c -> c.idc().equals(idc))
                 .map(ClusterConfig::name).collect(Collectors.toSet());
         if (drained.isEmpty()) {
             throw new InvalidPlatformConfigException(describe(), List.of(new ConfigProblem("/clusters",
                     "no cluster is in IDC '" + idc + "'")));
         }
-        PlatformConfig.Builder draft = Configs.toBuilder(current);
+        DocumentText draft = document;
         List<ConfigProblem> problems = new ArrayList<>();
         for (LogicTopicConfig topic : current.topics().values()) {
             List<TopicRoute> routes = topic.routes();
@@ -59,7 +60,7 @@ public record DrainIdc(String idc) implements Change {
                         "has no route outside IDC '" + idc + "', so its sends cannot move"));
                 continue;
             }
-            draft.topic(Configs.reweighted(topic, spread(routes, drained, topic.totalWeight())));
+            draft = Configs.reweighted(draft, topic, spread(routes, drained, topic.totalWeight()));
         }
         if (!problems.isEmpty()) {
             throw new InvalidPlatformConfigException(describe(), problems);

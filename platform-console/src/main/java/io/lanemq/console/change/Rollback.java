@@ -1,9 +1,15 @@
 package io.lanemq.console.change;
 
 import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.store.DocumentText;
 
-/** Publishes an earlier revision's whole document again, as a new revision (history is never rewritten). */
-public record Rollback(long revision, PlatformConfig target) implements Change {
+/**
+ * Publishes an earlier revision's whole document again, exactly as it was written (comments and all), as a new
+ * revision: history is never rewritten.
+ *
+ * @param yaml the revision's document text
+ */
+public record Rollback(long revision, String yaml) implements Change {
     @Override
     public String describe() {
         return "roll back to revision " + revision;
@@ -15,7 +21,7 @@ public record Rollback(long revision, PlatformConfig target) implements Change {
     }
 
     @Override
-    public PlatformConfig.Builder applyTo(PlatformConfig current) {
-        return Configs.toBuilder(target);
+    public DocumentText applyTo(DocumentText document, PlatformConfig current) {
+        return DocumentText.of(yaml);
     }
 }

@@ -6,9 +6,8 @@ import io.lanemq.config.ConsumptionMode;
 import io.lanemq.config.InvalidPlatformConfigException;
 import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
-import java.util.LinkedHashMap;
+import io.lanemq.config.store.DocumentText;
 import java.util.List;
-import java.util.Map;
 
 /** Switches one consumer group of a logic topic between DIRECT and PROXY consumption; the SDK follows it live. */
 public record SetMode(String topic, String group, ConsumptionMode mode) implements Change {
@@ -23,16 +22,13 @@ public record SetMode(String topic, String group, ConsumptionMode mode) implemen
     }
 
     @Override
-    public PlatformConfig.Builder applyTo(PlatformConfig current) throws InvalidPlatformConfigException {
+    public DocumentText applyTo(DocumentText document, PlatformConfig current) throws InvalidPlatformConfigException {
         LogicTopicConfig existing = PutTopic.existing(current, topic);
         ConsumerConfig settings = existing.consumerGroups().get(group);
         if (settings == null) {
             throw new InvalidPlatformConfigException(describe(), List.of(new ConfigProblem(
                     "/topics/" + Configs.escape(topic) + "/consumerGroups/" + Configs.escape(group), "no such consumer group")));
         }
-        Map<String, ConsumerConfig> groups = new LinkedHashMap<>(existing.consumerGroups());
-        groups.put(group, settings.withMode(mode));
-        return Configs.toBuilder(current).topic(new LogicTopicConfig(topic, existing.routes(), groups,
-                existing.rateLimitPerSecond(), existing.stressTest(), existing.batch()));
+        return settings.mode() == mode ? document : document.with(Configs.topic(topic, "consumerGroups", group, "mode"), mode);
     }
 }

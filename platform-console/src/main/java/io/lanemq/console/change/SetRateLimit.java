@@ -2,6 +2,7 @@ package io.lanemq.console.change;
 
 import io.lanemq.config.InvalidPlatformConfigException;
 import io.lanemq.config.PlatformConfig;
+import io.lanemq.config.store.DocumentText;
 
 /** One logic topic's send rate limit per client ({@code rateLimitPerSecond}; 0 is unlimited). */
 public record SetRateLimit(String topic, int perSecond) implements Change {
@@ -16,7 +17,8 @@ public record SetRateLimit(String topic, int perSecond) implements Change {
     }
 
     @Override
-    public PlatformConfig.Builder applyTo(PlatformConfig current) throws InvalidPlatformConfigException {
-        return Configs.toBuilder(current).topic(PutTopic.existing(current, topic).withRateLimit(perSecond));
+    public DocumentText applyTo(DocumentText document, PlatformConfig current) throws InvalidPlatformConfigException {
+        return PutTopic.existing(current, topic).rateLimitPerSecond() == perSecond ? document
+                : document.with(Configs.topic(topic, "rateLimitPerSecond"), perSecond);
     }
 }

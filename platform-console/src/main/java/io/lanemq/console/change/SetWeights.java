@@ -4,6 +4,7 @@ import io.lanemq.config.InvalidPlatformConfigException;
 import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.TopicRoute;
+import io.lanemq.config.store.DocumentText;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -24,11 +25,11 @@ public record SetWeights(String topic, Map<String, Integer> weightByCluster) imp
     }
 
     @Override
-    public PlatformConfig.Builder applyTo(PlatformConfig current) throws InvalidPlatformConfigException {
+    public DocumentText applyTo(DocumentText document, PlatformConfig current) throws InvalidPlatformConfigException {
         LogicTopicConfig existing = PutTopic.existing(current, topic);
-        return Configs.toBuilder(current).topic(Configs.reweighted(existing, i -> {
+        return Configs.reweighted(document, existing, i -> {
             TopicRoute route = existing.routes().get(i);
             return weightByCluster.getOrDefault(route.cluster(), route.weight());
-        }));
+        });
     }
 }

@@ -2,7 +2,6 @@ package io.lanemq.console.edit;
 
 import io.lanemq.config.ConfigProblem;
 import io.lanemq.config.InvalidPlatformConfigException;
-import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.etcd.EtcdException;
 import io.lanemq.config.store.ConfigStore;
 import io.lanemq.config.store.HistoryEntry;
@@ -51,13 +50,25 @@ public final class ConfigEditor {
             throw new InvalidPlatformConfigException(store.describe(), List.of(new ConfigProblem("",
                     "no configuration is published at " + store.key() + " yet; publish a first one with the config tool")));
         }
-        PlatformConfig current = Configs.parse(now.yaml(), store.describe());
-        String yaml = Configs.validatedYaml(change.applyTo(current), change.describe());
+        String yaml = Configs.applied(change, now.yaml(), store.describe());
         String diff = YamlDiff.between(now.yaml(), yaml, "revision " + baseRevision, change.describe());
         if (diff.isEmpty()) {
-            throw new InvalidPlatformConfigException(change.describe(), List.of(new ConfigProblem("", "this changes nothing")));
+            throw new InvalidPlatformConfigException(change.describe(), List.of(new ConfigProblem("",
+                    "this changes nothing: the document at revision " + baseRevision + " is the same after '"
+                            + change.describe() + "'")));
         }
         return new Proposal(UUID.randomUUID().toString(), author, change, baseRevision, now.yaml(), yaml, diff);
+    }
+
+    /**
+     * The change of an earlier proposal made again on the revision published now (after a conflict).
+     *
+     * @throws InvalidPlatformConfigException the change no longer applies to the current document
+     * @throws ConflictException              the configuration changed again in between
+     */
+    public Proposal proposeAgain(String author, Proposal earlier) throws EtcdException, InvalidPlatformConfigException,
+            ConflictException {
+        return propose(author, store.current().revision(), earlier.change());
     }
 
     /**
@@ -90,13 +101,14 @@ public final class ConfigEditor {
         if (DrainIdc.drainedIn(drain) == null || drain.previousYaml().isEmpty()) {
             throw new IllegalArgumentException("revision " + revision + " is not a drain (" + drain.change() + ")");
         }
-        return new RestoreWeights(drain.change() + " at revision " + revision,
-                Configs.parse(drain.previousYaml(), "revision " + revision + " (before)"));
+        return new RestoreWeights(drain.change() + " at revision " + revision, drain.previousYaml());
     }
 
     /** The change that publishes revision {@code revision}'s document again. */
     public Change rollbackTo(long revision) throws EtcdException, InvalidPlatformConfigException {
-        return new Rollback(revision, Configs.parse(entry(revision).yaml(), "revision " + revision));
+        String yaml = entry(revision).yaml();
+        Configs.parse(yaml, "revision " + revision);
+        return new Rollback(revision, yaml);
     }
 
     private HistoryEntry entry(long revision) throws EtcdException {

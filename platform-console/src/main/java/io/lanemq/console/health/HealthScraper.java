@@ -44,6 +44,16 @@ public final class HealthScraper {
         return new HealthReport(lanes, clients, errors);
     }
 
+    /** Each cause by its type and message: a refused connection's exceptions carry no message of their own. */
+    static String cause(Throwable e) {
+        List<String> chain = new ArrayList<>();
+        for (Throwable t = e; t != null && chain.size() < 4; t = t.getCause() == t ? null : t.getCause()) {
+            String message = t.getMessage();
+            chain.add(t.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message));
+        }
+        return String.join(", caused by ", chain);
+    }
+
     private String fetch(URI uri, List<String> errors) {
         try {
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).GET().build(),
@@ -54,7 +64,7 @@ public final class HealthScraper {
             }
             return response.body();
         } catch (java.io.IOException e) {
-            errors.add(uri + " did not answer: " + e.getMessage());
+            errors.add(uri + " did not answer: " + cause(e));
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -155,7 +155,25 @@ class ChangesController {
             response.setStatus(422);
             return "preview";
         } catch (ConflictException e) {
-            proposals(session).remove(id);
+            model.addAttribute("again", id);
+            model.addAttribute("comment", comment);
+            return conflict(e, model, response);
+        }
+    }
+
+    /** After a conflict: the same change on the revision published since, previewed again with the comment kept. */
+    @PostMapping("/changes/{id}/again")
+    String again(@PathVariable String id, @RequestParam(defaultValue = "") String comment, Principal principal,
+                 HttpSession session, RedirectAttributes redirect, Model model, HttpServletResponse response) throws EtcdException {
+        Proposal proposal = proposal(session, id);
+        proposals(session).remove(id);
+        redirect.addFlashAttribute("comment", comment);
+        try {
+            return previewOf(editor.proposeAgain(principal.getName(), proposal), session);
+        } catch (InvalidPlatformConfigException e) {
+            redirect.addFlashAttribute("problems", e.problems());
+            return "redirect:/topics";
+        } catch (ConflictException e) {
             return conflict(e, model, response);
         }
     }

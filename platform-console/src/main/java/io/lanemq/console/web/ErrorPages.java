@@ -4,6 +4,7 @@ import io.lanemq.config.InvalidPlatformConfigException;
 import io.lanemq.config.etcd.EtcdException;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.NoSuchElementException;
+import org.springframework.security.access.AccessDeniedException;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -24,6 +25,11 @@ class ErrorPages {
     @ExceptionHandler(InvalidPlatformConfigException.class)
     String invalidStored(InvalidPlatformConfigException e, Model model, HttpServletResponse response) {
         return page(500, "The published configuration is invalid", e.getMessage(), model, response);
+    }
+
+    @ExceptionHandler(AccessDeniedException.class)
+    String forbidden(AccessDeniedException e, Model model, HttpServletResponse response) {
+        return page(403, "Not allowed", e.getMessage(), model, response);
     }
 
     @ExceptionHandler(IllegalArgumentException.class)

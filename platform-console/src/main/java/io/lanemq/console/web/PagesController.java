@@ -12,6 +12,8 @@ import io.lanemq.console.change.Change;
 import io.lanemq.console.change.DrainIdc;
 import io.lanemq.console.health.HealthScraper;
 import java.security.Principal;
+import jakarta.servlet.http.HttpServletResponse;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -21,6 +23,7 @@ import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
 /** The read-only pages: topics (list, search, one topic), the topic form, history, operations, health. */
@@ -92,16 +95,27 @@ class PagesController {
     }
 
     @GetMapping("/history")
-    String history(Model model) throws EtcdException, InvalidPlatformConfigException {
+    String history(@RequestParam(defaultValue = "1") int page, Model model) throws EtcdException, InvalidPlatformConfigException {
         snapshot(model);
-        model.addAttribute("entries", store.history());
+        List<HistoryEntry> entries = new ArrayList<>();
+        store.unrecorded().ifPresent(entries::add);
+        entries.addAll(store.history());
+        int pages = Math.max(1, (entries.size() + HISTORY_PAGE - 1) / HISTORY_PAGE);
+        int shown = Math.min(Math.max(page, 1), pages);
+        model.addAttribute("entries", entries.subList((shown - 1) * HISTORY_PAGE, Math.min(entries.size(), shown * HISTORY_PAGE)));
+        model.addAttribute("page", shown);
+        model.addAttribute("pages", pages);
         return "history";
     }
+
+    /** Entries per history page: a busy platform publishes a few a day, so a page is weeks of changes. */
+    static final int HISTORY_PAGE = 50;
 
     @GetMapping("/history/{revision}")
     String entry(@PathVariable long revision, Model model) throws EtcdException, InvalidPlatformConfigException {
         snapshot(model);
-        HistoryEntry entry = store.entry(revision).orElseThrow(() -> new NoSuchElementException("no revision " + revision + " in the history"));
+        HistoryEntry entry = store.entry(revision).or(() -> unrecorded(revision))
+                .orElseThrow(() -> new NoSuchElementException("no revision " + revision + " in the history"));
         model.addAttribute("entry", entry);
         return "history-entry";
     }
@@ -109,10 +123,52 @@ class PagesController {
     @GetMapping("/operations")
     String operations(Model model) throws EtcdException, InvalidPlatformConfigException {
         CurrentConfig.Snapshot now = snapshot(model);
-        model.addAttribute("idcs", now.config() == null ? List.of()
-                : new TreeSet<>(now.config().clusters().values().stream().map(ClusterConfig::idc).toList()));
-        model.addAttribute("drains", store.history().stream().filter(e -> DrainIdc.drainedIn(e) != null).toList());
+        List<IdcState> idcs = new ArrayList<>();
+        if (now.config() != null) {
+            for (String idc : new TreeSet<>(now.config().clusters().values().stream().map(ClusterConfig::idc).toList())) {
+                idcs.add(IdcState.of(now.config(), idc));
+            }
+        }
+        model.addAttribute("idcs", idcs);
+        List<HistoryEntry> history = store.history();
+        List<DrainRow> drains = new ArrayList<>();
+        for (HistoryEntry drain : history) {
+            String idc = DrainIdc.drainedIn(drain);
+            if (idc == null) {
+                continue;
+            }
+            String undo = "undo " + drain.change() + " at revision " + drain.revision();
+            boolean undone = history.stream().anyMatch(e -> e.revision() > drain.revision() && e.change().equals(undo));
+            boolean drainedNow = idcs.stream().anyMatch(s -> s.idc().equals(idc) && s.drained());
+            drains.add(new DrainRow(drain, !undone && drainedNow));
+        }
+        model.addAttribute("drains", drains);
         return "operations";
+    }
+
+    /** One IDC on the Operations page: whether it takes sends now, and the topics a drain of it would move. */
+    record IdcState(String idc, List<String> wouldMove, boolean drained) {
+        static IdcState of(PlatformConfig config, String idc) {
+            List<String> clusters = config.clusters().values().stream().filter(c -> c.idc().equals(idc)).map(ClusterConfig::name).toList();
+            List<String> moving = config.topics().values().stream()
+                    .filter(t -> t.routes().stream().anyMatch(r -> clusters.contains(r.cluster()) && r.weight() > 0))
+                    .map(LogicTopicConfig::name).sorted().toList();
+            boolean routed = config.topics().values().stream().anyMatch(t -> t.routes().stream().anyMatch(r -> clusters.contains(r.cluster())));
+            return new IdcState(idc, moving, routed && moving.isEmpty());
+        }
+    }
+
+    /** A drain in the history; undo is offered only while it is in force (not undone, its IDC still takes no sends). */
+    record DrainRow(HistoryEntry entry, boolean inForce) {
+    }
+
+    /** Where Spring Security sends a request the user's role forbids: the console's own page, not the container's. */
+    @RequestMapping("/forbidden")
+    String forbidden(Model model, HttpServletResponse response) {
+        response.setStatus(403);
+        model.addAttribute("title", "Not allowed");
+        model.addAttribute("message", "Your role does not allow this action; ask an operator or the topic's owner.");
+        return "problem";
     }
 
     @GetMapping("/health")
@@ -121,6 +177,14 @@ class PagesController {
         model.addAttribute("health", health.scrape());
         model.addAttribute("healthConfigured", health.configured());
         return "health";
+    }
+
+    private java.util.Optional<HistoryEntry> unrecorded(long revision) {
+        try {
+            return store.unrecorded().filter(e -> e.revision() == revision);
+        } catch (EtcdException e) {
+            return java.util.Optional.empty();
+        }
     }
 
     private CurrentConfig.Snapshot snapshot(Model model) throws EtcdException, InvalidPlatformConfigException {

@@ -3,26 +3,27 @@ package io.lanemq.console.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lanemq.config.ClusterConfig;
 import io.lanemq.config.ConfigProblem;
 import io.lanemq.config.InvalidPlatformConfigException;
-import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
-import io.lanemq.config.TopicRoute;
 import io.lanemq.console.change.Configs;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class TopicFormTest {
+    private static final String DOCUMENT = """
+            clusters:
+              cluster-a: { idc: idc-a, nameServer: "127.0.0.1:9876" }
+              cluster-b: { idc: idc-b, nameServer: "127.0.0.1:9877" }
+              cluster-c: { idc: idc-b, nameServer: "127.0.0.1:9878" }
+            topics:
+              order-paid:
+                routes:
+                  - { cluster: cluster-a, physicalTopic: order_paid, weight: 50 }
+                  - { cluster: cluster-c, physicalTopic: order_paid, weight: 50 }
+            """;
+
     private static PlatformConfig config() throws Exception {
-        return PlatformConfig.builder()
-                .cluster(new ClusterConfig("cluster-a", "idc-a", "127.0.0.1:9876", Map.of()))
-                .cluster(new ClusterConfig("cluster-b", "idc-b", "127.0.0.1:9877", Map.of()))
-                .cluster(new ClusterConfig("cluster-c", "idc-b", "127.0.0.1:9878", Map.of()))
-                .topic(new LogicTopicConfig("order-paid", List.of(new TopicRoute("cluster-a", "order_paid", 50),
-                        new TopicRoute("cluster-c", "order_paid", 50)), Map.of()))
-                .build();
+        return Configs.parse(DOCUMENT, "test");
     }
 
     @Test
@@ -33,7 +34,7 @@ class TopicFormTest {
 
         InvalidPlatformConfigException rejected = org.assertj.core.api.Assertions.catchThrowableOfType(
                 InvalidPlatformConfigException.class,
-                () -> Configs.validatedYaml(form.toChange().applyTo(config), "test"));
+                () -> Configs.applied(form.toChange(), DOCUMENT, "test"));
 
         ConfigProblem problem = rejected.problems().get(0);
         assertThat(problem.key()).isEqualTo("topics.order-paid.routes[1].weight");
