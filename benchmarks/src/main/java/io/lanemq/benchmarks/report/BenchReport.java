@@ -109,8 +109,8 @@ public final class BenchReport {
         long passed = count(Figure.Outcome.PASS);
         long missed = count(Figure.Outcome.MISS);
         long errors = count(Figure.Outcome.ERROR);
-        out.printf("%d figures: %d met, %d missed, %d errors, %d reported without a target%n", figures.size(), passed,
-                missed, errors, count(Figure.Outcome.REPORTED));
+        out.printf("%d figures: %d met, %d missed, %d errors, %d reported without a verdict (no target, or a smaller "
+                + "workload than its target's)%n", figures.size(), passed, missed, errors, count(Figure.Outcome.REPORTED));
     }
 
     private long count(Figure.Outcome outcome) {
