@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One pacing thread ({@code lanemq-dialtest-sender-<label>}) issues asynchronous sends; RocketMQ's callback
  * threads report the outcomes. If the thread falls behind by more than a second of probes, the backlog is dropped
- * rather than sent in a burst.
+ * rather than sent in a burst, and counted ({@link ProbePacer}, {@link DialTestMetrics#PROBES_DROPPED}).
  */
 final class ClusterProber implements AutoCloseable {
 
@@ -124,7 +124,7 @@ final class ClusterProber implements AutoCloseable {
     void startProbing() {
         running = true;
         long now = ticker.read();
-        lanes.forEach(l -> l.restart(now));
+        lanes.forEach(l -> l.pacer.restart(now));
         pacer.start();
     }
 
@@ -149,16 +149,16 @@ final class ClusterProber implements AutoCloseable {
             if (current != pacedRate) {
                 // The new rate counts from now: no burst to catch up with it, no gap either.
                 pacedRate = current;
-                lanes.forEach(l -> l.restart(now));
+                lanes.forEach(l -> l.pacer.restart(now));
             }
             long nextDue = now + MAX_PARK_NANOS;
             for (Lane lane : lanes) {
-                long due = lane.dueCount(now, pacedRate);
-                while (running && lane.issued < due) {
+                long due = lane.pacer.dueCount(now, pacedRate, lane.stats::dropped);
+                while (running && lane.pacer.issuedCount() < due) {
                     sendOne(lane);
-                    lane.issued++;
+                    lane.pacer.issued();
                 }
-                nextDue = Math.min(nextDue, lane.nextDueNanos(pacedRate));
+                nextDue = Math.min(nextDue, lane.pacer.nextDueNanos(pacedRate));
             }
             long wait = nextDue - ticker.read();
             if (wait > 0) {
@@ -169,7 +169,7 @@ final class ClusterProber implements AutoCloseable {
 
     private void sendOne(Lane lane) {
         long sequence = sequences.incrementAndGet();
-        long laneSequence = lane.issued;
+        long laneSequence = lane.pacer.issuedCount();
         boolean tracked = config.samplingRatio() >= 1.0 || ThreadLocalRandom.current().nextDouble() < config.samplingRatio();
         ProbeSender sender = lane.sender;
         BrokerTarget target = lane.target;
@@ -225,38 +225,18 @@ final class ClusterProber implements AutoCloseable {
         producer.shutdown();
     }
 
-    /** One broker and kind: its pacing state (pacing thread only) and its counters. */
+    /** One broker and kind: its pacing (pacing thread only) and its counters. */
     private static final class Lane {
         final BrokerTarget target;
         final ProbeSender sender;
         final LaneStats stats;
-        long startNanos;
-        long issued;
+        final ProbePacer pacer;
 
         Lane(BrokerTarget target, ProbeSender sender, LaneStats stats, long startNanos) {
             this.target = target;
             this.sender = sender;
             this.stats = stats;
-            this.startNanos = startNanos;
-        }
-
-        void restart(long now) {
-            startNanos = now;
-            issued = 0;
-        }
-
-        /** How many probes should have been issued by {@code now}; a backlog over one second is forgiven. */
-        long dueCount(long now, double rate) {
-            long due = 1 + (long) ((now - startNanos) * rate / 1e9);
-            long maxBacklog = Math.max(1, (long) rate);
-            if (due - issued > maxBacklog) {
-                issued = due - maxBacklog;
-            }
-            return due;
-        }
-
-        long nextDueNanos(double rate) {
-            return startNanos + (long) (issued * 1e9 / rate);
+            this.pacer = new ProbePacer(startNanos);
         }
     }
 }

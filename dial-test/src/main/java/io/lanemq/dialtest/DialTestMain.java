@@ -131,8 +131,8 @@ public final class DialTestMain implements Callable<Integer> {
 
     @Option(names = "--stress", description = "Stress mode: probe at --stress-start, raise the rate by --stress-step "
         + "every --stress-step-seconds (each step reconciled on its own) and stop at the first step with loss, send "
-        + "failures or a p99 over --stress-p99-limit-ms, or after --stress-max; prints the steps and the highest clean "
-        + "rate. Replaces --rate and --period.")
+        + "failures, a p99 over --stress-p99-limit-ms or under 95%% of its expected sends issued, or after --stress-max; "
+        + "prints the steps and the highest clean rate reached. Replaces --rate and --period.")
     boolean stress;
 
     @Option(names = "--stress-start", paramLabel = "PER_SECOND",

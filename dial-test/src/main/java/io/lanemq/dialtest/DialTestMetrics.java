@@ -33,6 +33,11 @@ public final class DialTestMetrics {
     public static final String PROBES_DUPLICATED = "lanemq.dialtest.probes.duplicated";
     /** Sends the broker did not accept (errors, timeouts). Prometheus: {@code lanemq_dialtest_send_failures_total}. */
     public static final String SEND_FAILURES = "lanemq.dialtest.send.failures";
+    /**
+     * Probes the sender never sent because it fell over a second behind its rate (so the rate reached is below the
+     * target). Prometheus: {@code lanemq_dialtest_probes_dropped_total}.
+     */
+    public static final String PROBES_DROPPED = "lanemq.dialtest.probes.dropped";
     /** First acks of probes already counted lost or failed. Prometheus: {@code lanemq_dialtest_acks_late_total}. */
     public static final String ACKS_LATE = "lanemq.dialtest.acks.late";
     /**
@@ -92,7 +97,7 @@ public final class DialTestMetrics {
     public static Set<String> prometheusNames() {
         Set<String> names = new LinkedHashSet<>();
         for (String counter : new String[] {PROBES_SENT, PROBES_ACKED, PROBES_LOST, PROBES_DUPLICATED, SEND_FAILURES,
-            ACKS_LATE, ACK_FRAMES_REJECTED, ACKS_UNDELIVERED, PROBES_SKIPPED}) {
+            ACKS_LATE, ACK_FRAMES_REJECTED, ACKS_UNDELIVERED, PROBES_SKIPPED, PROBES_DROPPED}) {
             names.add(prometheus(counter) + "_total");
         }
         String latency = prometheus(PROBE_LATENCY) + "_seconds";
@@ -119,6 +124,7 @@ public final class DialTestMetrics {
             counter(PROBES_DUPLICATED, tags, "Acks beyond the first for one probe"),
             counter(SEND_FAILURES, tags, "Probe sends the broker did not accept"),
             counter(ACKS_LATE, tags, "First acks of probes already counted lost or failed"),
+            counter(PROBES_DROPPED, tags, "Probes not sent because the sender fell over a second behind its rate"),
             Timer.builder(PROBE_LATENCY).tags(tags).publishPercentileHistogram()
                 .minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX)
                 .description("End-to-end probe latency from the due time to the ack").register(registry));
@@ -178,6 +184,6 @@ public final class DialTestMetrics {
 
     /** The meters of one lane. */
     record LaneMeters(Counter sent, Counter acked, Counter lost, Counter duplicated, Counter sendFailures,
-                      Counter late, Timer latency) {
+                      Counter late, Counter dropped, Timer latency) {
     }
 }

@@ -132,6 +132,7 @@ public final class DialTestRun implements AutoCloseable {
             LOG.info("probing {} ({}): brokers {}", label, nameServer.getValue(), brokers);
         }
         awaitConsumers(consumers);
+        reconciler.periodStartsNow();
         probers.forEach(ClusterProber::startProbing);
         long periodMillis = config.period().toMillis();
         reconcilerThread.scheduleAtFixedRate(this::reconcileSafely, periodMillis, periodMillis, TimeUnit.MILLISECONDS);

@@ -22,6 +22,7 @@ final class LaneStats {
     private final LongAdder lost = new LongAdder();
     private final LongAdder duplicated = new LongAdder();
     private final LongAdder late = new LongAdder();
+    private final LongAdder dropped = new LongAdder();
     private final Recorder latency = new Recorder(SIGNIFICANT_DIGITS);
     private Histogram interval;
     private final Histogram total = new Histogram(SIGNIFICANT_DIGITS);
@@ -69,8 +70,15 @@ final class LaneStats {
         meters.late().increment();
     }
 
+    /** The sender gave up {@code probes} probes it fell too far behind to send. */
+    void dropped(long probes) {
+        dropped.add(probes);
+        meters.dropped().increment(probes);
+    }
+
     LaneCounts counts() {
-        return new LaneCounts(sent.sum(), sendFailures.sum(), acked.sum(), lost.sum(), duplicated.sum(), late.sum());
+        return new LaneCounts(sent.sum(), sendFailures.sum(), acked.sum(), lost.sum(), duplicated.sum(), late.sum(),
+            dropped.sum());
     }
 
     /** The latency recorded since the last call, also added to the run's total. Reconciler thread only. */

@@ -12,8 +12,8 @@ import java.util.Locale;
 public final class LiveTable {
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
-    private static final String STRESS_ROW = "%4s %8s %8s %8s %6s %6s %9s %9s  %s%n";
-    private static final String ROW = "%-12s %-18s %-13s %8s %8s %6s %5s %6s %9s %9s %9s%n";
+    private static final String STRESS_ROW = "%4s %8s %8s %8s %8s %6s %6s %8s %9s %9s  %s%n";
+    private static final String ROW = "%-12s %-18s %-13s %8s %8s %6s %5s %6s %7s %9s %9s %9s%n";
 
     private LiveTable() {
     }
@@ -30,8 +30,9 @@ public final class LiveTable {
         String verdict = t.lost() > 0 ? "LOSS" : t.sent() == 0 ? "NOTHING SENT" : "OK";
         return render("summary of the run (" + seconds(totals) + " s, tracking " + percent(samplingRatio)
             + " of probes)", totals)
-            + String.format(Locale.ROOT, "%s: sent %d, acked %d, lost %d, duplicated %d, send failures %d, late acks %d%n",
-                verdict, t.sent(), t.acked(), t.lost(), t.duplicated(), t.sendFailures(), t.late());
+            + String.format(Locale.ROOT, "%s: sent %d, acked %d, lost %d, duplicated %d, send failures %d, late acks %d, "
+                + "dropped (sender behind its rate) %d%n", verdict, t.sent(), t.acked(), t.lost(), t.duplicated(),
+                t.sendFailures(), t.late(), t.dropped());
     }
 
     /**
@@ -40,21 +41,28 @@ public final class LiveTable {
      */
     public static String stress(StressRamp ramp) {
         StringBuilder out = new StringBuilder("stress ramp, one reconciliation per step (latency: the worst lane)\n");
-        out.append(String.format(Locale.ROOT, STRESS_ROW, "step", "rate/s", "sent", "acked", "lost", "fail", "p50 ms",
-            "p99 ms", "verdict"));
+        out.append(String.format(Locale.ROOT, STRESS_ROW, "step", "rate/s", "sent/s", "sent", "acked", "lost", "fail",
+            "dropped", "p50 ms", "p99 ms", "verdict"));
         int index = 1;
         for (StressStep step : ramp.steps()) {
             LaneCounts c = step.counts();
-            out.append(String.format(Locale.ROOT, STRESS_ROW, index++, rate(step.rate()), c.sent(), c.acked(), c.lost(),
-                c.sendFailures(), StressRamp.millis(step.p50Micros()), StressRamp.millis(step.p99Micros()),
+            out.append(String.format(Locale.ROOT, STRESS_ROW, index++, rate(step.rate()), achieved(step.achieved()), c.sent(),
+                c.acked(), c.lost(), c.sendFailures(), c.dropped(), StressRamp.millis(step.p50Micros()),
+                StressRamp.millis(step.p99Micros()),
                 step.clean() ? "clean" : String.join(", ", step.breaches())));
         }
-        String clean = ramp.highestClean().map(s -> "highest clean rate " + rate(s.rate()) + "/s per broker per kind")
+        String clean = ramp.highestClean().map(s -> "highest clean rate " + achieved(s.achieved())
+                + "/s per broker per kind achieved (" + rate(s.rate()) + "/s asked)")
             .orElse("no clean rate");
         String broke = ramp.breaking().map(s -> "at " + rate(s.rate()) + "/s " + String.join(", ", s.breaches()))
             .orElse(ramp.finished() ? "nothing broke up to the maximum, " + rate(ramp.config().maxRate()) + "/s"
                 : "the ramp was stopped before anything broke (maximum " + rate(ramp.config().maxRate()) + "/s)");
         return out.append("STRESS: ").append(clean).append("; ").append(broke).append('\n').toString();
+    }
+
+    /** A measured rate: whole probes per second, one decimal below 10. */
+    static String achieved(double perSecond) {
+        return perSecond < 10 ? String.format(Locale.ROOT, "%.1f", perSecond) : String.format(Locale.ROOT, "%,.0f", perSecond);
     }
 
     /** {@code 400}, or {@code 12.5} for a fractional rate. */
@@ -67,12 +75,12 @@ public final class LiveTable {
         StringBuilder out = new StringBuilder();
         out.append(title).append('\n');
         out.append(String.format(Locale.ROOT, ROW, "cluster", "broker", "kind", "sent", "acked", "lost", "dup", "fail",
-            "p50 ms", "p99 ms", "max ms"));
+            "dropped", "p50 ms", "p99 ms", "max ms"));
         for (LaneReport lane : report.lanes()) {
             LaneCounts c = lane.counts();
             LatencySummary l = lane.latency();
             out.append(String.format(Locale.ROOT, ROW, lane.key().cluster(), lane.key().broker(),
-                lane.key().kind().label(), c.sent(), c.acked(), c.lost(), c.duplicated(), c.sendFailures(),
+                lane.key().kind().label(), c.sent(), c.acked(), c.lost(), c.duplicated(), c.sendFailures(), c.dropped(),
                 millis(l, l.p50Micros()), millis(l, l.p99Micros()), millis(l, l.maxMicros())));
         }
         out.append(String.format(Locale.ROOT, "pending %d, rejected ack frames %d%n", report.pending(),

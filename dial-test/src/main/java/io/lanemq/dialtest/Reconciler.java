@@ -190,6 +190,14 @@ public final class Reconciler implements AckSink {
         return report;
     }
 
+    /**
+     * The period under way starts now: called as probing starts, so the first period's span (against which a stress
+     * step's expected sends are counted) leaves out the set-up before it.
+     */
+    synchronized void periodStartsNow() {
+        previousNanos = ticker.read();
+    }
+
     /** The whole run so far: cumulative counts, and latency up to the last {@link #reconcile()}. */
     public synchronized Report totals() {
         List<LaneReport> rows = new ArrayList<>();

@@ -9,8 +9,9 @@ import java.util.OptionalDouble;
 /**
  * The stress ramp's step logic, fed one report per step (the reconciliation period is the step): it judges the
  * step, then names the next rate or ends the ramp at the first step with loss, send failures, a worst-lane p99
- * over the limit or nothing sent, or after the step at the maximum rate. Time-free, so tests feed it synthetic
- * reports.
+ * over the limit, fewer than {@value #MIN_SENT_SHARE} of the expected sends issued (the senders could not keep
+ * the rate: a rate asked for is not a rate reached) or nothing sent, or after the step at the maximum rate.
+ * Time-free, so tests feed it synthetic reports.
  *
  * <p>Loss is declared a grace after a probe's due time, so a grace shorter than a step pins each loss to its own
  * step; with a longer one a loss may show one or two steps late, and the ramp stops there.
@@ -18,6 +19,9 @@ import java.util.OptionalDouble;
  * <p>Thread-safe: the reconciler thread feeds it, another thread may read the result.
  */
 public final class StressRamp {
+
+    /** The share of a step's expected sends (rate x span x lanes) that must have been issued for it to count. */
+    static final double MIN_SENT_SHARE = 0.95;
 
     private final StressOptions config;
     private final List<StressStep> steps = new ArrayList<>();
@@ -103,10 +107,16 @@ public final class StressRamp {
         if (p99 > limitMicros) {
             breaches.add("p99 " + millis(p99) + " ms > " + millis(limitMicros) + " ms");
         }
-        if (total.sent() == 0 && total.sendFailures() == 0) {
+        double laneSeconds = report.lanes().size() * (report.span().toNanos() / 1e9);
+        long expected = Math.round(rate * laneSeconds);
+        if (total.attempted() == 0) {
             breaches.add("nothing sent");
+        } else if (total.attempted() < MIN_SENT_SHARE * expected) {
+            breaches.add(String.format(Locale.ROOT, "sent %,d of %,d expected (%.0f%%), %,d dropped", total.attempted(),
+                expected, 100.0 * total.attempted() / expected, total.dropped()));
         }
-        return new StressStep(rate, total, p50, p99, breaches);
+        double achieved = laneSeconds == 0 ? 0 : total.attempted() / laneSeconds;
+        return new StressStep(rate, achieved, total, p50, p99, breaches);
     }
 
     /** Whole milliseconds with thousands separators, tenths below 10 ms: {@code 1,240}, {@code 3.5}. */

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Each kind of bad input gets an error naming the problem and sends nothing: the topic has one
- * queue on one cluster, so a good message sent afterwards must land at offset 0.
+ * queue on one cluster, so a good message sent afterwards must land at offset 0. Its other cluster has
+ * weight 0, drained: it takes no send, not even when the first answer of a freshly started cluster-a is slow.
  */
 @Execution(ExecutionMode.CONCURRENT)
 class BadInputIT {

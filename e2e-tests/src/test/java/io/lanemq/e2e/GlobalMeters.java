@@ -34,6 +34,12 @@ final class GlobalMeters extends SimpleMeterRegistry implements BeforeAllCallbac
                 .counters().stream().mapToDouble(Counter::count).sum();
     }
 
+    /** Sends of {@code logicTopic} by {@code application} that failed over to another cluster so far (an attempt failed or abandoned). */
+    double failovers(String application, String logicTopic) {
+        return find(SdkMetrics.FAILOVERS).tag(SdkMetrics.TAG_APPLICATION, application).tag(SdkMetrics.TAG_LOGIC_TOPIC, logicTopic)
+                .counters().stream().mapToDouble(Counter::count).sum();
+    }
+
     /**
      * The value of the one gauge {@code name} of consumer group {@code group} with these further tags (key, value, ...);
      * an assertion fails when none or several match, so a meter the SDK stopped registering cannot pass for 0.

@@ -17,10 +17,13 @@ import io.lanemq.testkit.IdcSpec;
 import io.lanemq.testkit.StackSpec;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * RocketMQ's controller-less master/slave pair under the SDK: IDC A is one synchronous master with its slave
@@ -35,9 +38,15 @@ import org.junit.jupiter.api.Test;
  * from master to slave (SlaveSynchronize, once a minute), never back.
  */
 class MasterSlaveIT {
+    @RegisterExtension
+    static final GlobalMeters METRICS = new GlobalMeters();
     private static final int RATE = 200;
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
     private static final String TOPIC = "checkout";
+    private static final String APPLICATION = "master-slave-it";
+    private static final int QUEUES = 4;
+    /** RocketMQ's default {@code pullBatchSize}, which the platform does not change here: messages per pull. */
+    private static final int PULL_BATCH = 32;
 
     @Test
     void aKilledMastersMessagesAreReadFromItsSlave_sendsMoveToTheOtherIdc_andComeBackWithTheMaster() throws Exception {
@@ -47,13 +56,13 @@ class MasterSlaveIT {
                 .build();
         String group = LocalPlatform.unique("pair");
         String lateGroup = LocalPlatform.unique("pair-late");
-        try (LocalPlatform platform = LocalPlatform.start(spec).addTopic(TOPIC, 4, 50, 50, group, lateGroup)) {
+        try (LocalPlatform platform = LocalPlatform.start(spec).addTopic(TOPIC, QUEUES, 50, 50, group, lateGroup)) {
             String clusterA = platform.idcA().clusterName();
             BrokerNode master = platform.idcA().broker("idc-a-broker-0");
             BrokerNode slave = platform.idcA().slave("idc-a-broker-0");
             Received received = new Received();
             Received late = new Received();
-            try (MessagingClient client = platform.client("master-slave-it");
+            try (MessagingClient client = platform.client(APPLICATION);
                  Producer producer = client.createProducer(ProducerOptions.defaults());
                  Consumer consumer = client.subscribe(Subscription.builder(TOPIC, group).build(), received);
                  SendStream stream = new SendStream(producer, TOPIC, RATE)) {
@@ -127,13 +136,28 @@ class MasterSlaveIT {
                     long replayedOnA = lateAgain.all.stream()
                             .filter(m -> clusterA.equals(m.cluster()) && late.deliveriesById.containsKey(m.messageId()))
                             .map(ReceivedMessage::messageId).distinct().count();
+                    Duplicates twice = Duplicates.of(received);
                     System.out.printf("master/slave: %d sends acknowledged, %d failed, all consumed; the group consuming "
-                                    + "throughout got %d twice; the late group, subscribed again after the master's "
-                                    + "return, read again %d of the %d it had read (%d of them on cluster A)%n",
+                                    + "throughout got %d twice (%d stored on both clusters, %,.0f sends failed over; %d "
+                                    + "delivered again from one cluster: %s); the late group, subscribed again after the "
+                                    + "master's return, read again %d of the %d it had read (%d of them on cluster A)%n",
                             acknowledged.size(), stream.all().size() - acknowledged.size(), received.duplicates(),
+                            twice.storedTwice(), METRICS.failovers(APPLICATION, TOPIC), twice.redelivered(), twice.redeliveredByQueue(),
                             replayed, lateDeliveries, replayedOnA);
-                    assertThat(received.duplicates()).as("messages the group consuming throughout got twice")
-                            .isLessThanOrEqualTo(acknowledged.size() / 100);
+                    // What the design lets the group consuming throughout get twice, by cause (not a share of a past run):
+                    // - Stored on both clusters: only a send that failed over can be, when its first cluster stored it
+                    //   without answering in time (in flight at the kill, or abandoned after failoverAfter while the
+                    //   returning master waits for its slave). At most one copy per failover the producer counted.
+                    // - Delivered twice from one cluster: the consumer keeps its offsets in memory and commits them to
+                    //   whichever broker of the broker name is up, so neither the master's stale offsets at its return
+                    //   (its file is written every 5 s, flushConsumerOffsetInterval, and the commits made to the slave
+                    //   meanwhile never reach it) nor the kill rewinds it. What it may see twice is its in-flight window:
+                    //   a pull answered by the master but not yet consumed when the master died, pulled again from the
+                    //   slave: at most one pull (RocketMQ's pullBatchSize) per queue of cluster A.
+                    assertThat(twice.storedTwice()).as("messages stored on both clusters, against %,.0f sends that failed "
+                            + "over", METRICS.failovers(APPLICATION, TOPIC)).isLessThanOrEqualTo((long) METRICS.failovers(APPLICATION, TOPIC));
+                    assertThat(twice.redelivered()).as("messages delivered twice from one cluster: %s",
+                            twice.redeliveredByQueue()).isLessThanOrEqualTo((long) PULL_BATCH * QUEUES);
                     // The late group's commits to cluster B's master survive; those made to the slave while cluster A's
                     // master was down never reach the master, so what it read there is read again, and no more.
                     assertThat(replayed - replayedOnA).as("messages of cluster B the late group read again").isZero();
@@ -141,6 +165,33 @@ class MasterSlaveIT {
                             .isLessThanOrEqualTo(late.fromCluster(clusterA));
                 }
             }
+        }
+    }
+
+    /**
+     * The second deliveries of one group by cause: a message id delivered from both clusters was stored twice (a send
+     * that failed over after its first cluster stored it); one delivered twice from one cluster was redelivered.
+     */
+    private record Duplicates(long storedTwice, long redelivered, Map<String, Long> redeliveredByQueue) {
+        static Duplicates of(Received received) {
+            Map<String, List<ReceivedMessage>> byId = received.all.stream()
+                    .collect(Collectors.groupingBy(ReceivedMessage::messageId));
+            long storedTwice = 0;
+            long redelivered = 0;
+            Map<String, Long> byQueue = new TreeMap<>();
+            for (List<ReceivedMessage> deliveries : byId.values()) {
+                if (deliveries.size() < 2) {
+                    continue;
+                }
+                if (deliveries.stream().map(ReceivedMessage::cluster).distinct().count() > 1) {
+                    storedTwice++;
+                } else {
+                    redelivered++;
+                    ReceivedMessage m = deliveries.get(0);
+                    byQueue.merge(m.cluster() + "/" + m.queueId(), 1L, Long::sum);
+                }
+            }
+            return new Duplicates(storedTwice, redelivered, byQueue);
         }
     }
 

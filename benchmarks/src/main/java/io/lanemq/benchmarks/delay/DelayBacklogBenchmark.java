@@ -59,7 +59,7 @@ public final class DelayBacklogBenchmark implements Callable<Integer>, FigureBen
     private static final long DAY_MS = TimeUnit.DAYS.toMillis(1);
     private static final long MB = 1 << 20;
     /** The backlog the heap and restart targets are stated for. */
-    private static final int TARGET_PENDING = 10_000_000;
+    static final int TARGET_PENDING = 10_000_000;
 
     @Option(names = "--pending", defaultValue = "10000000", description = "Delayed messages in the backlog (default: ${DEFAULT-VALUE}).")
     int pending;
@@ -165,21 +165,23 @@ public final class DelayBacklogBenchmark implements Callable<Integer>, FigureBen
 
                 double deliveryRate = deliverBurst(client, producer, restarted, group);
 
-                System.out.printf("RESULT delay-backlog pending=%d sync_send=%.0f ingest=%.0f ingest_ratio=%.2f "
-                                + "delivery=%.0f heap_mb=%d heap_ratio=%.3f ledger_b_per_record=%.1f health_s=%.1f "
-                                + "ready_s=%.1f targets heap<=512MB %s restart-to-ready(every offset held)<=30s %s%n", pending,
-                        syncRate, ingestRate, ingestRate / syncRate, deliveryRate, heap / MB, heap / (512.0 * MB),
-                        ledger / (double) pending, healthy, ready, Targets.P4_BACKLOG_HEAP_MB.isMetBy(heap / (double) MB) ? "MET" : "MISSED",
-                        Targets.P4_RESTART_SECONDS.isMetBy(ready) ? "MET" : "MISSED");
-                String scale = pending == TARGET_PENDING ? "" : String.format("; %,d pending, the target is for %,d", pending, TARGET_PENDING);
-                return List.of(
+                Figure heapFigure = judgedAtTargetBacklog(pending,
                         Figure.of("P4", String.format("delay backlog: heap used after GC, %,d pending", pending))
                                 .measured(heap / (double) MB, "MB").target(Targets.P4_BACKLOG_HEAP_MB)
-                                .note(String.format("%,d MB before the server started; ledger %.1f B per record%s",
-                                        heapBefore / MB, ledger / (double) pending, scale)).build(),
+                                .note(String.format("%,d MB before the server started; ledger %.1f B per record",
+                                        heapBefore / MB, ledger / (double) pending))).build();
+                Figure restartFigure = judgedAtTargetBacklog(pending,
                         Figure.of("P4", String.format("delay backlog: restart to every offset held, %,d pending", pending))
                                 .measured(ready, "s").target(Targets.P4_RESTART_SECONDS)
-                                .note(String.format("/readyz ready in %.1f s%s", healthy, scale)).build(),
+                                .note(String.format("/readyz ready in %.1f s", healthy))).build();
+                System.out.printf("RESULT delay-backlog pending=%d sync_send=%.0f ingest=%.0f ingest_ratio=%.2f "
+                                + "delivery=%.0f heap_mb=%d heap_ratio=%.3f ledger_b_per_record=%.1f health_s=%.1f "
+                                + "ready_s=%.1f targets (for %,d pending) heap<=512MB %s restart-to-ready(every offset held)<=30s %s%n",
+                        pending, syncRate, ingestRate, ingestRate / syncRate, deliveryRate, heap / MB, heap / (512.0 * MB),
+                        ledger / (double) pending, healthy, ready, TARGET_PENDING, verdict(heapFigure), verdict(restartFigure));
+                return List.of(
+                        heapFigure,
+                        restartFigure,
                         Figure.of("P4", "delay backlog: server ingest vs raw sync send")
                                 .measured(ingestRate, "msgs/s").baseline(syncRate).cpu(ingestCpu, pending)
                                 .note(String.format("burst delivery %,.0f msgs/s", deliveryRate)).build());
@@ -189,6 +191,23 @@ public final class DelayBacklogBenchmark implements Callable<Integer>, FigureBen
                 }
             }
         }
+    }
+
+    /**
+     * The heap and restart targets are stated for {@value #TARGET_PENDING} pending: a smaller backlog (the quick mode's)
+     * is shown beside the target without a verdict, since passing at a fiftieth of the load says nothing of the target.
+     */
+    static Figure.Builder judgedAtTargetBacklog(int pending, Figure.Builder figure) {
+        return pending >= TARGET_PENDING ? figure
+                : figure.withoutVerdict(String.format("%,d pending, the target is for %,d", pending, TARGET_PENDING));
+    }
+
+    private static String verdict(Figure figure) {
+        return switch (figure.outcome()) {
+            case PASS -> "MET";
+            case MISS -> "MISSED";
+            default -> "NO-VERDICT";
+        };
     }
 
     /** The baseline: a raw DefaultMQProducer's sync sends of the same body to the same broker. */

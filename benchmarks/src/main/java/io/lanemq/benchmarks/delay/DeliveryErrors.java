@@ -5,7 +5,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 
-/** Consume time minus due time of one kind of delayed message, with early and duplicate arrivals counted. Thread-safe. */
+/**
+ * How far from its due time each message of one kind arrived (the absolute difference: early counts as much as late),
+ * with early, duplicate arrivals and failed sends counted. Thread-safe.
+ */
 final class DeliveryErrors {
 
     private final String name;
@@ -38,7 +41,8 @@ final class DeliveryErrors {
             early.incrementAndGet();
         }
         synchronized (errors) {
-            errors.recordValue(Math.max(0, error));
+            // Absolute: a message delivered 30 ms early is 30 ms off, not on time.
+            errors.recordValue(Math.abs(error));
         }
     }
 
@@ -64,6 +68,14 @@ final class DeliveryErrors {
 
     int distinct() {
         return seen.size();
+    }
+
+    long early() {
+        return early.get();
+    }
+
+    long failedSends() {
+        return failedSends.get();
     }
 
     double percentile(double p) {

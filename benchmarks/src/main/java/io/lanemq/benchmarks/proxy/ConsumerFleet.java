@@ -130,10 +130,22 @@ final class ConsumerFleet implements AutoCloseable {
         return new Mark(System.nanoTime(), distinct.size(), perConsumerCounts());
     }
 
-    /** Distinct messages per second from the mark to the last receipt. */
-    double rateSince(Mark mark) {
-        double seconds = (lastReceipt.get() - mark.nanos()) / 1e9;
-        return seconds <= 0 ? 0 : (distinct.size() - mark.distinct()) / seconds;
+    /**
+     * Distinct messages per second from the mark to {@code endNanos}: the last receipt of a drain that completed, the
+     * moment the wait gave up on one that did not (so a stall counts in the time, not only the messages before it).
+     */
+    double rateSince(Mark mark, long endNanos) {
+        return perSecond(distinct.size() - mark.distinct(), mark.nanos(), endNanos);
+    }
+
+    /** The last receipt's {@link System#nanoTime()}. */
+    long lastReceiptNanos() {
+        return lastReceipt.get();
+    }
+
+    static double perSecond(long messages, long fromNanos, long toNanos) {
+        double seconds = (toNanos - fromNanos) / 1e9;
+        return seconds <= 0 ? 0 : messages / seconds;
     }
 
     /** How many deliveries each consumer got since the mark, in subscription order. */

@@ -1,5 +1,6 @@
 package io.lanemq.benchmarks.proxy;
 
+import io.lanemq.benchmarks.report.Percentiles;
 import java.util.Arrays;
 
 /** End-to-end latencies in nanoseconds, recorded from many listener threads; percentiles on demand. */
@@ -25,7 +26,6 @@ final class LatencyRecorder {
         }
         long[] sorted = Arrays.copyOf(samples, size);
         Arrays.sort(sorted);
-        int rank = (int) Math.ceil(quantile * size) - 1;
-        return sorted[Math.max(0, Math.min(size - 1, rank))] / 1e6;
+        return Percentiles.nearestRank(sorted, quantile) / 1e6;
     }
 }

@@ -10,6 +10,7 @@ import io.lanemq.benchmarks.report.FigureBenchmark;
 import io.lanemq.benchmarks.report.Targets;
 import io.lanemq.config.ConsumptionMode;
 import io.lanemq.localstack.LocalPlatform;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -99,10 +100,11 @@ public final class ProxyBenchmark implements Callable<Integer>, FigureBenchmark 
                         ShareSpread spread = ShareSpread.of(shares);
                         System.out.printf("  PROXY per-consumer deliveries in the window: min %,d max %,d mean %,.0f, worst %.1f%% from the mean; %s%n",
                                 spread.min(), spread.max(), spread.mean(), spread.worstDeviation() * 100, Arrays.toString(shares));
-                        measureLatency(sender, direct, proxied);
+                        boolean latencyComplete = measureLatency(sender, direct, proxied);
                         System.out.printf("  proxy redeliveries: %.0f, failed sends: %d, deliveries per pushed frame: %.1f%n", proxy.redeliveries(),
                                 sender.failed(), proxy.deliveriesPerFrame());
-                        return report(directDrain, proxyDrain, spread, direct.latency(), proxied.latency());
+                        String incomplete = incomplete(directDrain, proxyDrain, latencyComplete, sender.failed());
+                        return report(directDrain, proxyDrain, spread, direct.latency(), proxied.latency(), incomplete);
                     }
                 }
             }
@@ -117,8 +119,11 @@ public final class ProxyBenchmark implements Callable<Integer>, FigureBenchmark 
         System.out.printf("  preload: %,d messages in %.1f s (%,.0f msgs/s), %d failed%n", total, seconds, total / seconds, sender.failed());
     }
 
-    /** A drain's measurement: its window's start, its rate and the CPU it cost. */
-    private record Drain(ConsumerFleet.Mark mark, double rate, long messages, CpuMeter.Usage cpu) {
+    /**
+     * A drain's measurement: its window's start, its rate (to the last message, or to the timeout when the drain did
+     * not complete), whether every message arrived, and the CPU it cost.
+     */
+    record Drain(ConsumerFleet.Mark mark, double rate, long messages, boolean complete, CpuMeter.Usage cpu) {
 
         double cpuNanosPerMessage() {
             return messages == 0 ? 0 : (double) (cpu.ownCpuNanos() + cpu.childCpuNanos()) / messages;
@@ -133,18 +138,20 @@ public final class ProxyBenchmark implements Callable<Integer>, FigureBenchmark 
         ConsumerFleet.Mark mark = fleet.markAfter(warmup, ready, total, timeout);
         CpuMeter.Reading windowOpened = CpuMeter.read();
         boolean drained = fleet.awaitDistinct(total, timeout);
+        long end = drained ? fleet.lastReceiptNanos() : System.nanoTime();
         CpuMeter.Usage cpu = CpuMeter.read().since(windowOpened);
-        double rate = fleet.rateSince(mark);
+        double rate = fleet.rateSince(mark, end);
         System.out.printf("  %s drain: %,d distinct of %,d (%,d deliveries) %.1f s after subscribing; window opened after %,d"
-                        + " (%.1f s), %,.0f msgs/s from then to the last receipt%s%n",
+                        + " (%.1f s), %,.0f msgs/s from then to the last receipt (to the timeout if it timed out)%s%n",
                 path, fleet.distinctCount(), total, fleet.deliveries(), (System.nanoTime() - start) / 1e9, mark.distinct(),
                 (mark.nanos() - start) / 1e9, rate, drained ? "" : " (TIMED OUT)");
         long messages = fleet.distinctCount() - mark.distinct();
         System.out.printf("  %s drain window: %s%n", path, cpu.perThousand(messages));
-        return new Drain(mark, rate, messages, cpu);
+        return new Drain(mark, rate, messages, drained, cpu);
     }
 
-    private void measureLatency(PacedSender sender, ConsumerFleet direct, ConsumerFleet proxied) throws InterruptedException {
+    /** @return whether every message of the phase reached both groups */
+    private boolean measureLatency(PacedSender sender, ConsumerFleet direct, ConsumerFleet proxied) throws InterruptedException {
         CpuMeter.Reading began = CpuMeter.read();
         long sent = sender.sendPaced(latencyRate, latencySeconds);
         System.out.printf("  latency phase, while sending: %.2f cores busy%n", CpuMeter.read().since(began).cores());
@@ -154,9 +161,34 @@ public final class ProxyBenchmark implements Callable<Integer>, FigureBenchmark 
                 sent, direct.latency().percentileMillis(0.50), direct.latency().percentileMillis(0.99), direct.latency().count(),
                 proxied.latency().percentileMillis(0.50), proxied.latency().percentileMillis(0.99), proxied.latency().count(),
                 complete ? "" : " (not every message arrived within 30 s)");
+        return complete;
     }
 
-    private List<Figure> report(Drain directDrain, Drain proxyDrain, ShareSpread spread, LatencyRecorder direct, LatencyRecorder proxied) {
+    /**
+     * What keeps the figures from counting, empty when nothing does: every row needs every message of both drains and
+     * of the latency phase to have arrived and every send to have been accepted, or a figure would be computed over
+     * the messages that made it only.
+     */
+    static String incomplete(Drain direct, Drain proxy, boolean latencyComplete, long failedSends) {
+        List<String> problems = new ArrayList<>();
+        if (!direct.complete()) {
+            problems.add("DIRECT drain timed out");
+        }
+        if (!proxy.complete()) {
+            problems.add("PROXY drain timed out");
+        }
+        if (!latencyComplete) {
+            problems.add("latency phase incomplete");
+        }
+        if (failedSends > 0) {
+            problems.add(failedSends + " sends failed");
+        }
+        return String.join(", ", problems);
+    }
+
+    private List<Figure> report(Drain directDrain, Drain proxyDrain, ShareSpread spread, LatencyRecorder direct, LatencyRecorder proxied,
+                                String incomplete) {
+        boolean complete = incomplete.isEmpty();
         double directRate = directDrain.rate();
         double proxyRate = proxyDrain.rate();
         double ratio = directRate == 0 ? 0 : proxyRate / directRate;
@@ -167,11 +199,11 @@ public final class ProxyBenchmark implements Callable<Integer>, FigureBenchmark 
         double addedP99 = proxied.percentileMillis(0.99) - direct.percentileMillis(0.99);
         System.out.printf("RESULT P3 direct=%,.0f msgs/s proxy=%,.0f msgs/s ratio=%.3f; cpu_per_message_ratio=%.2f %s %s;"
                         + " share_spread=%.1f%% %s %s; p99 direct=%.2f ms proxy=%.2f ms added=%.2f ms %s %s%n",
-                directRate, proxyRate, ratio, cpuRatio, Targets.P3_PROXY_CPU_PER_MESSAGE, verdict(Targets.P3_PROXY_CPU_PER_MESSAGE.isMetBy(cpuRatio)),
+                directRate, proxyRate, ratio, cpuRatio, Targets.P3_PROXY_CPU_PER_MESSAGE, verdict(complete && Targets.P3_PROXY_CPU_PER_MESSAGE.isMetBy(cpuRatio)),
                 spread.worstDeviation() * 100, Targets.P3_SHARE_SPREAD_PERCENT,
-                verdict(Targets.P3_SHARE_SPREAD_PERCENT.isMetBy(spread.worstDeviation() * 100)),
+                verdict(complete && Targets.P3_SHARE_SPREAD_PERCENT.isMetBy(spread.worstDeviation() * 100)),
                 direct.percentileMillis(0.99), proxied.percentileMillis(0.99), addedP99, Targets.P3_ADDED_P99_MS,
-                verdict(Targets.P3_ADDED_P99_MS.isMetBy(addedP99)));
+                verdict(complete && Targets.P3_ADDED_P99_MS.isMetBy(addedP99)));
         double proxyCpuMs = proxyDrain.cpuNanosPerMessage() / 1e6;
         double directCpuMs = directDrain.cpuNanosPerMessage() / 1e6;
         String shape = String.format("%d consumers vs DIRECT %d, %d queues", proxyConsumers, directConsumers, QUEUES);
@@ -179,17 +211,17 @@ public final class ProxyBenchmark implements Callable<Integer>, FigureBenchmark 
                 Figure.of("P3", "proxy push: CPU per message vs DIRECT, " + shape)
                         .measured(proxyCpuMs, "CPU-ms/msg").baseline(directCpuMs).target(Targets.P3_PROXY_CPU_PER_MESSAGE)
                         .cpuMsPerMessage(proxyCpuMs)
-                        .note(String.format("drain of %,d; throughput ratio %.2f (next row)", backlog, ratio)).build(),
+                        .require(complete, incomplete).note(String.format("drain of %,d; throughput ratio %.2f (next row)", backlog, ratio)).build(),
                 Figure.of("P3", "proxy push: drain throughput vs DIRECT, " + shape)
                         .measured(proxyRate, "msgs/s").baseline(directRate).cpuMsPerMessage(proxyCpuMs)
-                        .note(String.format("both drains keep every core busy: ceiling %.2f on one machine", cpuRatio == 0 ? 0 : 1 / cpuRatio))
+                        .require(complete, incomplete).note(String.format("both drains keep every core busy: ceiling %.2f on one machine", cpuRatio == 0 ? 0 : 1 / cpuRatio))
                         .build(),
                 Figure.of("P3", "proxy push: worst consumer's share off the mean")
                         .measured(spread.worstDeviation() * 100, "%").target(Targets.P3_SHARE_SPREAD_PERCENT)
-                        .note(String.format("min %,d max %,d mean %,.0f deliveries", spread.min(), spread.max(), spread.mean())).build(),
+                        .require(complete, incomplete).note(String.format("min %,d max %,d mean %,.0f deliveries", spread.min(), spread.max(), spread.mean())).build(),
                 Figure.of("P3", String.format("proxy push: added p99 at %,d msgs/s", latencyRate))
                         .measured(addedP99, "ms").target(Targets.P3_ADDED_P99_MS)
-                        .note(String.format("p99 DIRECT %.2f ms, PROXY %.2f ms", direct.percentileMillis(0.99), proxied.percentileMillis(0.99)))
+                        .require(complete, incomplete).note(String.format("p99 DIRECT %.2f ms, PROXY %.2f ms", direct.percentileMillis(0.99), proxied.percentileMillis(0.99)))
                         .build());
     }
 

@@ -11,6 +11,7 @@ import io.lanemq.benchmarks.cpu.CpuMeter;
 import io.lanemq.benchmarks.report.BenchReport;
 import io.lanemq.benchmarks.report.Figure;
 import io.lanemq.benchmarks.report.FigureBenchmark;
+import io.lanemq.benchmarks.report.Percentiles;
 import io.lanemq.benchmarks.report.Targets;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.testkit.etcd.EtcdServer;
@@ -86,20 +87,23 @@ public final class ReloadBenchmark implements Callable<Integer>, FigureBenchmark
                 sender.join();
                 long[] seen = Arrays.stream(latencies).filter(l -> l >= 0).sorted().toArray();
                 long missed = latencies.length - seen.length;
-                double p50 = seen.length == 0 ? -1 : seen[(int) Math.floor(0.50 * (seen.length - 1))] / 1e6;
-                double p99 = seen.length == 0 ? -1 : seen[(int) Math.floor(0.99 * (seen.length - 1))] / 1e6;
+                double p50 = seen.length == 0 ? -1 : Percentiles.nearestRank(seen, 0.50) / 1e6;
+                double p99 = seen.length == 0 ? -1 : Percentiles.nearestRank(seen, 0.99) / 1e6;
                 double max = seen.length == 0 ? -1 : seen[seen.length - 1] / 1e6;
-                System.out.printf("P6 reload over %d etcd changes: p50 %.1f ms, p99 %.1f ms, max %.1f ms, %d never applied; "
-                        + "%d sends in %d ms, %d failed%n", changes, p50, p99, max, missed, sends.get(), elapsedMs, failures.get());
+                System.out.printf("P6 reload over %d etcd changes (%d applied: the samples; nearest-rank percentiles, so below "
+                        + "100 the p99 is the maximum): p50 %.1f ms, p99 %.1f ms, max %.1f ms, %d never applied; "
+                        + "%d sends in %d ms, %d failed%n", changes, seen.length, p50, p99, max, missed, sends.get(), elapsedMs,
+                        failures.get());
                 boolean met = missed == 0 && p99 >= 0 && Targets.P6_RELOAD_P99_MS.isMetBy(p99)
                         && Targets.P6_FAILED_SENDS.isMetBy(failures.get());
                 System.out.printf("RESULT P6 p50_ms=%.1f p99_ms=%.1f failed_sends=%d target p99<=1000 and 0 failed %s%n",
                         p50, p99, failures.get(), met ? "MET" : "MISSED");
                 return List.of(
-                        Figure.of("P6", String.format("etcd change applied to a running producer, p99 of %d changes", changes))
+                        Figure.of("P6", String.format("etcd change applied to a running producer, p99 (nearest rank) of %d samples", seen.length))
                                 .measured(p99, "ms").target(Targets.P6_RELOAD_P99_MS).cpu(cpu, sendsDuringChanges)
                                 .require(seen.length > 0 && missed == 0, missed + " changes never applied")
-                                .note(String.format("p50 %.1f ms, max %.1f ms; CPU per send of 1 sync sender over the changes", p50, max))
+                                .note(String.format("%d changes, %d applied; p50 %.1f ms, max %.1f ms; CPU per send of 1 sync "
+                                        + "sender over the changes", changes, seen.length, p50, max))
                                 .build(),
                         Figure.of("P6", "failed sends while the configuration changes")
                                 .measured(failures.get(), "sends").target(Targets.P6_FAILED_SENDS)

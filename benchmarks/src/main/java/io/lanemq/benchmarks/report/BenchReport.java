@@ -109,8 +109,8 @@ public final class BenchReport {
         long passed = count(Figure.Outcome.PASS);
         long missed = count(Figure.Outcome.MISS);
         long errors = count(Figure.Outcome.ERROR);
-        out.printf("%d figures: %d met, %d missed, %d errors, %d reported without a target%n", figures.size(), passed,
-                missed, errors, count(Figure.Outcome.REPORTED));
+        out.printf("%d figures: %d met, %d missed, %d errors, %d reported without a verdict (no target, or a smaller "
+                + "workload than its target's)%n", figures.size(), passed, missed, errors, count(Figure.Outcome.REPORTED));
     }
 
     private long count(Figure.Outcome outcome) {
@@ -127,15 +127,15 @@ public final class BenchReport {
         }
     }
 
-    /** The chart of every figure with a target (and every error, at 0) against the target line. */
+    /** The chart of every figure judged against a target (and every error, at 0) against the target line. */
     public void writePng(Path file) throws IOException {
         createParent(file);
         List<String> labels = new ArrayList<>();
         List<Double> met = new ArrayList<>();
         List<Double> missed = new ArrayList<>();
         for (Figure figure : figures) {
-            if (figure.target() == null && figure.outcome() != Figure.Outcome.ERROR) {
-                continue;
+            if ((figure.target() == null || figure.outcome() == Figure.Outcome.REPORTED) && figure.outcome() != Figure.Outcome.ERROR) {
+                continue; // a figure without a verdict is no bar against a target line
             }
             labels.add(label(figure, labels.size()));
             double attainment = figure.target() == null ? 0 : figure.target().attainment(figure.judged());

@@ -90,6 +90,7 @@ public record Figure(String id, String name, double measured, String unit, Doubl
         private Double cpuMsPerMessage;
         private String note = "";
         private String unmetRequirement;
+        private String noVerdict;
 
         private Builder(String id, String name) {
             this.id = id;
@@ -143,15 +144,26 @@ public record Figure(String id, String name, double measured, String unit, Doubl
             return this;
         }
 
+        /**
+         * Shows the target beside the figure but passes no verdict on it: the figure was measured on a smaller
+         * workload than the one the target is stated for ({@code why} says which), so neither pass nor miss would mean
+         * what it says. An unmet {@link #require requirement} still makes it a miss.
+         */
+        public Builder withoutVerdict(String why) {
+            this.noVerdict = Objects.requireNonNull(why, "why");
+            return this;
+        }
+
         public Figure build() {
             Double ratio = baseline == null || baseline == 0 ? null : measured / baseline;
             Outcome outcome;
-            if (target == null) {
+            if (target == null || noVerdict != null) {
                 outcome = unmetRequirement == null ? Outcome.REPORTED : Outcome.MISS;
             } else {
                 outcome = target.isMetBy(judged(target, measured, ratio)) && unmetRequirement == null ? Outcome.PASS : Outcome.MISS;
             }
-            String fullNote = unmetRequirement == null ? note : (note.isEmpty() ? unmetRequirement : unmetRequirement + "; " + note);
+            String fullNote = noVerdict == null ? note : (note.isEmpty() ? "no verdict: " + noVerdict : "no verdict: " + noVerdict + "; " + note);
+            fullNote = unmetRequirement == null ? fullNote : (fullNote.isEmpty() ? unmetRequirement : unmetRequirement + "; " + fullNote);
             return new Figure(id, name, measured, unit, baseline, ratio, target, cpuMsPerMessage, outcome, fullNote);
         }
     }

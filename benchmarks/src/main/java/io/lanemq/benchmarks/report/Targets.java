@@ -1,7 +1,8 @@
 package io.lanemq.benchmarks.report;
 
 /**
- * The targets table of the architecture brief ({@code DESIGN.md}, "Targets"), once, for every benchmark's figures.
+ * The targets table ({@code benchmarks/README.md}, taken from the architecture brief), once, for every benchmark's
+ * figures.
  * Where a benchmark judges something the table does not name (the healthy split, the failover library against its
  * anchor), its target is here too, marked as the benchmark's own.
  */
@@ -24,14 +25,27 @@ public final class Targets {
     /** P3: p99 end-to-end latency the proxy adds. */
     public static final Target P3_ADDED_P99_MS = Target.atMost(5, "ms");
 
-    /** P4: delay server delivery error p99 at 1,000 msgs/s. */
+    /**
+     * P4: delay server delivery error p99 at 1,000 msgs/s, absolute (an early delivery counts by how early): the floor
+     * of {@link #p4DeliveryErrorP99(double)}, the target when plain transit is quicker than 5 ms at p99.
+     */
     public static final Target P4_DELIVERY_ERROR_P99_MS = Target.atMost(10, "ms");
+    /** P4: deliveries before their due time (the benchmark's own row; the error p99 above counts them too). */
+    public static final Target P4_EARLY_DELIVERIES = Target.atMost(0, "messages");
     /** P4: delay server CPU per message vs plain transit. */
-    public static final Target P4_CPU_VS_TRANSIT = Target.ratioAtMost(2.0);
+    public static final Target P4_CPU_VS_TRANSIT = Target.ratioAtMost(1.5);
     /** P4: heap with 10 M pending. */
     public static final Target P4_BACKLOG_HEAP_MB = Target.atMost(512, "MB");
     /** P4: restart to ready with 10 M pending. */
     public static final Target P4_RESTART_SECONDS = Target.atMost(30, "s");
+
+    /**
+     * P4: delivery error p99 {@code <= max(10 ms, transit p99 + 5 ms)}: a delayed message crosses the broker twice, so
+     * its error cannot beat the broker transit measured in the same run; 5 ms is what the delay server may add.
+     */
+    public static Target p4DeliveryErrorP99(double transitP99Ms) {
+        return Target.atMost(Math.max(P4_DELIVERY_ERROR_P99_MS.threshold(), transitP99Ms + 5), "ms");
+    }
 
     /** P5: IDC killed: time until 99% of the sends started succeed again. */
     public static final Target P5_KILL_RECOVERY_MS = Target.atMost(3000, "ms");

@@ -56,6 +56,27 @@ class FigureTest {
     }
 
     @Test
+    void aFigureWithoutAVerdictShowsItsTargetButNeitherPassesNorMisses() {
+        Figure small = Figure.of("P4", "heap").measured(90, "MB").target(Targets.P4_BACKLOG_HEAP_MB)
+                .withoutVerdict("200,000 pending, the target is for 10,000,000").note("ledger 30 B per record").build();
+        Figure broken = Figure.of("P4", "heap").measured(90, "MB").target(Targets.P4_BACKLOG_HEAP_MB)
+                .withoutVerdict("smaller backlog").require(false, "3 sends failed").build();
+
+        assertThat(small.outcome()).as("90 MB would pass, on a fiftieth of the load").isEqualTo(Figure.Outcome.REPORTED);
+        assertThat(small.target()).isEqualTo(Targets.P4_BACKLOG_HEAP_MB);
+        assertThat(small.note()).isEqualTo("no verdict: 200,000 pending, the target is for 10,000,000; ledger 30 B per record");
+        assertThat(broken.outcome()).as("an unmet requirement still fails").isEqualTo(Figure.Outcome.MISS);
+        assertThat(broken.note()).isEqualTo("3 sends failed; no verdict: smaller backlog");
+    }
+
+    @Test
+    void theDeliveryErrorTargetIsTenMillisecondsOrTransitPlusFive() {
+        assertThat(Targets.p4DeliveryErrorP99(2).threshold()).isEqualTo(10);
+        assertThat(Targets.p4DeliveryErrorP99(27).threshold()).isEqualTo(32);
+        assertThat(Targets.p4DeliveryErrorP99(27)).hasToString("<= 32 ms");
+    }
+
+    @Test
     void cpuPerMessageIsEveryJvmsCpuOverTheMessagesAndAbsentWithoutMessages() {
         CpuMeter.Usage usage = new CpuMeter.Usage(1_000_000_000L, 300_000_000L, 200_000_000L);
 

@@ -240,9 +240,13 @@ final class SendAttempts {
         return Math.max(1, quickNanos());
     }
 
-    /** Whether another cluster is left to try after a failure of the kind that may be retried. */
+    /**
+     * Whether another cluster is left to try after a failure of the kind that may be retried. A weight-0 (drained)
+     * cluster takes no sends, retries included, so it does not count.
+     */
     boolean canRetry() {
-        return tried.size() < topic.routes().size() && tried.size() <= retries;
+        long weighted = topic.routes().stream().filter(route -> route.weight() > 0).count();
+        return tried.size() < weighted && tried.size() <= retries;
     }
 
     boolean mayRetry(Attempt failed, MessagingException error) {

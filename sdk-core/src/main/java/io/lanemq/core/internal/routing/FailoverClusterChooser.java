@@ -130,10 +130,11 @@ public final class FailoverClusterChooser implements ClusterChooser {
     }
 
     /**
-     * Every untried cluster is down (a burst of "broker busy" can cut both IDCs at once), or a
-     * send failed on the only weighted one: try one anyway (a sharding key's own cluster, else
-     * one by configured weight, else a weight-0 one) rather than fail a send no cluster was asked about. The
-     * outcome is not fed back: the prober decides when a downed cluster is healthy again.
+     * Every untried weighted cluster is down (a burst of "broker busy" can cut both IDCs at once): try one anyway (a
+     * sharding key's own cluster, else one by configured weight) rather than fail a send no cluster was asked about.
+     * A weight-0 cluster is never tried: weight 0 means drained (an operator moved the sends away, for maintenance or
+     * before removing the route), and a send there could be stranded; the send fails instead once every weighted
+     * cluster failed. The outcome is not fed back: the prober decides when a downed cluster is healthy again.
      */
     private static Optional<RouteLease> lastResort(LogicTopicConfig topic, Optional<String> shardingKey, Set<String> excluded) {
         if (shardingKey.isPresent()) {
@@ -147,10 +148,7 @@ public final class FailoverClusterChooser implements ClusterChooser {
             total += excluded.contains(route.cluster()) ? 0 : route.weight();
         }
         if (total <= 0) {
-            // Only weight-0 routes are left (a cluster drained of sends, still consumed): after
-            // a failure elsewhere, delivering there beats failing the send.
-            return excluded.isEmpty() ? Optional.empty() : topic.routes().stream()
-                    .filter(route -> !excluded.contains(route.cluster())).findFirst().map(UnjudgedLease::new);
+            return Optional.empty();
         }
         int point = ThreadLocalRandom.current().nextInt(total);
         for (TopicRoute route : topic.routes()) {

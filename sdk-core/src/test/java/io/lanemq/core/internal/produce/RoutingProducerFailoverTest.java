@@ -5,16 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.lanemq.api.Message;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.SendFailedException;
 import io.lanemq.api.SendResult;
+import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.ProducerConfig;
 import io.lanemq.config.TopicRoute;
+import io.lanemq.core.internal.routing.ShardingKeysOnRoute;
 import io.lanemq.testkit.memory.MemoryCluster;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -94,10 +99,10 @@ class RoutingProducerFailoverTest {
     void theFirstSuccessWinsAndALateAnswerOfTheAbandonedAttemptChangesNothing() throws Exception {
         // Answered after the send gave up on it (at half the send timeout: nobody else answered quickly), before the deadline.
         cluster("cluster-b").delaySends(SEND_TIMEOUT.multipliedBy(2).dividedBy(3));
-        RoutingProducer producer = producer(List.of(new TopicRoute("cluster-b", "orders_b", 100),
-                new TopicRoute("cluster-a", "orders", 0)));
+        List<TopicRoute> routes = List.of(new TopicRoute("cluster-b", "orders_b", 50), new TopicRoute("cluster-a", "orders", 50));
+        RoutingProducer producer = producer(routes);
 
-        SendResult sent = producer.send(message());
+        SendResult sent = producer.send(onClusterB(routes)); // a key whose sticky route is cluster-b: tried first
 
         assertThat(sent.cluster()).isEqualTo("cluster-a");
         assertThat(sent.messageId()).as("the id cluster-a stored").isEqualTo(cluster("cluster-a").stored("orders").get(0).messageId());
@@ -118,6 +123,21 @@ class RoutingProducerFailoverTest {
 
         assertThat(sent.cluster()).isEqualTo("cluster-b");
         assertThat(cluster("cluster-a").attempts()).as("attempts on the other cluster").isZero();
+    }
+
+    @Test
+    void aDrainedClusterIsNeverAskedEvenWhenTheOnlyWeightedClustersFirstAnswerComesLate() throws Exception {
+        // A freshly started cluster's first answer, past the half send timeout a cold cluster is given before a send
+        // moves on: with the other cluster drained (weight 0) there is nowhere to move, so it is waited for.
+        cluster("cluster-b").delaySends(SEND_TIMEOUT.multipliedBy(2).dividedBy(3));
+        RoutingProducer producer = producer(List.of(new TopicRoute("cluster-b", "orders_b", 100),
+                new TopicRoute("cluster-a", "orders", 0)));
+
+        SendResult sent = producer.send(message());
+
+        assertThat(sent.cluster()).isEqualTo("cluster-b");
+        assertThat(cluster("cluster-a").attempts()).as("attempts on the drained cluster").isZero();
+        assertThat(cluster("cluster-b").stored("orders_b")).as("one copy").hasSize(1);
     }
 
     @Test
@@ -166,6 +186,12 @@ class RoutingProducerFailoverTest {
     /** Sends until {@code cluster} has answered one: its connection works from then on. */
     private void warm(RoutingProducer producer, String cluster) throws Exception {
         await().atMost(Duration.ofSeconds(5)).until(() -> producer.send(message()).cluster().equals(cluster));
+    }
+
+    /** A message whose sharding key routes it to cluster-b first; cluster-a, weighted too, takes the retry. */
+    static Message onClusterB(List<TopicRoute> routes) {
+        String key = ShardingKeysOnRoute.keyRoutedTo(new LogicTopicConfig(ProducerFixture.TOPIC, routes, Map.of()), "cluster-b");
+        return Message.builder(ProducerFixture.TOPIC).shardingKey(key).body("x".getBytes(StandardCharsets.UTF_8)).build();
     }
 
     private RoutingProducer producer() throws Exception {

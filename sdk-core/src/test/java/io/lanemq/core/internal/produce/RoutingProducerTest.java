@@ -41,7 +41,7 @@ import org.junit.jupiter.api.Test;
 /** The producer's decisions besides its clock (RoutingProducerFailoverTest): transactions, refusals, rate limits, cancels. */
 class RoutingProducerTest {
     private static final ProducerConfig SETTINGS = new ProducerConfig(Duration.ofMillis(1500), 1024, 1, Duration.ofMillis(200));
-    /** cluster-b is always tried first; cluster-a takes no sends of its own, only retries. */
+    /** cluster-b takes every send; cluster-a, weight 0, is drained: no send, no retry. */
     private static final List<TopicRoute> B_FIRST = List.of(new TopicRoute("cluster-b", "orders_b", 100),
             new TopicRoute("cluster-a", "orders_a", 0));
 
@@ -60,16 +60,27 @@ class RoutingProducerTest {
     @Test
     void aTransactionWhosePreparedSendFailedRunsItsLocalTransactionOnceOnTheNextCluster() throws Exception {
         cluster("cluster-b").failSends();
-        RoutingProducer producer = transactional(B_FIRST);
+        List<TopicRoute> bothWeighted = List.of(new TopicRoute("cluster-b", "orders_b", 50), new TopicRoute("cluster-a", "orders_a", 50));
+        RoutingProducer producer = transactional(bothWeighted);
         AtomicInteger localRuns = new AtomicInteger();
 
-        SendResult sent = producer.sendInTransaction(message(), committing(localRuns));
+        SendResult sent = producer.sendInTransaction(RoutingProducerFailoverTest.onClusterB(bothWeighted), committing(localRuns));
 
         assertThat(sent.cluster()).isEqualTo("cluster-a");
         assertThat(localRuns).as("local transaction runs").hasValue(1);
         assertThat(cluster("cluster-a").stored("orders_a")).extracting(m -> m.messageId()).containsExactly(sent.messageId());
         assertThat(cluster("cluster-b").sends()).extracting(SendRecord::kind, SendRecord::outcome)
                 .containsExactly(tuple(SendRecord.Kind.TRANSACTION, SendRecord.Outcome.FAILED));
+    }
+
+    @Test
+    void aDrainedClusterTakesNoRetryAndTheSendFailsNamingTheClusterTried() throws Exception {
+        cluster("cluster-b").failSends();
+        RoutingProducer producer = fixture.producer(ProducerFixture.config(SETTINGS, B_FIRST));
+
+        assertThatThrownBy(() -> producer.send(message())).isInstanceOf(SendFailedException.class)
+                .hasMessageContaining("cluster=cluster-b");
+        assertThat(cluster("cluster-a").attempts()).as("attempts on the weight-0 cluster").isZero();
     }
 
     @Test

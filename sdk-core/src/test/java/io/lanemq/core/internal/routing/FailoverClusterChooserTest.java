@@ -93,11 +93,15 @@ class FailoverClusterChooserTest {
     }
 
     @Test
-    void zeroWeightClusterGetsNoSendsButTakesTheRetryWhenTheOtherFailed() throws Exception {
+    void aZeroWeightClusterIsDrainedAndTakesNoSendNotEvenARetryWhenTheOtherFailed() throws Exception {
         LogicTopicConfig topic = topic(100, 0);
         start(topic);
         assertThat(split(topic, 5_000)).containsOnlyKeys("a");
-        assertThat(chooser.choose(topic, Optional.empty(), Set.of("a")).orElseThrow().route().cluster()).isEqualTo("b");
+        assertThat(chooser.choose(topic, Optional.empty(), Set.of("a"))).as("a retry after a failed on a").isEmpty();
+        failUntilDown(topic, "a");
+        assertThat(chooser.choose(topic, Optional.empty(), Set.of()).orElseThrow().route().cluster())
+                .as("every weighted cluster down: the last resort is still a weighted one").isEqualTo("a");
+        assertThat(chooser.choose(topic, Optional.of("some-key"), Set.of("a"))).as("a keyed send's retry").isEmpty();
     }
 
     @Test
