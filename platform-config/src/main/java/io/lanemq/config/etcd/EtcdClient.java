@@ -262,7 +262,20 @@ public final class EtcdClient implements AutoCloseable {
         if (fromRevision < 0) {
             throw new IllegalArgumentException("fromRevision must be >= 0, was " + fromRevision);
         }
-        KeyWatcher watcher = new KeyWatcher(this, key, fromRevision, listener, backoff);
+        return startWatch(new KeyWatcher(this, key, fromRevision, listener, backoff, false));
+    }
+
+    /**
+     * As {@link #watch}, for a caller that has no value of the key from etcd (it started while etcd was unreachable):
+     * the key's current value (or its absence) is delivered as soon as a stream to etcd is up, then every later change.
+     */
+    public KeyWatch watchCurrent(String key, KeyWatchListener listener) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(listener, "listener");
+        return startWatch(new KeyWatcher(this, key, 0, listener, backoff, true));
+    }
+
+    private KeyWatch startWatch(KeyWatcher watcher) {
         watches.add(watcher);
         watcher.start();
         return watcher;
