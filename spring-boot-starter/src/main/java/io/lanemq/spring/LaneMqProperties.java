@@ -51,6 +51,8 @@ public class LaneMqProperties {
 
     private final Context context = new Context();
 
+    private final ConfigSnapshot configSnapshot = new ConfigSnapshot();
+
     /** The SDK's client options; every problem names the property it comes from. */
     public ClientOptions clientOptions() {
         if (applicationName == null || applicationName.isBlank()) {
@@ -69,6 +71,11 @@ public class LaneMqProperties {
         properties.forEach((name, value) -> checked(PREFIX + ".properties." + name, () -> builder.property(name, value)));
         if (lanes.enabled) {
             builder.lanes(lanes.laneOptions());
+        }
+        if (!configSnapshot.enabled) {
+            builder.noConfigSnapshots();
+        } else if (configSnapshot.directory != null && !configSnapshot.directory.isBlank()) {
+            checked(PREFIX + ".config-snapshot.directory", () -> builder.configSnapshotDirectory(Path.of(configSnapshot.directory.strip())));
         }
         return builder.build();
     }
@@ -140,6 +147,41 @@ public class LaneMqProperties {
 
     public Context getContext() {
         return context;
+    }
+
+    public ConfigSnapshot getConfigSnapshot() {
+        return configSnapshot;
+    }
+
+    /**
+     * {@code lanemq.config-snapshot.*}: the local snapshot of the configuration an etcd location gave, from which the
+     * application starts while etcd is unreachable.
+     */
+    public static class ConfigSnapshot {
+        /** Whether to keep a snapshot; off, a start while etcd is unreachable fails. */
+        private boolean enabled = true;
+
+        /**
+         * The directory (created owner-only); unset: the system property lanemq.config.snapshot-dir, else the environment
+         * variable LANEMQ_CONFIG_SNAPSHOT_DIR, else java.io.tmpdir/lanemq-snapshots-{user}. On Kubernetes, a mounted volume.
+         */
+        private String directory;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getDirectory() {
+            return directory;
+        }
+
+        public void setDirectory(String directory) {
+            this.directory = directory;
+        }
     }
 
     /** {@code lanemq.producer.*}: the auto-configured {@link io.lanemq.api.Producer}. */

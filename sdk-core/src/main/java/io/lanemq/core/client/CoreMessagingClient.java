@@ -19,6 +19,7 @@ import io.lanemq.config.ConfigSource;
 import io.lanemq.config.ConfigSources;
 import io.lanemq.config.ConfigSubscriber;
 import io.lanemq.config.PlatformConfigRef;
+import io.lanemq.config.snapshot.ConfigSnapshotStore;
 import io.lanemq.core.internal.consume.DualClusterConsumer;
 import io.lanemq.core.internal.consume.LaneMembership;
 import io.lanemq.core.internal.consume.dedup.DeduplicatingListener;
@@ -84,7 +85,8 @@ public final class CoreMessagingClient implements MessagingClient {
         this.lanes = lanes;
         this.ticker = ticker;
         this.wallClock = wallClock;
-        this.reloader = new ConfigReloader(source.describe(), source::isConnected, config, this::subscribers, metrics, wallClock);
+        this.reloader = new ConfigReloader(source.describe(), source::isConnected, source::applied, config, this::subscribers, metrics,
+                wallClock);
     }
 
     private List<ConfigSubscriber> subscribers() {
@@ -127,7 +129,8 @@ public final class CoreMessagingClient implements MessagingClient {
         Objects.requireNonNull(ticker, "ticker");
         Objects.requireNonNull(wallClock, "wallClock");
         Objects.requireNonNull(observations, "observations");
-        ConfigSource source = ConfigSources.open(options.configLocation(), options.environment());
+        ConfigSource source = ConfigSources.open(options.configLocation(), options.environment(), !options.configSnapshots()
+                ? Optional.empty() : options.configSnapshotDirectory().or(ConfigSnapshotStore::deploymentDirectory));
         LaneRuntime lanes = null;
         try {
             PlatformConfigRef config = new PlatformConfigRef(source.load());
@@ -141,6 +144,8 @@ public final class CoreMessagingClient implements MessagingClient {
             CoreMessagingClient client = new CoreMessagingClient(options, source, config, bound,
                     new FailoverClusterChooser(config, metrics, ticker, options.applicationName()), metrics, lanes, ticker, wallClock,
                     observations);
+            // Kept before the watch starts, so a change it delivers at once is never overwritten by this older one.
+            source.applied(config.current());
             // Watch only once the client can follow changes: a change from now on is applied live.
             source.watch(client.reloader);
             return client;

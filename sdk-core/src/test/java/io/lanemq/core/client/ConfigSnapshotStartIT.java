@@ -1,0 +1,196 @@
+package io.lanemq.core.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.lanemq.api.ClientHealth;
+import io.lanemq.api.ClientOptions;
+import io.lanemq.api.InvalidConfigurationException;
+import io.lanemq.api.Message;
+import io.lanemq.api.Producer;
+import io.lanemq.api.ProducerOptions;
+import io.lanemq.config.ConfigDocument;
+import io.lanemq.config.snapshot.ConfigSnapshotStore;
+import io.lanemq.core.metrics.SdkMetrics;
+import io.lanemq.support.Ticker;
+import io.lanemq.testkit.etcd.EtcdServer;
+import io.lanemq.testkit.memory.MemoryBinding;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A client whose etcd is unreachable at start, against a real etcd: it starts on the local snapshot the last client
+ * wrote, says it is stale, and takes the current document through its normal reload as soon as etcd answers. The
+ * brokers are the in-memory binding's: what is tested is the configuration's path, not the brokers'.
+ */
+class ConfigSnapshotStartIT {
+    /** The watch's reconnect backoff is capped at 2 s; etcd's own start is not counted (it returns when healthy). */
+    private static final Duration CATCH_UP = Duration.ofSeconds(5);
+    /** The document as an operator publishes it: comments and an environment the client resolves for itself. */
+    private static final String PLATFORM = """
+            # orders, both IDCs
+            clusters:
+              cluster-a: { idc: idc-a, nameServer: "127.0.0.1:1" }
+              cluster-b: { idc: idc-b, nameServer: "127.0.0.1:2" }
+            topics:
+              orders:
+                routes:
+                  - { cluster: cluster-a, physicalTopic: orders_a, weight: 70 }
+                  - { cluster: cluster-b, physicalTopic: orders_b, weight: 30 }
+            environments:
+              staging:
+                physicalTopicSuffix: _staging
+            """;
+
+    @TempDir
+    Path snapshots;
+
+    private final EtcdServer etcd = EtcdServer.started();
+    private final MemoryBinding binding = new MemoryBinding();
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private String key;
+
+    @BeforeEach
+    void key(TestInfo test) {
+        key = "/lanemq/platform/" + test.getTestMethod().orElseThrow().getName();
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable closeable : closeables) {
+            closeable.close();
+        }
+        binding.close();
+        etcd.close();
+    }
+
+    private ClientOptions options() {
+        return ClientOptions.builder("snapshot-test").configLocation("etcd://" + etcd.endpoint() + key)
+                .environment("staging").configSnapshotDirectory(snapshots).build();
+    }
+
+    private CoreMessagingClient start(MeterRegistry registry) throws Exception {
+        CoreMessagingClient client = CoreMessagingClient.start(options(), registry, ObservationRegistry.NOOP, Ticker.system(),
+                InstantSource.system(), Optional.of(binding));
+        closeables.add(client);
+        return client;
+    }
+
+    private Path snapshotFile() {
+        return new ConfigSnapshotStore(snapshots).fileFor("etcd://" + etcd.endpoint() + key, key);
+    }
+
+    private ConfigDocument snapshot() throws Exception {
+        return new ConfigSnapshotStore(snapshots).read("etcd://" + etcd.endpoint() + key, key).orElseThrow();
+    }
+
+    private List<String> sentTopics() {
+        List<String> topics = new ArrayList<>();
+        for (String cluster : List.of("cluster-a", "cluster-b")) {
+            binding.cluster(cluster).sends().forEach(sent -> topics.add(sent.message().topic()));
+        }
+        return topics;
+    }
+
+    private static double gauge(MeterRegistry registry, String name) {
+        return registry.get(name).gauge().value();
+    }
+
+    @Test
+    void aClientStartsOnTheSnapshotWhileEtcdIsDownAndCatchesUpWhenItReturns() throws Exception {
+        long r1 = etcd.put(key, PLATFORM);
+        CoreMessagingClient first = start(new SimpleMeterRegistry());
+        assertThat(first.health().configuration().stale()).as("read from etcd").isEmpty();
+        ConfigDocument written = snapshot();
+        assertThat(written.revision()).isEqualTo(r1);
+        assertThat(written.text()).as("the exact text received, environments and comments included").isEqualTo(PLATFORM);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(snapshotFile()))).isEqualTo("rw-------");
+
+        etcd.stop();
+        MeterRegistry registry = new SimpleMeterRegistry();
+        long startNanos = System.nanoTime();
+        CoreMessagingClient second = start(registry);
+        Producer producer = second.createProducer(ProducerOptions.defaults());
+        producer.send(Message.builder("orders").body("o".getBytes(StandardCharsets.UTF_8)).build());
+        long readyMillis = (System.nanoTime() - startNanos) / 1_000_000;
+
+        ClientHealth.Configuration stale = second.health().configuration();
+        assertThat(stale.stale()).as("stale since the snapshot was written, at its revision")
+                .contains(new ClientHealth.Stale(written.snapshotAt().orElseThrow(), r1));
+        assertThat(stale.connected()).isFalse();
+        assertThat(stale.healthy()).isFalse();
+        assertThat(gauge(registry, SdkMetrics.CONFIG_STALE)).isEqualTo(1);
+        assertThat(gauge(registry, SdkMetrics.CONFIG_REVISION)).isEqualTo(r1);
+        assertThat(sentTopics()).as("it serves on the snapshot, resolved for its own environment from the stored document")
+                .singleElement().isIn("orders_a_staging", "orders_b_staging");
+
+        etcd.start();
+        long backNanos = System.nanoTime();
+        await().atMost(CATCH_UP).until(() -> second.health().configuration().stale().isEmpty());
+        long freshMillis = (System.nanoTime() - backNanos) / 1_000_000;
+        assertThat(second.health().configuration().healthy()).as("the same document, now read from etcd").isTrue();
+        assertThat(gauge(registry, SdkMetrics.CONFIG_STALE)).isZero();
+
+        long r2 = etcd.put(key, PLATFORM.replace("weight: 70", "weight: 60").replace("weight: 30", "weight: 40"));
+        long putNanos = System.nanoTime();
+        await().atMost(Duration.ofSeconds(1)).until(() -> gauge(registry, SdkMetrics.CONFIG_REVISION) == r2);
+        long appliedMillis = (System.nanoTime() - putNanos) / 1_000_000;
+        assertThat(second.health().configuration().healthy()).isTrue();
+        await().atMost(Duration.ofSeconds(1)).until(() -> snapshot().revision() == r2);
+        System.out.printf("config snapshot start: ready (start + first send) %d ms on the snapshot; current document applied "
+                + "%d ms after etcd was back; a change published then applied in %d ms%n", readyMillis, freshMillis, appliedMillis);
+    }
+
+    @Test
+    void withoutSnapshotAndWithoutEtcdTheStartFailsNamingTheEndpointsAndTheMissingSnapshot() throws Exception {
+        etcd.put(key, PLATFORM);
+        etcd.stop();
+
+        assertThatThrownBy(() -> start(new SimpleMeterRegistry()))
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageContaining("cannot read platform configuration etcd://" + etcd.endpoint() + key)
+                .hasMessageContaining("UNAVAILABLE")
+                .hasMessageContaining("there is no snapshot of it to start from (" + snapshotFile() + ")");
+    }
+
+    @Test
+    void aDamagedSnapshotIsRefusedNamingTheFileAndNothingStarts() throws Exception {
+        etcd.put(key, PLATFORM);
+        start(new SimpleMeterRegistry()).close();
+        etcd.stop();
+        Files.writeString(snapshotFile(), Files.readString(snapshotFile()).replace("weight: 70", "weight: 99"));
+
+        assertThatThrownBy(() -> start(new SimpleMeterRegistry()))
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageContaining("cannot read platform configuration etcd://" + etcd.endpoint() + key)
+                .hasMessageContaining("configuration snapshot " + snapshotFile() + " is refused: its checksum does not match");
+        assertThat(sentTopics()).isEmpty();
+    }
+
+    @Test
+    void snapshotsTurnedOffWriteNothing() throws Exception {
+        etcd.put(key, PLATFORM);
+        CoreMessagingClient client = CoreMessagingClient.start(ClientOptions.builder("snapshot-test")
+                        .configLocation("etcd://" + etcd.endpoint() + key).noConfigSnapshots().build(), new SimpleMeterRegistry(),
+                ObservationRegistry.NOOP, Ticker.system(), InstantSource.system(), Optional.of(binding));
+        closeables.add(client);
+
+        assertThat(snapshots).isEmptyDirectory();
+    }
+}
