@@ -28,6 +28,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ConfigSnapshotStartIT {
     /** The watch's reconnect backoff is capped at 2 s; etcd's own start is not counted (it returns when healthy). */
     private static final Duration CATCH_UP = Duration.ofSeconds(5);
+    private static final Duration OUTAGE = Duration.ofSeconds(4);
     /** The document as an operator publishes it: comments and an environment the client resolves for itself. */
     private static final String PLATFORM = """
             # orders, both IDCs
@@ -139,6 +141,17 @@ class ConfigSnapshotStartIT {
         assertThat(gauge(registry, SdkMetrics.CONFIG_REVISION)).isEqualTo(r1);
         assertThat(sentTopics()).as("it serves on the snapshot, resolved for its own environment from the stored document")
                 .singleElement().isIn("orders_a_staging", "orders_b_staging");
+
+        // An outage long enough for the watch's reconnect backoff to reach its 2 s cap, sending throughout.
+        long outageEnd = System.nanoTime() + OUTAGE.toNanos();
+        int sentDuringOutage = 0;
+        while (System.nanoTime() < outageEnd) {
+            producer.send(Message.builder("orders").body("o".getBytes(StandardCharsets.UTF_8)).build());
+            sentDuringOutage++;
+            LockSupport.parkNanos(Duration.ofMillis(20).toNanos()); // paced: the in-memory brokers keep every send
+        }
+        assertThat(sentTopics()).as("every send during the outage succeeded").hasSize(1 + sentDuringOutage);
+        assertThat(second.health().configuration().stale()).isPresent();
 
         etcd.start();
         long backNanos = System.nanoTime();
