@@ -65,8 +65,8 @@ final class ConfigReloader implements ConfigListener {
         this.wallClock = wallClock;
         this.lastApplied = wallClock.instant();
         metrics.reloadHealthGauge(() -> lastRejection == null ? 0 : 1);
-        metrics.configStateGauges(() -> stale().isPresent() ? 1 : 0,
-                () -> config.current().document().map(ConfigDocument::revision).orElse(0L));
+        metrics.configStaleGauge(() -> stale().isPresent() ? 1 : 0);
+        metrics.configRevisionGauge(() -> config.current().document().map(ConfigDocument::revision).orElse(0L));
     }
 
     @Override
@@ -126,7 +126,6 @@ final class ConfigReloader implements ConfigListener {
 
     /** Present while the configuration in force came from the local snapshot, not from the source. */
     private Optional<ClientHealth.Stale> stale() {
-        return config.current().document().filter(ConfigDocument::stale)
-                .map(document -> new ClientHealth.Stale(document.snapshotAt().orElseThrow(), document.revision()));
+        return ConfigStaleness.of(config.current());
     }
 }

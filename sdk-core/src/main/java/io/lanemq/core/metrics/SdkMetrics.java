@@ -189,9 +189,13 @@ public final class SdkMetrics {
                 .strongReference(true).register(registry));
     }
 
-    /** @param stale 1 while on the snapshot, else 0; {@code revision} the revision in force */
-    public void configStateGauges(DoubleSupplier stale, DoubleSupplier revision) {
+    /** @param stale 1 while the configuration in force is the local snapshot, else 0 */
+    public void configStaleGauge(DoubleSupplier stale) {
         gauges.add(Gauge.builder(CONFIG_STALE, stale, DoubleSupplier::getAsDouble).tags(common).strongReference(true).register(registry));
+    }
+
+    /** @param revision the source's revision of the configuration in force */
+    public void configRevisionGauge(DoubleSupplier revision) {
         gauges.add(Gauge.builder(CONFIG_REVISION, revision, DoubleSupplier::getAsDouble).tags(common).strongReference(true)
                 .register(registry));
     }
