@@ -9,7 +9,9 @@ import io.lanemq.config.etcd.KeyWatchListener;
 import io.lanemq.config.snapshot.ConfigSnapshotStore;
 import io.lanemq.config.snapshot.SnapshotRefusedException;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -40,6 +42,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class EtcdConfigSource implements ConfigSource {
     private static final Logger LOG = LoggerFactory.getLogger(EtcdConfigSource.class);
+    /**
+     * How long a start waits for etcd when a snapshot is there to start on: a hung etcd would otherwise hold it for the
+     * request timeout per endpoint. A slow etcd's document still arrives, through the watch, moments later.
+     */
+    public static final Duration SNAPSHOT_START_WAIT = Duration.ofSeconds(2);
 
     private final EtcdClient client;
     private final String key;
@@ -83,7 +90,8 @@ public final class EtcdConfigSource implements ConfigSource {
     public PlatformConfig load() throws InvalidConfigurationException {
         EtcdEntry entry;
         try {
-            entry = client.get(key).orElseThrow(() -> new InvalidConfigurationException("no platform configuration in "
+            Optional<EtcdEntry> read = hasSnapshot() ? client.get(key, SNAPSHOT_START_WAIT) : client.get(key);
+            entry = read.orElseThrow(() -> new InvalidConfigurationException("no platform configuration in "
                     + describe() + ": etcd key '" + key + "' does not exist on [" + client.describe()
                     + "]; publish one with: lanemq-config publish <file> --etcd " + client.describe() + " --key " + key));
         } catch (EtcdException e) {
@@ -97,6 +105,10 @@ public final class EtcdConfigSource implements ConfigSource {
             loadedFromSnapshot = false;
         }
         return config;
+    }
+
+    private boolean hasSnapshot() {
+        return snapshots.isPresent() && Files.isRegularFile(snapshots.get().fileFor(describe(), key));
     }
 
     private PlatformConfig loadSnapshot(EtcdException unreachable) throws InvalidConfigurationException {

@@ -11,6 +11,7 @@ import io.lanemq.api.Message;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.config.ConfigDocument;
+import io.lanemq.config.EtcdConfigSource;
 import io.lanemq.config.snapshot.ConfigSnapshotStore;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.support.Ticker;
@@ -19,6 +20,8 @@ import io.lanemq.testkit.memory.MemoryBinding;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -194,6 +197,25 @@ class ConfigSnapshotStartIT {
                 .hasMessageContaining("cannot read platform configuration etcd://" + etcd.endpoint() + key)
                 .hasMessageContaining("configuration snapshot " + snapshotFile() + " is refused: its checksum does not match");
         assertThat(sentTopics()).isEmpty();
+    }
+
+    @Test
+    void aHungEtcdDelaysTheStartOnTheSnapshotByTwoSecondsAtMost() throws Exception {
+        // A listening socket that is never accepted: TCP connects, etcd's gRPC never answers (a hung etcd).
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            String source = "etcd://127.0.0.1:" + silent.getLocalPort() + key;
+            new ConfigSnapshotStore(snapshots).save(ConfigDocument.fresh(source, key, 7, PLATFORM));
+            long startNanos = System.nanoTime();
+            CoreMessagingClient client = CoreMessagingClient.start(ClientOptions.builder("snapshot-test").configLocation(source)
+                            .environment("staging").configSnapshotDirectory(snapshots).build(), new SimpleMeterRegistry(),
+                    ObservationRegistry.NOOP, Ticker.system(), InstantSource.system(), Optional.of(binding));
+            closeables.add(client);
+            long startMillis = (System.nanoTime() - startNanos) / 1_000_000;
+            System.out.printf("config snapshot start with a hung etcd: ready in %d ms%n", startMillis);
+            assertThat(client.health().configuration().stale()).hasValueSatisfying(stale -> assertThat(stale.revision()).isEqualTo(7));
+            assertThat(startMillis).as("the start's wait for etcd when a snapshot is there (2 s), not the request timeout (5 s)")
+                    .isLessThan(EtcdConfigSource.SNAPSHOT_START_WAIT.toMillis() + 500);
+        }
     }
 
     @Test
