@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.grpc.Status;
+import io.lanemq.config.ConfigSnapshotStore;
 import io.lanemq.api.ClientHealth;
-import io.lanemq.config.snapshot.ConfigSnapshotStore;
 import io.lanemq.core.client.ConfigStaleness;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.localstack.LocalPlatform;

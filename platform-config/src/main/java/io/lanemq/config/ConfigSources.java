@@ -3,7 +3,6 @@ package io.lanemq.config;
 import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.config.etcd.EtcdClient;
 import io.lanemq.config.etcd.EtcdSecurity;
-import io.lanemq.config.snapshot.ConfigSnapshotStore;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;

@@ -6,8 +6,6 @@ import io.lanemq.config.etcd.EtcdEntry;
 import io.lanemq.config.etcd.EtcdException;
 import io.lanemq.config.etcd.KeyWatch;
 import io.lanemq.config.etcd.KeyWatchListener;
-import io.lanemq.config.snapshot.ConfigSnapshotStore;
-import io.lanemq.config.snapshot.SnapshotRefusedException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package io.lanemq.core.client;
 
+import io.lanemq.config.ConfigSnapshotStore;
 import io.lanemq.api.ClientHealth;
 import io.lanemq.api.ClientOptions;
 import io.lanemq.api.Lane;
@@ -19,7 +20,6 @@ import io.lanemq.config.ConfigSource;
 import io.lanemq.config.ConfigSources;
 import io.lanemq.config.ConfigSubscriber;
 import io.lanemq.config.PlatformConfigRef;
-import io.lanemq.config.snapshot.ConfigSnapshotStore;
 import io.lanemq.core.internal.consume.DualClusterConsumer;
 import io.lanemq.core.internal.consume.LaneMembership;
 import io.lanemq.core.internal.consume.dedup.DeduplicatingListener;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.lanemq.config.ConfigSnapshotStore;
 import io.lanemq.api.ClientHealth;
 import io.lanemq.api.ClientOptions;
 import io.lanemq.api.InvalidConfigurationException;
@@ -12,7 +13,6 @@ import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.config.ConfigDocument;
 import io.lanemq.config.EtcdConfigSource;
-import io.lanemq.config.snapshot.ConfigSnapshotStore;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.support.Ticker;
 import io.lanemq.testkit.etcd.EtcdServer;

@@ -1,4 +1,4 @@
-package io.lanemq.config.snapshot;
+package io.lanemq.config;
 
 import io.lanemq.api.InvalidConfigurationException;
 import java.nio.file.Path;
