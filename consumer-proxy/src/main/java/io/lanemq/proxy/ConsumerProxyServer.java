@@ -17,6 +17,12 @@ import io.lanemq.config.ConfigSource;
 import io.lanemq.config.ConfigSources;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.PlatformConfigRef;
+import io.lanemq.config.ConfigDocument;
+import io.lanemq.api.ClientHealth;
+import io.lanemq.core.client.ConfigStaleness;
+import io.lanemq.core.metrics.SdkMetrics;
+import java.time.Instant;
+import java.util.Optional;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -68,6 +74,9 @@ public final class ConsumerProxyServer implements AutoCloseable {
     private final Server server;
     private volatile boolean serving = true;
     private boolean closed;
+    private final PlatformConfigRef platform;
+    /** When the configuration in force took effect (start or last change), for the health line. */
+    private volatile Instant configApplied = Instant.now();
 
     private ConsumerProxyServer(ProxyServerOptions config, ConfigSource source, PlatformConfig initial, MeterRegistry registry,
                                 boolean ownsRegistry) throws IOException {
@@ -77,6 +86,11 @@ public final class ConsumerProxyServer implements AutoCloseable {
         this.ownsRegistry = ownsRegistry;
         this.metrics = new ProxyMetrics(registry);
         PlatformConfigRef platform = new PlatformConfigRef(initial);
+        this.platform = platform;
+        // The SDK's meter names, so one dashboard shows clients and services on a local snapshot alike.
+        SdkMetrics configMetrics = new SdkMetrics(registry, "lanemq-consumer-proxy");
+        configMetrics.configStaleGauge(() -> ConfigStaleness.of(platform.current()).isPresent() ? 1 : 0);
+        configMetrics.configRevisionGauge(() -> platform.current().document().map(ConfigDocument::revision).orElse(0L));
         this.ticker = Executors.newSingleThreadScheduledExecutor(NamedThreads.single("lanemq-proxy-ticker"));
         this.groups = new GroupRegistry(platform, config, ticker, metrics);
         this.idleCheck = Executors.newSingleThreadScheduledExecutor(NamedThreads.single("lanemq-proxy-idle-groups"));
@@ -103,14 +117,18 @@ public final class ConsumerProxyServer implements AutoCloseable {
             idleCheck.shutdownNow();
             throw e;
         }
+        // Kept before the watch starts, so a change it delivers at once is never overwritten by this older one.
+        source.applied(initial);
         source.watch(new ConfigListener() {
             @Override
             public void onChange(PlatformConfig next) {
                 platform.swap(next);
+                configApplied = Instant.now();
                 List<GroupRuntime> changed = groups.detachChanged(next);
-                log.info("platform configuration from {} changed; {} running groups restart with it", source.describe(),
-                        changed.size());
+                log.info("platform configuration from {}{} changed; {} running groups restart with it", source.describe(),
+                        next.document().map(d -> " (revision " + d.revision() + ")").orElse(""), changed.size());
                 changed.forEach(ConsumerProxyServer.this::restart);
+                source.applied(next);
             }
 
             @Override
@@ -189,6 +207,15 @@ public final class ConsumerProxyServer implements AutoCloseable {
     /** The bound gRPC address (the real port when port 0 was configured). */
     public InetSocketAddress grpcAddress() {
         return (InetSocketAddress) server.getListenSockets().get(0);
+    }
+
+    /**
+     * The configuration source's state, as a client reports it: whether the proxy runs on its local snapshot (etcd
+     * unreachable at its start) and since when. No rejection is kept: the proxy logs a rejected change.
+     */
+    public ClientHealth.Configuration configuration() {
+        return new ClientHealth.Configuration(source.describe(), configApplied, Optional.empty(), source.isConnected(),
+                ConfigStaleness.of(platform.current()));
     }
 
     /** The registry holding the proxy's meters. */

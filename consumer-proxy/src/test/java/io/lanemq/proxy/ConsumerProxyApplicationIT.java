@@ -76,7 +76,8 @@ class ConsumerProxyApplicationIT {
 
             HttpResponse<String> health = get(http, base + ServiceEndpoints.READINESS_PATH);
             assertThat(health.statusCode()).isEqualTo(200);
-            assertThat(health.body()).startsWith("SERVING");
+            assertThat(health.body()).startsWith("SERVING").as("the configuration line: read from its source, not a snapshot")
+                    .contains("configuration file:").contains(": current");
             assertThat(get(http, base + ServiceEndpoints.LIVENESS_PATH).statusCode()).isEqualTo(200);
             HttpResponse<String> prometheus = get(http, base + ServiceEndpoints.METRICS_PATH);
             assertThat(prometheus.statusCode()).isEqualTo(200);

@@ -48,7 +48,12 @@ final class ProxyHarness {
 
     /** The proxy's settings for the platform's current configuration file; {@code tweak} adjusts them. */
     static ProxyServerOptions config(LocalPlatform platform, UnaryOperator<ProxyServerOptions.Builder> tweak) {
-        ProxyServerOptions.Builder builder = ProxyServerOptions.builder(platform.writeConfig().toString())
+        return config(platform.writeConfig().toString(), tweak);
+    }
+
+    /** The proxy's settings for the configuration at {@code configLocation} (an etcd key, say). */
+    static ProxyServerOptions config(String configLocation, UnaryOperator<ProxyServerOptions.Builder> tweak) {
+        ProxyServerOptions.Builder builder = ProxyServerOptions.builder(configLocation)
                 .grpcAddress(new InetSocketAddress("127.0.0.1", 0))
                 .tls(SelfSignedCertificate.shared().keyStore(), SelfSignedCertificate.shared().password())
                 .token(APPLICATION, TOKEN)

@@ -35,6 +35,8 @@ class SdkDashboardMetricNamesTest {
         metrics.requestSent("c", 4);
         metrics.reloaded(true);
         metrics.reloadHealthGauge(() -> 0);
+        metrics.configStaleGauge(() -> 0);
+        metrics.configRevisionGauge(() -> 42);
         metrics.consumed("t", "g", "c", true, 1_000_000);
         metrics.consumerModeGauges("t", "g", "1-1", () -> ConsumptionMode.DIRECT);
         metrics.directThreadsGauge("t", "g", "1-1", "c", "t_a", 8);

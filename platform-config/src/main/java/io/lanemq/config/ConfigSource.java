@@ -28,6 +28,14 @@ public interface ConfigSource extends AutoCloseable {
         return true;
     }
 
+    /**
+     * Tells the source that the caller now runs on {@code config}: the one {@link #load()} returned, once the caller
+     * started on it, and each change it applied. A source with a snapshot directory (etcd) keeps its document as the
+     * snapshot to start from while it is unreachable; it never throws (a snapshot that cannot be written is logged).
+     */
+    default void applied(PlatformConfig config) {
+    }
+
     /** Names the source in messages, e.g. {@code file:/etc/lanemq/platform.yaml}. */
     String describe();
 

@@ -41,9 +41,20 @@ public final class ConfigSources {
      * {@value #ENVIRONMENT_VARIABLE}, else the document's top level.
      */
     public static ConfigSource open(String location, Optional<String> environment) throws InvalidConfigurationException {
+        return open(location, environment, ConfigSnapshotStore.deploymentDirectory());
+    }
+
+    /**
+     * As {@link #open(String, Optional)}, keeping the snapshots of an etcd source in {@code snapshotDirectory} (see
+     * {@link EtcdConfigSource}); empty: no snapshot is kept, and a start without etcd fails. {@link #open(String)} and
+     * {@link #open(String, Optional)} use {@link ConfigSnapshotStore#deploymentDirectory()}. A file source keeps none:
+     * the file is local already.
+     */
+    public static ConfigSource open(String location, Optional<String> environment, Optional<Path> snapshotDirectory)
+            throws InvalidConfigurationException {
         PlatformConfigParser parser = new PlatformConfigParser(environment.orElseGet(ConfigSources::deploymentEnvironment));
         if (location.regionMatches(true, 0, ETCD_PREFIX, 0, ETCD_PREFIX.length())) {
-            return openEtcd(location, parser);
+            return openEtcd(location, parser, snapshotDirectory.map(ConfigSnapshotStore::new));
         }
         if (!location.contains(":") || location.matches("[A-Za-z]:[\\\\/].*")) {
             return new FileConfigSource(Path.of(location), parser);
@@ -71,7 +82,8 @@ public final class ConfigSources {
     }
 
     /** Parsed by hand: java.net.URI takes a comma-separated endpoint list for a registry name, not a host. */
-    private static ConfigSource openEtcd(String given, PlatformConfigParser parser) throws InvalidConfigurationException {
+    private static ConfigSource openEtcd(String given, PlatformConfigParser parser, Optional<ConfigSnapshotStore> snapshots)
+            throws InvalidConfigurationException {
         // Only a mistaken location holds a password, and it is refused; its message must not repeat it.
         String location = given.replaceAll("(?i)([?&]password=)[^&]*", "$1***");
         String rest = location.substring(ETCD_PREFIX.length());
@@ -97,7 +109,7 @@ public final class ConfigSources {
         } catch (IllegalArgumentException e) {
             throw new InvalidConfigurationException("configLocation '" + location + "': " + e.getMessage(), e);
         }
-        return new EtcdConfigSource(client, key, parser);
+        return new EtcdConfigSource(client, key, parser, snapshots);
     }
 
     /** {@code a=1&b=2}, values URL-decoded (a path may hold a space as {@code %20}). */

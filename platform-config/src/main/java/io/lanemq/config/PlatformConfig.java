@@ -3,6 +3,7 @@ package io.lanemq.config;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -22,6 +23,7 @@ public final class PlatformConfig {
     private final ConsumerProxyConfig proxy;
     private final StressTestConfig stressTest;
     private final String consumerGroupSuffix;
+    private final Optional<ConfigDocument> document;
 
     private PlatformConfig(Builder builder) {
         this.binding = Optional.ofNullable(builder.binding);
@@ -33,6 +35,33 @@ public final class PlatformConfig {
         this.proxy = builder.proxy;
         this.stressTest = builder.stressTest;
         this.consumerGroupSuffix = builder.consumerGroupSuffix;
+        this.document = Optional.empty();
+    }
+
+    private PlatformConfig(PlatformConfig config, ConfigDocument document) {
+        this.binding = config.binding;
+        this.clusters = config.clusters;
+        this.topics = config.topics;
+        this.producer = config.producer;
+        this.consumerDefaults = config.consumerDefaults;
+        this.delay = config.delay;
+        this.proxy = config.proxy;
+        this.stressTest = config.stressTest;
+        this.consumerGroupSuffix = config.consumerGroupSuffix;
+        this.document = Optional.of(document);
+    }
+
+    /**
+     * The document this snapshot was read from, with its source and revision; empty for a configuration built in
+     * code. A configuration source attaches it (see {@link ConfigSource#applied}).
+     */
+    public Optional<ConfigDocument> document() {
+        return document;
+    }
+
+    /** This configuration, read from {@code document}. */
+    public PlatformConfig withDocument(ConfigDocument document) {
+        return new PlatformConfig(this, Objects.requireNonNull(document, "document"));
     }
 
     public static Builder builder() {

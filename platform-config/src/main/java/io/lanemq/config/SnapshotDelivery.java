@@ -33,18 +33,25 @@ final class SnapshotDelivery {
         this.lastSeen = baseline;
     }
 
+    /** As {@link #offer(ConfigDocument, String)} for a source without revisions (a file), named {@code origin}. */
+    boolean offer(String text, String origin) {
+        return offer(ConfigDocument.fresh(origin, origin, 0, text), origin);
+    }
+
     /**
-     * @param origin names where the document came from in a rejection ({@code file:/etc/...}, an etcd key and revision)
+     * @param document what the source read; the snapshot delivered carries it ({@link PlatformConfig#document()})
+     * @param origin   names where the document came from in a rejection ({@code file:/etc/...}, an etcd key and revision)
      * @return whether the listener was called
      */
-    boolean offer(String text, String origin) {
+    boolean offer(ConfigDocument document, String origin) {
+        String text = document.text();
         if (text.equals(lastSeen)) {
             return false;
         }
         lastSeen = text;
         PlatformConfig next;
         try {
-            next = parser.parse(text, origin);
+            next = parser.parse(text, origin).withDocument(document);
         } catch (InvalidConfigurationException e) {
             call(origin, () -> listener.onRejected(e));
             return true;

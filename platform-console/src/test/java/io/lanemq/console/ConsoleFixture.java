@@ -30,6 +30,12 @@ final class ConsoleFixture implements AutoCloseable {
 
     private ConsoleFixture(EtcdServer etcd, String key, String initialYaml, List<String> extraArgs,
                            java.util.function.UnaryOperator<String> environment) throws IOException {
+        this(etcd, key, initialYaml, extraArgs, environment, () -> { });
+    }
+
+    /** @param beforeStart runs once etcd is seeded, before the console starts (stopping etcd, say) */
+    private ConsoleFixture(EtcdServer etcd, String key, String initialYaml, List<String> extraArgs,
+                           java.util.function.UnaryOperator<String> environment, Runnable beforeStart) throws IOException {
         this.etcd = etcd;
         this.key = key;
         this.client = EtcdClient.builder(etcd.endpoint()).build();
@@ -53,6 +59,7 @@ final class ConsoleFixture implements AutoCloseable {
                 "--lanemq.console.etcd-endpoints=" + etcd.endpoint(), "--lanemq.console.config-key=" + key,
                 "--lanemq.console.users-file=" + users, "--lanemq.console.http-address=127.0.0.1:0", "--logging.level.root=WARN"));
         args.addAll(extraArgs);
+        beforeStart.run();
         this.context = ConsoleApplication.application(environment).run(args.toArray(String[]::new));
     }
 
@@ -61,6 +68,15 @@ final class ConsoleFixture implements AutoCloseable {
             List<String> args = new ArrayList<>(List.of("--lanemq.console.plaintext=true"));
             args.addAll(List.of(extraArgs));
             return new ConsoleFixture(etcd, key, initialYaml, args, name -> null);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A plain-HTTP console started after {@code beforeStart} ran on the seeded etcd. */
+    static ConsoleFixture startAfter(Runnable beforeStart, EtcdServer etcd, String key, String initialYaml) {
+        try {
+            return new ConsoleFixture(etcd, key, initialYaml, List.of("--lanemq.console.plaintext=true"), name -> null, beforeStart);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -47,17 +47,48 @@ public record ClientHealth(Configuration configuration, List<Cluster> clusters) 
      *                      while no later change has taken effect; empty otherwise
      * @param connected     whether a change published now would reach the client: always true for a file; for a
      *                      config centre (etcd), false while the client's stream to it is down (it reconnects by itself)
+     * @param stale         present while the client runs on its local snapshot of the configuration because the config
+     *                      centre was unreachable when it started: since when, and which revision; empty once the
+     *                      centre's current document took effect
      */
-    public record Configuration(String location, Instant lastApplied, Optional<Rejection> lastRejection, boolean connected) {
+    public record Configuration(String location, Instant lastApplied, Optional<Rejection> lastRejection, boolean connected,
+                                Optional<Stale> stale) {
         public Configuration {
             Objects.requireNonNull(location, "location");
             Objects.requireNonNull(lastApplied, "lastApplied");
             Objects.requireNonNull(lastRejection, "lastRejection");
+            Objects.requireNonNull(stale, "stale");
         }
 
-        /** True when the source is reachable and its last change was not rejected: the client runs on what it holds now. */
+        /** A configuration read from its source, not from a snapshot. */
+        public Configuration(String location, Instant lastApplied, Optional<Rejection> lastRejection, boolean connected) {
+            this(location, lastApplied, lastRejection, connected, Optional.empty());
+        }
+
+        /**
+         * True when the source is reachable, the client runs on its current document (not a snapshot) and its last
+         * change was not rejected: the client runs on what it holds now.
+         */
         public boolean healthy() {
-            return connected && lastRejection.isEmpty();
+            return connected && lastRejection.isEmpty() && stale.isEmpty();
+        }
+    }
+
+    /**
+     * The client runs on the local snapshot of the last configuration applied from its source, which it could not reach
+     * at start; it keeps trying and applies the source's current document as soon as the source answers.
+     *
+     * @param since    when the snapshot was written: the last moment its document is known to have been current
+     * @param revision the source's revision of that document (etcd's revision of the key)
+     */
+    public record Stale(Instant since, long revision) {
+        public Stale {
+            Objects.requireNonNull(since, "since");
+        }
+
+        @Override
+        public String toString() {
+            return "stale since " + since + ", revision " + revision;
         }
     }
 

@@ -1,5 +1,6 @@
 package io.lanemq.api;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -44,9 +45,13 @@ public final class ClientOptions {
     private final LaneOptions lanes;
     private final String environment;
     private final Duration requireClusterWithin;
+    private final Path configSnapshotDirectory;
+    private final boolean configSnapshots;
 
     private ClientOptions(Builder builder) {
         this.requireClusterWithin = builder.requireClusterWithin;
+        this.configSnapshotDirectory = builder.configSnapshotDirectory;
+        this.configSnapshots = builder.configSnapshots;
         this.applicationName = builder.applicationName;
         this.configLocation = builder.configLocation;
         this.properties = Collections.unmodifiableMap(new LinkedHashMap<>(builder.properties));
@@ -101,6 +106,21 @@ public final class ClientOptions {
         return Optional.ofNullable(requireClusterWithin);
     }
 
+    /**
+     * Where the client keeps its local snapshot of the configuration a config centre (etcd) gave it, to start from
+     * when the centre is unreachable; empty: the deployment's choice (system property
+     * {@code lanemq.config.snapshot-dir}, else environment variable {@code LANEMQ_CONFIG_SNAPSHOT_DIR}, else
+     * {@code <java.io.tmpdir>/lanemq-snapshots-<user>}). Ignored when {@link #configSnapshots()} is false.
+     */
+    public Optional<Path> configSnapshotDirectory() {
+        return Optional.ofNullable(configSnapshotDirectory);
+    }
+
+    /** Whether the client keeps configuration snapshots (true unless turned off with {@link Builder#noConfigSnapshots()}). */
+    public boolean configSnapshots() {
+        return configSnapshots;
+    }
+
     @Override
     public String toString() {
         return "ClientOptions[applicationName=" + applicationName + ", configLocation=" + configLocation
@@ -116,6 +136,8 @@ public final class ClientOptions {
         private LaneOptions lanes;
         private String environment;
         private Duration requireClusterWithin;
+        private Path configSnapshotDirectory;
+        private boolean configSnapshots = true;
 
         private Builder(String applicationName) {
             this.applicationName = Names.requireName("applicationName", applicationName);
@@ -169,7 +191,26 @@ public final class ClientOptions {
             return this;
         }
 
+        /**
+         * Keeps the configuration snapshot in {@code directory} (created owner-only when absent); on Kubernetes, a
+         * volume mounted there lets a restarted container start while etcd is unreachable.
+         */
+        public Builder configSnapshotDirectory(Path directory) {
+            this.configSnapshotDirectory = Objects.requireNonNull(directory, "configSnapshotDirectory");
+            return this;
+        }
+
+        /** Keeps no configuration snapshot: a client started while etcd is unreachable then fails to start. */
+        public Builder noConfigSnapshots() {
+            this.configSnapshots = false;
+            return this;
+        }
+
         public ClientOptions build() {
+            if (!configSnapshots && configSnapshotDirectory != null) {
+                throw new IllegalStateException("configSnapshotDirectory is set but configuration snapshots are off [applicationName="
+                        + applicationName + "]");
+            }
             if (configLocation == null) {
                 throw new IllegalStateException("configLocation is required [applicationName=" + applicationName + "]");
             }

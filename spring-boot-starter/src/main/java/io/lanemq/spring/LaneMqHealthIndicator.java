@@ -15,8 +15,9 @@ import org.springframework.boot.actuate.health.Status;
  * <p>DOWN only when at least one cluster is down and none is up: every cluster this client's sends have reached is out
  * of rotation, so a send can only try a cluster already known to fail. Everything short of that is UP with the trouble in the details, because the SDK
  * works around it: one cluster down is what failover is for; a cluster not judged yet (an application that only
- * consumes) is not known to be unreachable; and a rejected reload leaves the client running on its last good
- * configuration. That one is deliberately neither DOWN nor OUT_OF_SERVICE (both answered 503): a bad document is
+ * consumes) is not known to be unreachable; a client started on its local configuration snapshot while etcd was
+ * unreachable serves on it (the details say {@code stale}, since when and at which revision); and a rejected reload
+ * leaves the client running on its last good configuration. That one is deliberately neither DOWN nor OUT_OF_SERVICE (both answered 503): a bad document is
  * published to every instance at once, and a status that takes instances out of a load balancer would turn one bad
  * publication into an outage of the whole application. Nor is it a custom status such as DEGRADED: Actuator's default
  * aggregation leaves out a status missing from {@code management.endpoint.health.status.order}, so it would say no
@@ -51,6 +52,12 @@ final class LaneMqHealthIndicator extends AbstractHealthIndicator {
         details.put("connected", configuration.connected());
         // Instants as ISO-8601 text: the same on every JSON mapper the endpoint may use.
         details.put("lastApplied", configuration.lastApplied().toString());
+        // Started on the local snapshot while etcd was unreachable: still serving, on a document that may be old.
+        details.put("stale", configuration.stale().isPresent());
+        configuration.stale().ifPresent(stale -> {
+            details.put("staleSince", stale.since().toString());
+            details.put("staleRevision", stale.revision());
+        });
         details.put("lastReloadRejected", configuration.lastRejection().isPresent());
         configuration.lastRejection().ifPresent(rejection -> {
             details.put("rejectionReason", rejection.reason());

@@ -52,6 +52,7 @@ public class LaneMqProperties {
     private final Context context = new Context();
 
     private final Startup startup = new Startup();
+    private final ConfigSnapshot configSnapshot = new ConfigSnapshot();
 
     /** The SDK's client options; every problem names the property it comes from. */
     public ClientOptions clientOptions() {
@@ -74,6 +75,11 @@ public class LaneMqProperties {
         }
         if (startup.requireClusterWithin != null) {
             checked(PREFIX + ".startup.require-cluster-within", () -> builder.requireClusterWithin(startup.requireClusterWithin));
+        }
+        if (!configSnapshot.enabled) {
+            builder.noConfigSnapshots();
+        } else if (configSnapshot.directory != null && !configSnapshot.directory.isBlank()) {
+            checked(PREFIX + ".config-snapshot.directory", () -> builder.configSnapshotDirectory(Path.of(configSnapshot.directory.strip())));
         }
         return builder.build();
     }
@@ -169,6 +175,41 @@ public class LaneMqProperties {
 
         public void setRequireClusterWithin(java.time.Duration requireClusterWithin) {
             this.requireClusterWithin = requireClusterWithin;
+        }
+    }
+
+    public ConfigSnapshot getConfigSnapshot() {
+        return configSnapshot;
+    }
+
+    /**
+     * {@code lanemq.config-snapshot.*}: the local snapshot of the configuration an etcd location gave, from which the
+     * application starts while etcd is unreachable.
+     */
+    public static class ConfigSnapshot {
+        /** Whether to keep a snapshot; off, a start while etcd is unreachable fails. */
+        private boolean enabled = true;
+
+        /**
+         * The directory (created owner-only); unset: the system property lanemq.config.snapshot-dir, else the environment
+         * variable LANEMQ_CONFIG_SNAPSHOT_DIR, else java.io.tmpdir/lanemq-snapshots-{user}. On Kubernetes, a mounted volume.
+         */
+        private String directory;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getDirectory() {
+            return directory;
+        }
+
+        public void setDirectory(String directory) {
+            this.directory = directory;
         }
     }
 

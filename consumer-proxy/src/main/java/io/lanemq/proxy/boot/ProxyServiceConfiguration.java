@@ -3,6 +3,8 @@ package io.lanemq.proxy.boot;
 import io.lanemq.proxy.ProxyServerOptions;
 import io.lanemq.service.http.JvmMeters;
 import io.lanemq.service.http.Readiness;
+import io.lanemq.core.client.ConfigStaleness;
+import org.springframework.beans.factory.ObjectProvider;
 import io.lanemq.service.http.ServiceEndpoints;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -36,9 +38,11 @@ public class ProxyServiceConfiguration {
         return JvmMeters.bindTo(registry);
     }
 
+    /** Ready while serving; the text carries the configuration line (a start on the local snapshot serves and says so). */
     @Bean
-    Readiness proxyReadiness() {
-        return Readiness.create();
+    Readiness proxyReadiness(ObjectProvider<ProxyLifecycle> proxy) {
+        return Readiness.withChecks(() -> ServiceEndpoints.Health.up(proxy.getObject().server()
+                .map(server -> ConfigStaleness.describe(server.configuration())).orElse("")));
     }
 
     /**

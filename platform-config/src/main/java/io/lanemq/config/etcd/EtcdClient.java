@@ -171,6 +171,18 @@ public final class EtcdClient implements AutoCloseable {
         return Optional.ofNullable(read(key).entry());
     }
 
+    /**
+     * As {@link #get(String)}, waiting at most {@code within} in all for an answer (instead of the request timeout per
+     * endpoint): for a caller with something to fall back on.
+     */
+    public Optional<EtcdEntry> get(String key, Duration within) throws EtcdException {
+        if (within.isNegative() || within.isZero()) {
+            throw new IllegalArgumentException("within must be positive, was " + within);
+        }
+        long perEndpoint = Math.max(1, Math.min(requestTimeout.toMillis(), within.toMillis() / endpoints.size()));
+        return Optional.ofNullable(read(key, perEndpoint).entry());
+    }
+
     /** Writes a key and returns the revision of the write. */
     public long put(String key, String value) throws EtcdException {
         PutRequest request = PutRequest.newBuilder().setKey(bytes(key)).setValue(ByteString.copyFromUtf8(value)).build();
@@ -262,7 +274,20 @@ public final class EtcdClient implements AutoCloseable {
         if (fromRevision < 0) {
             throw new IllegalArgumentException("fromRevision must be >= 0, was " + fromRevision);
         }
-        KeyWatcher watcher = new KeyWatcher(this, key, fromRevision, listener, backoff);
+        return startWatch(new KeyWatcher(this, key, fromRevision, listener, backoff, false));
+    }
+
+    /**
+     * As {@link #watch}, for a caller that has no value of the key from etcd (it started while etcd was unreachable):
+     * the key's current value (or its absence) is delivered as soon as a stream to etcd is up, then every later change.
+     */
+    public KeyWatch watchCurrent(String key, KeyWatchListener listener) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(listener, "listener");
+        return startWatch(new KeyWatcher(this, key, 0, listener, backoff, true));
+    }
+
+    private KeyWatch startWatch(KeyWatcher watcher) {
         watches.add(watcher);
         watcher.start();
         return watcher;
@@ -272,9 +297,13 @@ public final class EtcdClient implements AutoCloseable {
     }
 
     Read read(String key) throws EtcdException {
+        return read(key, requestTimeout.toMillis());
+    }
+
+    private Read read(String key, long timeoutMillis) throws EtcdException {
         RangeRequest request = RangeRequest.newBuilder().setKey(bytes(key)).build();
         RangeResponse response = call("read", key, channel -> KVGrpc.newBlockingStub(channel)
-                .withDeadlineAfter(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                .withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS)
                 .range(request));
         long storeRevision = response.getHeader().getRevision();
         if (response.getKvsCount() == 0) {

@@ -44,8 +44,11 @@ final class KeyWatcher implements KeyWatch {
     private volatile long next;
     private volatile boolean closed;
     private boolean outageLogged;
+    /** Read the key once the first stream is up, before any event: the caller has no value from etcd yet. */
+    private boolean readFirst;
 
-    KeyWatcher(EtcdClient client, String key, long fromRevision, KeyWatchListener listener, Backoff backoff) {
+    KeyWatcher(EtcdClient client, String key, long fromRevision, KeyWatchListener listener, Backoff backoff, boolean readFirst) {
+        this.readFirst = readFirst;
         this.client = client;
         this.key = key;
         this.listener = listener;
@@ -144,6 +147,11 @@ final class KeyWatcher implements KeyWatch {
                     if (outageLogged) {
                         LOG.info("etcd watch of key '{}' re-established on {} from revision {}", key, call.endpoint, next);
                         outageLogged = false;
+                    }
+                    if (readFirst) {
+                        reread(call, "the client started without its current value");
+                        readFirst = false;
+                        return;
                     }
                     if (headerRevision < next - 1) {
                         reread(call, "etcd's revision " + headerRevision + " is behind the last one seen, " + (next - 1));

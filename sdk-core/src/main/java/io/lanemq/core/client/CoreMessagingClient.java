@@ -1,5 +1,6 @@
 package io.lanemq.core.client;
 
+import io.lanemq.config.ConfigSnapshotStore;
 import io.lanemq.api.ClientHealth;
 import io.lanemq.api.ClientOptions;
 import io.lanemq.api.Lane;
@@ -93,7 +94,8 @@ public final class CoreMessagingClient implements MessagingClient {
         this.wallClock = wallClock;
         this.attachments = new ClusterAttachments(AttachPolicy.DEFAULT.requiringClusterWithin(options.requireClusterWithin()),
                 metrics, ticker, wallClock);
-        this.reloader = new ConfigReloader(source.describe(), source::isConnected, config, this::subscribers, metrics, wallClock);
+        this.reloader = new ConfigReloader(source.describe(), source::isConnected, source::applied, config, this::subscribers, metrics,
+                wallClock);
     }
 
     private List<ConfigSubscriber> subscribers() {
@@ -136,7 +138,8 @@ public final class CoreMessagingClient implements MessagingClient {
         Objects.requireNonNull(ticker, "ticker");
         Objects.requireNonNull(wallClock, "wallClock");
         Objects.requireNonNull(observations, "observations");
-        ConfigSource source = ConfigSources.open(options.configLocation(), options.environment());
+        ConfigSource source = ConfigSources.open(options.configLocation(), options.environment(), !options.configSnapshots()
+                ? Optional.empty() : options.configSnapshotDirectory().or(ConfigSnapshotStore::deploymentDirectory));
         LaneRuntime lanes = null;
         try {
             PlatformConfigRef config = new PlatformConfigRef(source.load());
@@ -153,6 +156,8 @@ public final class CoreMessagingClient implements MessagingClient {
             CoreMessagingClient client = new CoreMessagingClient(options, source, config, bound,
                     new FailoverClusterChooser(config, metrics, ticker, options.applicationName()), metrics, lanes, ticker, wallClock,
                     observations);
+            // Kept before the watch starts, so a change it delivers at once is never overwritten by this older one.
+            source.applied(config.current());
             // Watch only once the client can follow changes: a change from now on is applied live.
             source.watch(client.reloader);
             return client;

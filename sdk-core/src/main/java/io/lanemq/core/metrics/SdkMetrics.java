@@ -50,6 +50,13 @@ public final class SdkMetrics {
     public static final String CONFIG_RELOADS = "lanemq.config.reloads";
     /** 1 while the last configuration change was rejected (the previous one stays in force), else 0; gauge. */
     public static final String CONFIG_LAST_RELOAD_FAILED = "lanemq.config.last.reload.failed";
+    /**
+     * 1 while the client runs on its local snapshot of the configuration (its config centre was unreachable at start),
+     * 0 once the centre's current document took effect; gauge. The health says since when.
+     */
+    public static final String CONFIG_STALE = "lanemq.config.stale";
+    /** The config centre's revision of the configuration in force (etcd's revision of the key), 0 for a file; gauge. */
+    public static final String CONFIG_REVISION = "lanemq.config.revision";
     /** Messages handed to listeners, by outcome ({@code success} / {@code retry}); counter. */
     public static final String CONSUMED = "lanemq.consumer.messages";
     /** Time a listener took per message; timer with a percentile histogram ({@code _bucket}), for p99 by group. */
@@ -188,6 +195,17 @@ public final class SdkMetrics {
     public void reloadHealthGauge(DoubleSupplier failed) {
         gauges.add(Gauge.builder(CONFIG_LAST_RELOAD_FAILED, failed, DoubleSupplier::getAsDouble).tags(common)
                 .strongReference(true).register(registry));
+    }
+
+    /** @param stale 1 while the configuration in force is the local snapshot, else 0 */
+    public void configStaleGauge(DoubleSupplier stale) {
+        gauges.add(Gauge.builder(CONFIG_STALE, stale, DoubleSupplier::getAsDouble).tags(common).strongReference(true).register(registry));
+    }
+
+    /** @param revision the source's revision of the configuration in force */
+    public void configRevisionGauge(DoubleSupplier revision) {
+        gauges.add(Gauge.builder(CONFIG_REVISION, revision, DoubleSupplier::getAsDouble).tags(common).strongReference(true)
+                .register(registry));
     }
 
     public void consumed(String logicTopic, String group, String cluster, boolean success, long nanos) {
