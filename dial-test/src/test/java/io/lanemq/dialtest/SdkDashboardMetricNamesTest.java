@@ -42,6 +42,7 @@ class SdkDashboardMetricNamesTest {
         metrics.directThreadsGauge("t", "g", "1-1", "c", "t_a", 8);
         metrics.directDrainingGauge("t", "g", "1-1", () -> 0);
         metrics.consumerLagGauge("t", "g", "1-1", "c", () -> 3);
+        metrics.attachAttempt("g", "c", SdkMetrics.AttachOutcome.UNREACHABLE);
         metrics.proxyConnectedGauge("t", "g", "consumer-1", () -> 1);
         metrics.proxyStreamEnded("t", "g", "UNAUTHENTICATED");
         metrics.laneRouted("g", SdkMetrics.LaneOutcome.FORWARDED);
