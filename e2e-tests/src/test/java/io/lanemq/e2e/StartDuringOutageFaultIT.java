@@ -1,14 +1,17 @@
 package io.lanemq.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import io.lanemq.api.ClientHealth;
 import io.lanemq.api.ClientOptions;
 import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.Consumer;
+import io.lanemq.api.Message;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.MessagingClient;
+import io.lanemq.api.MessagingException;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.ReceivedMessage;
@@ -55,6 +58,8 @@ class StartDuringOutageFaultIT {
     /** How long the fault lasts after the start: long enough for several attach attempts to fail, no longer. */
     private static final long FAULT_NANOS = 6 * SECOND;
     private static final long AFTER_HEAL_NANOS = 10 * SECOND;
+    /** The send timeout of LocalPlatform's documents. */
+    private static final long SEND_TIMEOUT_NANOS = 5 * SECOND;
 
     @RegisterExtension
     static final GlobalMeters METERS = new GlobalMeters();
@@ -146,6 +151,62 @@ class StartDuringOutageFaultIT {
             for (Instance instance : instances) {
                 instance.close();
             }
+        }
+    }
+
+    /**
+     * Both IDCs silent at start: the client, its producer and its subscription still start within 2 s with every
+     * cluster DOWN; a send fails within its timeout naming each cluster and why; once IDC A is healed the consumer
+     * attaches to it within 5 s and what is sent there is consumed.
+     */
+    @Test
+    void startedWhileEveryIdcIsSilentItStartsSendsFailNamingEachClusterAndTheFirstIdcBackIsServed() throws Exception {
+        String topic = LocalPlatform.unique("nowhere");
+        String group = LocalPlatform.unique("nowhere");
+        LocalPlatform platform = LocalPlatform.on(RocketMqStack.shared()).addTopic(topic, 8, 50, 50, group);
+        String clusterA = platform.idcA().clusterName();
+        String clusterB = platform.idcB().clusterName();
+        NetworkFaults.Fault faultA = faults.drop("partition of " + platform.idcA().name(), platform.idcA().ports(), Direction.BOTH);
+        NetworkFaults.Fault faultB = faults.drop("partition of " + platform.idcB().name(), platform.idcB().ports(), Direction.BOTH);
+        TimedListener consumed = new TimedListener();
+        try {
+            long begin = System.nanoTime();
+            try (MessagingClient client = platform.client("nowhere-it");
+                 Producer producer = client.createProducer(ProducerOptions.defaults());
+                 Consumer consumer = client.subscribe(Subscription.builder(topic, group).build(), consumed)) {
+                long ready = System.nanoTime() - begin;
+                assertThat(client.health().clusters()).as("every cluster while both IDCs are silent")
+                        .allSatisfy(c -> assertThat(c.state()).isEqualTo(ClientHealth.ClusterState.DOWN));
+                long sendAt = System.nanoTime();
+                Throwable failure = catchThrowable(() -> producer.send(
+                        Message.builder(topic).body(new byte[] {1}).build()));
+                long failedIn = System.nanoTime() - sendAt;
+                assertThat(failure).isInstanceOf(MessagingException.class)
+                        .hasMessageContaining(clusterA + ": ").hasMessageContaining(clusterB + ": ");
+
+                faultA.heal();
+                long healedAt = System.nanoTime();
+                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> !detached(client, clusterA));
+                long attached = System.nanoTime() - healedAt;
+                SyncSenders senders = new SyncSenders(producer, topic, 1);
+                await().atMost(Duration.ofSeconds(10)).until(() -> consumed.firstFrom(clusterA, healedAt) > 0);
+                long firstFromA = consumed.firstFrom(clusterA, healedAt) - healedAt;
+                senders.close();
+                Set<String> acknowledged = senders.log().acknowledgedIds();
+                await().atMost(Duration.ofSeconds(30)).until(() -> consumed.ids().containsAll(acknowledged));
+                System.out.printf("every IDC silent at start: ready in %d ms; a send failed in %d ms: %s; IDC A healed: "
+                                + "attached %d ms and first consumed %d ms after the heal; %d acknowledged, 0 lost, %d duplicated%n",
+                        ready / 1_000_000, failedIn / 1_000_000, failure.getMessage(), attached / 1_000_000,
+                        firstFromA / 1_000_000, acknowledged.size(), consumed.duplicated());
+
+                assertThat(ready).as("client, producer and subscription ready (ns)").isLessThanOrEqualTo(2 * SECOND);
+                assertThat(failedIn).as("the send failed within its timeout (ns)")
+                        .isLessThanOrEqualTo(SEND_TIMEOUT_NANOS + SECOND / 2);
+                assertThat(attached).as("attached to A after its heal (ns)").isLessThanOrEqualTo(5 * SECOND);
+            }
+        } finally {
+            faultA.heal();
+            faultB.heal();
         }
     }
 

@@ -182,7 +182,7 @@ public final class CoreMessagingClient implements MessagingClient {
                         unreachable.keySet(), unreachable);
             }
             clusters.startAll();
-        } catch (MessagingException | RuntimeException e) {
+        } catch (RuntimeException e) {
             clusters.close();
             throw e;
         }

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CoreClientHealthTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private static final String PLATFORM = """
+    static final String PLATFORM = """
             clusters:
               cluster-a: { idc: idc-a, nameServer: "127.0.0.1:1" }
               cluster-b: { idc: idc-b, nameServer: "127.0.0.1:2" }

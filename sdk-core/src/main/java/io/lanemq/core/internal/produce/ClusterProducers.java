@@ -62,27 +62,26 @@ public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
         return binding.newMessageId();
     }
 
-    /** Starts a producer on every cluster of the current configuration; fails only when none starts. */
-    public void startAll() throws MessagingException {
-        MessagingException first = null;
-        int started = 0;
+    /**
+     * Starts a producer on every cluster of the current configuration. Never fails for a cluster that cannot start, not
+     * even for every one: in an outage of every cluster the application still starts, and its sends fail naming each
+     * cluster and why until one comes back (a team that prefers a failed start sets
+     * {@link io.lanemq.api.ClientOptions#requireClusterWithin}).
+     *
+     * @return the clusters whose producer did not start, with why
+     */
+    public Map<String, String> startAll() {
+        Map<String, String> failed = new java.util.TreeMap<>();
         for (String cluster : config.current().clusters().keySet()) {
             try {
                 get(cluster);
-                started++;
             } catch (MessagingException e) {
                 log.warn("the producer of group {} could not start on cluster {}; its first send there starts it again: {}",
                         producerGroup, cluster, e.getMessage());
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
+                failed.put(cluster, e.getMessage());
             }
         }
-        if (started == 0 && first != null) {
-            throw first;
-        }
+        return failed;
     }
 
     BoundProducer get(String cluster) throws MessagingException {

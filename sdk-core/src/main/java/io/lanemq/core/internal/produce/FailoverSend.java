@@ -148,7 +148,7 @@ final class FailoverSend {
                     // Only the newest attempt's failure moves on: an abandoned one already has its successor.
                     retry = attempt == current && attempts.mayRetry(attempt, attemptFailure);
                     if (!retry) {
-                        error = outstanding == 0 ? decideFailure(attemptFailure)
+                        error = outstanding == 0 ? decideFailure(attempts.finalFailure(attemptFailure))
                                 : attempt == current ? armDeadline() : null; // an older attempt may still succeed
                     }
                 }
@@ -174,7 +174,7 @@ final class FailoverSend {
             if (now - deadlineNanos >= 0) {
                 attempts.unanswered(current);
                 error = decideFailure(new SendFailedException("no cluster answered within the send timeout of "
-                        + attempts.sendTimeout().toMillis() + " ms (tried " + attempts.tried() + "); the message may "
+                        + attempts.sendTimeout().toMillis() + " ms (" + attempts.whyTried() + "); the message may "
                         + "still be stored", attempts.logicTopic(), current.cluster(), null));
             } else if (!attempts.overdue(current, now)) {
                 // No evidence against its cluster yet: look again shortly, within this attempt's last chance.

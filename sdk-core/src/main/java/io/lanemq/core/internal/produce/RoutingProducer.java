@@ -261,7 +261,7 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
             } catch (MessagingException | RuntimeException e) {
                 MessagingException error = attempts.failed(attempt, e, true);
                 if (!retryAllowed.getAsBoolean() || !attempts.mayRetry(attempt, error)) {
-                    throw error;
+                    throw attempts.finalFailure(error);
                 }
             }
         }

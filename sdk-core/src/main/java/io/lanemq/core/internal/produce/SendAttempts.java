@@ -18,6 +18,7 @@ import io.lanemq.core.internal.routing.RouteLease;
 import io.lanemq.support.Ticker;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -46,6 +47,8 @@ final class SendAttempts {
     /** Stress-test traffic, sent to each route's shadow topic as named by this snapshot; null for production traffic. */
     private final StressTestConfig shadows;
     private final Set<String> tried = new HashSet<>(4);
+    /** Why each tried cluster did not take the send, in the order they failed: a failed send names each one and why. */
+    private final Map<String, String> why = new LinkedHashMap<>(4);
     private final int retries;
     private final Duration sendTimeout;
     private final Duration failoverAfter;
@@ -116,14 +119,33 @@ final class SendAttempts {
         return message.logicTopic();
     }
 
-    Set<String> tried() {
-        return Set.copyOf(tried);
+    /**
+     * Each cluster tried and why it did not take the send ({@code cluster-a: reason; cluster-b: reason}), for the
+     * send's failure: with every cluster unreachable, the application learns what is wrong with each from one error.
+     */
+    String whyTried() {
+        StringBuilder text = new StringBuilder();
+        why.forEach((cluster, reason) -> text.append(text.isEmpty() ? "" : "; ").append(cluster).append(": ").append(reason));
+        tried.stream().filter(cluster -> !why.containsKey(cluster)).sorted().forEach(cluster ->
+                text.append(text.isEmpty() ? "" : "; ").append(cluster).append(": no answer yet"));
+        return text.toString();
+    }
+
+    /**
+     * The send's failure once no attempt is left: {@code last} alone when one cluster was tried or the failure is not one
+     * a retry could cure, else one error naming every cluster tried and why (the last one is its cause).
+     */
+    MessagingException finalFailure(MessagingException last) {
+        if (!(last instanceof SendFailedException) || why.size() < 2) {
+            return last;
+        }
+        return new SendFailedException("every cluster tried failed: " + whyTried(), message.logicTopic(), null, last);
     }
 
     Attempt next() throws MessagingException {
         RouteLease lease = chooser.choose(topic, message.shardingKey(), tried).orElseThrow(() -> new SendFailedException(
                 tried.isEmpty() ? "no cluster of this logic topic can take sends now"
-                        : "every cluster of this logic topic failed: " + tried, message.logicTopic(), null, null));
+                        : "every cluster of this logic topic failed: " + whyTried(), message.logicTopic(), null, null));
         TopicRoute route = lease.route();
         tried.add(route.cluster());
         PhysicalMessage physical = delayId != null ? DelayProtocol.schedule(message, properties, delayTopic, delayId)
@@ -162,6 +184,9 @@ final class SendAttempts {
         // An attempt withdrawn before it left (its send was decided meanwhile) says nothing of its cluster.
         boolean counts = forRequest && !(failure instanceof CancellationException);
         MessagingException error = Errors.withLogicTopic(failure, message.logicTopic(), attempt.cluster());
+        if (counts) {
+            why.put(attempt.cluster(), error.reason());
+        }
         if (attempt.judge()) {
             if (counts && error instanceof SendFailedException) {
                 attempt.lease().failed();
@@ -182,8 +207,10 @@ final class SendAttempts {
         if (attempt.judge()) {
             attempt.lease().failed();
         }
+        long waitedMillis = (ticker.read() - attempt.startNanos()) / 1_000_000;
+        why.put(attempt.cluster(), "no answer within " + waitedMillis + " ms");
         return new SendFailedException("no answer from cluster " + attempt.cluster() + " within "
-                + (ticker.read() - attempt.startNanos()) / 1_000_000 + " ms while another cluster answered (failoverAfterMs "
+                + waitedMillis + " ms while another cluster answered (failoverAfterMs "
                 + failoverAfter.toMillis() + ")", message.logicTopic(), attempt.cluster(), null);
     }
 

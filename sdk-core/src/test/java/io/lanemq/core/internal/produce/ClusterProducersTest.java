@@ -70,11 +70,19 @@ class ClusterProducersTest {
     }
 
     @Test
-    void whenNoClusterCanStartTheProducerFailsNamingThem() {
+    void whenNoClusterCanStartTheProducerStillStartsAndTheFirstClusterBackIsStartedByASend() throws Exception {
         cluster("cluster-a").failStarts();
-        cluster("cluster-b").failStarts();
-        assertThatThrownBy(() -> started(Optional.empty())).isInstanceOf(MessagingException.class)
-                .hasMessageContaining("cluster=cluster-");
+        cluster("cluster-b").refuseStarts("NO_PERMISSION: wrong keys");
+        ClusterProducers producers = new ClusterProducers("group", Optional.empty(), ref, binding,
+                new SdkMetrics(new SimpleMeterRegistry(), "test"));
+
+        assertThat(producers.startAll()).as("each cluster that did not start, with why").hasSize(2)
+                .hasEntrySatisfying("cluster-a", why -> assertThat(why).contains("injected start failure"))
+                .hasEntrySatisfying("cluster-b", why -> assertThat(why).contains("NO_PERMISSION: wrong keys"));
+        assertThat(cluster("cluster-a").openProducers()).isEmpty();
+        cluster("cluster-a").recover();
+        assertThat(producers.get("cluster-a")).isNotNull();
+        producers.close();
     }
 
     @Test
