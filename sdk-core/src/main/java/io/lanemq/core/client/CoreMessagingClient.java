@@ -182,7 +182,7 @@ public final class CoreMessagingClient implements MessagingClient {
                         unreachable.keySet(), unreachable);
             }
             clusters.startAll();
-        } catch (RuntimeException e) {
+        } catch (InvalidConfigurationException | RuntimeException e) {
             clusters.close();
             throw e;
         }

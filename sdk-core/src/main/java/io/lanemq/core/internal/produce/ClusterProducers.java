@@ -1,5 +1,6 @@
 package io.lanemq.core.internal.produce;
 
+import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.TransactionChecker;
 import io.lanemq.api.TransactionResolution;
@@ -18,6 +19,8 @@ import io.lanemq.config.ProducerConfig;
 import io.lanemq.core.internal.consume.listener.DeliveredMessage;
 import io.lanemq.core.metrics.SdkMetrics;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -68,18 +71,30 @@ public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
      * cluster and why until one comes back (a team that prefers a failed start sets
      * {@link io.lanemq.api.ClientOptions#requireClusterWithin}).
      *
+     * When every cluster refuses for a reason no waiting cures (a misspelt binding property, wrong credentials), the
+     * producer could never send, so the start fails with the first refusal, the others suppressed.
+     *
      * @return the clusters whose producer did not start, with why
+     * @throws InvalidConfigurationException when every cluster refused the producer's configuration
      */
-    public Map<String, String> startAll() {
+    public Map<String, String> startAll() throws InvalidConfigurationException {
         Map<String, String> failed = new java.util.TreeMap<>();
+        List<MessagingException> refusals = new ArrayList<>();
         for (String cluster : config.current().clusters().keySet()) {
             try {
                 get(cluster);
             } catch (MessagingException e) {
+                refusals.add(e);
                 log.warn("the producer of group {} could not start on cluster {}; its first send there starts it again: {}",
                         producerGroup, cluster, e.getMessage());
                 failed.put(cluster, e.getMessage());
             }
+        }
+        if (!refusals.isEmpty() && refusals.size() == config.current().clusters().size()
+                && refusals.stream().allMatch(InvalidConfigurationException.class::isInstance)) {
+            InvalidConfigurationException first = (InvalidConfigurationException) refusals.get(0);
+            refusals.subList(1, refusals.size()).forEach(first::addSuppressed);
+            throw first;
         }
         return failed;
     }

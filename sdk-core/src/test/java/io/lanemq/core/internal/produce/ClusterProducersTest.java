@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.TransactionChecker;
 import io.lanemq.api.TransactionResolution;
@@ -82,6 +83,20 @@ class ClusterProducersTest {
         assertThat(cluster("cluster-a").openProducers()).isEmpty();
         cluster("cluster-a").recover();
         assertThat(producers.get("cluster-a")).isNotNull();
+        producers.close();
+    }
+
+    @Test
+    void whenEveryClusterRefusesTheProducersConfigurationTheStartFailsNamingEach() {
+        cluster("cluster-a").refuseStarts("NO_PERMISSION: keys of another application");
+        cluster("cluster-b").refuseStarts("NO_PERMISSION: wrong keys");
+        ClusterProducers producers = new ClusterProducers("group", Optional.empty(), ref, binding,
+                new SdkMetrics(new SimpleMeterRegistry(), "test"));
+
+        assertThatThrownBy(producers::startAll).as("no waiting cures it: the producer could never send")
+                .isInstanceOf(InvalidConfigurationException.class)
+                .satisfies(e -> assertThat(e.getMessage() + " " + e.getSuppressed()[0].getMessage())
+                        .contains("cluster-a", "keys of another application", "cluster-b", "wrong keys"));
         producers.close();
     }
 
