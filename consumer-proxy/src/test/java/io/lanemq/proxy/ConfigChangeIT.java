@@ -9,8 +9,11 @@ import io.lanemq.proxy.protocol.Delivery;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** A running group follows a platform configuration change: its streams are ended, and reconnecting consumers get the new routes. */
+@Execution(ExecutionMode.CONCURRENT) // waits on its own topic and group: see junit-platform.properties
 class ConfigChangeIT {
 
     @Test

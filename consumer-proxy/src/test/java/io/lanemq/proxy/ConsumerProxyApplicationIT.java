@@ -25,6 +25,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import io.lanemq.service.http.ServiceEndpoints;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -34,6 +36,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * does, after marking it not ready) drains while {@code /readyz} answers DRAINING, waits for the outstanding acks,
  * then commits.
  */
+@Execution(ExecutionMode.CONCURRENT) // waits on its own topic and group: see junit-platform.properties
 class ConsumerProxyApplicationIT {
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(40);
 

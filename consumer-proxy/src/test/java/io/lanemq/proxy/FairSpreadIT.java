@@ -21,12 +21,14 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Many consumers on few queues: 32 consumers share a 4-queue topic on two clusters evenly, each message
  * acked once. These consumers do not accept Deliveries frames (as a client of the first protocol
  * version) and never get one; the SDK, which does, is driven through the proxy by the e2e tests.
  */
+@Isolated // pushes load or judges a spread: runs alone
 class FairSpreadIT {
     private static final int MESSAGES = 20_000;
     private static final int CONSUMERS = 32;

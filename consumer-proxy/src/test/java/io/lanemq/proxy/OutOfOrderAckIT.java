@@ -14,11 +14,14 @@ import java.util.List;
 import java.util.Set;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Acks out of order never move a queue's committed offset past an unacked message; a graceful
  * restart delivers again exactly the messages that were never acked.
  */
+@Execution(ExecutionMode.CONCURRENT) // waits on its own topic and group: see junit-platform.properties
 class OutOfOrderAckIT {
 
     @Test

@@ -10,12 +10,15 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A nack with a long retry delay parks the message in the group's retry topic as a broker timer message: its
  * queue's offset moves on at once, and the retry survives the proxy that parked it, coming back at its due time
  * with its attempt count.
  */
+@Execution(ExecutionMode.CONCURRENT) // waits on its own topic and group: see junit-platform.properties
 class ParkedRetryIT {
     private static final long RETRY_DELAY_MS = 4_000;
 

@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -35,6 +36,7 @@ import org.slf4j.LoggerFactory;
  * throughout: the one message size limit end to end (a 4 MiB body delivered, a larger one refused at send), the
  * handshake timeout, the connection cap, and seeded hostile input. One broker stack (shared), one proxy.
  */
+@Isolated // counts the root logger's warnings and times the flood: runs alone
 class ProxyHardeningIT {
     private static final long SEED = 20261125L;
     private static final int MAX_CONNECTIONS = 40;

@@ -18,8 +18,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** kill -9 of the proxy under load, then a restart: every message the sender had acknowledged is consumed. */
+@Isolated // pushes load or judges a spread: runs alone
 class ProxyKillIT {
     private static final int CONSUMERS = 8;
 

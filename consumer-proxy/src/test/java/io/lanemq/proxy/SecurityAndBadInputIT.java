@@ -13,11 +13,14 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Calls without valid credentials get UNAUTHENTICATED and nothing else; malformed and misdirected
  * frames get a clear status; meanwhile a well-behaved consumer keeps receiving.
  */
+@Execution(ExecutionMode.CONCURRENT) // waits on its own topic and group: see junit-platform.properties
 class SecurityAndBadInputIT {
     private String group;
     private LocalPlatform platform;

@@ -10,11 +10,14 @@ import io.lanemq.testkit.RocketMqStack;
 import io.lanemq.testkit.StackSpec;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Killing one broker (kill -9) during a run shows send failures or loss on that broker only: the other broker of
  * its cluster and the other cluster's broker stay clean. The broker is started again before the run ends.
  */
+@Execution(ExecutionMode.CONCURRENT) // probes a stack of its own for a fixed time: see junit-platform.properties
 class BrokerKillIT {
 
     @Test

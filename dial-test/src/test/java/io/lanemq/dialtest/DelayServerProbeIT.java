@@ -8,12 +8,15 @@ import io.lanemq.testkit.RocketMqStack;
 import java.time.Duration;
 import java.util.EnumSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The delay_server probes against a real stack with a real delay server (the embedded default's): every broker's
  * probes go through its internal delay topic and the delay server, come back through the SDK on the probe topic,
  * and reconcile with no loss and no duplicate, next to the native timer's probes for comparison.
  */
+@Execution(ExecutionMode.CONCURRENT) // probes a stack of its own for a fixed time: see junit-platform.properties
 class DelayServerProbeIT {
 
     private static final Duration RUN = Duration.ofSeconds(12);

@@ -16,12 +16,15 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A 16 s dial test of a real dual-IDC stack, scraped by a real Prometheus (Debian's binary) while it runs: every
  * broker and every kind reconciled with no loss and no duplicate, and every dashboard panel's query answered with
  * data through Prometheus's HTTP API.
  */
+@Execution(ExecutionMode.CONCURRENT) // probes a stack of its own for a fixed time: see junit-platform.properties
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DialTestRunIT {
 

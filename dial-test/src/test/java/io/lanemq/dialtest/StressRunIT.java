@@ -12,12 +12,14 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import picocli.CommandLine;
 
 /**
  * A short stress ramp through the command line against a real dual-IDC stack: normal probes at 20, 40 and 60/s
  * per broker, 4 s per step. It must run to its end with a step table and name a highest clean rate.
  */
+@Isolated // judges rates and latencies: runs alone, see junit-platform.properties
 class StressRunIT {
 
     private static final Pattern CLEAN =
