@@ -9,6 +9,7 @@ import io.lanemq.config.store.ConfigStore;
 import io.lanemq.config.store.HistoryEntry;
 import io.lanemq.console.access.Ownership;
 import io.lanemq.console.change.Change;
+import io.lanemq.console.change.Configs;
 import io.lanemq.console.change.DrainIdc;
 import io.lanemq.console.health.HealthScraper;
 import java.security.Principal;
@@ -125,8 +126,9 @@ class PagesController {
         CurrentConfig.Snapshot now = snapshot(model);
         List<IdcState> idcs = new ArrayList<>();
         if (now.config() != null) {
+            List<Configs.RouteSet> routes = Configs.routeSets(now.yaml(), store.describe());
             for (String idc : new TreeSet<>(now.config().clusters().values().stream().map(ClusterConfig::idc).toList())) {
-                idcs.add(IdcState.of(now.config(), idc));
+                idcs.add(IdcState.of(routes, idc));
             }
         }
         model.addAttribute("idcs", idcs);
@@ -146,14 +148,16 @@ class PagesController {
         return "operations";
     }
 
-    /** One IDC on the Operations page: whether it takes sends now, and the topics a drain of it would move. */
+    /**
+     * One IDC on the Operations page: whether it takes sends now, and the topics a drain of it would move (an
+     * environment's own routes named with it: {@code orders (staging)}).
+     */
     record IdcState(String idc, List<String> wouldMove, boolean drained) {
-        static IdcState of(PlatformConfig config, String idc) {
-            List<String> clusters = config.clusters().values().stream().filter(c -> c.idc().equals(idc)).map(ClusterConfig::name).toList();
-            List<String> moving = config.topics().values().stream()
-                    .filter(t -> t.routes().stream().anyMatch(r -> clusters.contains(r.cluster()) && r.weight() > 0))
-                    .map(LogicTopicConfig::name).sorted().toList();
-            boolean routed = config.topics().values().stream().anyMatch(t -> t.routes().stream().anyMatch(r -> clusters.contains(r.cluster())));
+        static IdcState of(List<Configs.RouteSet> routes, String idc) {
+            List<String> moving = routes.stream().filter(set -> set.weightOn(set.clustersIn(idc)) > 0)
+                    .map(Configs.RouteSet::label).sorted().toList();
+            boolean routed = routes.stream().anyMatch(set -> set.topic().routes().stream()
+                    .anyMatch(r -> set.clustersIn(idc).contains(r.cluster())));
             return new IdcState(idc, moving, routed && moving.isEmpty());
         }
     }
