@@ -101,11 +101,11 @@ class PagesController {
         List<HistoryEntry> entries = new ArrayList<>();
         store.unrecorded().ifPresent(entries::add);
         entries.addAll(store.history());
-        int pages = Math.max(1, (entries.size() + HISTORY_PAGE - 1) / HISTORY_PAGE);
-        int shown = Math.min(Math.max(page, 1), pages);
-        model.addAttribute("entries", entries.subList((shown - 1) * HISTORY_PAGE, Math.min(entries.size(), shown * HISTORY_PAGE)));
-        model.addAttribute("page", shown);
-        model.addAttribute("pages", pages);
+        HistoryPage shown = HistoryPage.of(entries, page, HISTORY_PAGE);
+        model.addAttribute("entries", shown.entries());
+        model.addAttribute("page", shown.page());
+        model.addAttribute("pages", shown.pages());
+        model.addAttribute("paging", shown);
         return "history";
     }
 
