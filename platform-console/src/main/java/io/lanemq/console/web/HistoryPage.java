@@ -28,12 +28,12 @@ record HistoryPage(List<HistoryEntry> entries, int page, int pages) {
     }
 
     /** A page of newer entries exists: the "newer" link. */
-    boolean hasNewer() {
+    public boolean hasNewer() {
         return page > 1;
     }
 
     /** A page of older entries exists: the "older" link. */
-    boolean hasOlder() {
+    public boolean hasOlder() {
         return page < pages;
     }
 }
