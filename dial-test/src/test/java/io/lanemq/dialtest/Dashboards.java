@@ -117,7 +117,7 @@ final class Dashboards {
             .replace("$topic", ".*").replace("$group", ".*");
     }
 
-    private static JsonNode read(ObjectMapper mapper, String file) {
+    static JsonNode read(ObjectMapper mapper, String file) {
         try {
             return mapper.readTree(dir().resolve(file).toFile());
         } catch (IOException e) {

@@ -16,6 +16,7 @@ import io.lanemq.config.RawPlatformConfig.RawTopic;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +55,9 @@ import java.util.stream.Collectors;
  * }</pre>
  */
 public final class PlatformConfigParser {
+    /** The environment of a client whose deployment names none: the document's top level. */
+    public static final String DEFAULT_ENVIRONMENT = Environments.DEFAULT;
+
     /** The weight of a route that names none. */
     static final int DEFAULT_ROUTE_WEIGHT = 1;
 
@@ -97,6 +101,22 @@ public final class PlatformConfigParser {
      * @throws InvalidPlatformConfigException naming every problem with its key and line
      */
     public PlatformConfig parse(String text, String source) throws InvalidPlatformConfigException {
+        Map<String, PlatformConfig> byEnvironment = parseAll(text, source);
+        PlatformConfig chosen = byEnvironment.get(environment);
+        if (chosen == null) {
+            throw withLines(new InvalidPlatformConfigException(source, List.of(new ConfigProblem("/environments",
+                    "no environment '" + environment + "' in this document; it has " + byEnvironment.keySet()))), text, source);
+        }
+        return chosen;
+    }
+
+    /**
+     * Parses and validates, giving what a client of each environment of the document sees, by name ({@code default}
+     * first, then the document's order): for a tool that edits every environment, as a drain does.
+     *
+     * @throws InvalidPlatformConfigException naming every problem with its key and line
+     */
+    public Map<String, PlatformConfig> parseAll(String text, String source) throws InvalidPlatformConfigException {
         if (text == null || text.isBlank()) {
             throw new InvalidPlatformConfigException(source, List.of(new ConfigProblem("", "the document is empty")));
         }
@@ -127,12 +147,7 @@ public final class PlatformConfigParser {
             if (!problems.isEmpty()) {
                 throw new InvalidPlatformConfigException(source, problems);
             }
-            PlatformConfig chosen = byEnvironment.get(environment);
-            if (chosen == null) {
-                throw new InvalidPlatformConfigException(source, List.of(new ConfigProblem("/environments",
-                        "no environment '" + environment + "' in this document; it has " + byEnvironment.keySet())));
-            }
-            return chosen;
+            return Collections.unmodifiableMap(byEnvironment);
         } catch (InvalidPlatformConfigException e) {
             throw withLines(e, text, source);
         }

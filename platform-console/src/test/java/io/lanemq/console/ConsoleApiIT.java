@@ -268,6 +268,46 @@ class ConsoleApiIT {
         }
     }
 
+    /** Entries per history page, as PagesController shows them. */
+    private static final int HISTORY_PAGE = 50;
+
+    @Test
+    void moreThanOnePageOfHistoryPagesWithNewerAndOlderLinksShowingEveryEntryOnce() throws Exception {
+        String example = Files.readString(Path.of("..", "examples", "platform.yaml"));
+        try (ConsoleFixture own = ConsoleFixture.start(etcd, "/lanemq/platform/console-history-it", example)) {
+            ConsoleSession olga = ConsoleSession.signIn(own.base(), "olga", ConsoleFixture.PASSWORD);
+            List<Long> published = new java.util.ArrayList<>();
+            for (int i = 1; i <= HISTORY_PAGE + 5; i++) {
+                assertThat(olga.publish(olga.propose("/changes/rate-limit", Map.of("topic", "order-paid",
+                        "baseRevision", Long.toString(own.revision()), "perSecond", Integer.toString(1000 + i))), "limit " + i).statusCode())
+                        .isEqualTo(302);
+                published.add(own.revision());
+            }
+            String first = olga.get("/history").body();
+            String second = olga.get("/history?page=2").body();
+            List<Long> onFirst = revisionsOn(first);
+            List<Long> onSecond = revisionsOn(second);
+
+            assertThat(first).as("page 1: older only").contains("id=\"older\"").doesNotContain("id=\"newer\"");
+            assertThat(second).as("the last page: newer only").contains("id=\"newer\"").doesNotContain("id=\"older\"");
+            assertThat(onFirst).hasSize(HISTORY_PAGE).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+            assertThat(onSecond).isNotEmpty().isSortedAccordingTo(java.util.Comparator.reverseOrder());
+            assertThat(onFirst.get(onFirst.size() - 1)).as("page 2 continues below page 1").isGreaterThan(onSecond.get(0));
+            List<Long> all = new java.util.ArrayList<>(onFirst);
+            all.addAll(onSecond);
+            assertThat(all).as("no entry twice").doesNotHaveDuplicates().as("none missing").containsAll(published);
+        }
+    }
+
+    private static List<Long> revisionsOn(String historyPage) {
+        java.util.regex.Matcher link = java.util.regex.Pattern.compile("href=\"/history/(\\d+)\"").matcher(historyPage);
+        List<Long> revisions = new java.util.ArrayList<>();
+        while (link.find()) {
+            revisions.add(Long.parseLong(link.group(1)));
+        }
+        return revisions;
+    }
+
     @Test
     void theOperationsEndpointsAnswerAsOnEveryService() throws Exception {
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();

@@ -3,7 +3,6 @@ package io.lanemq.console.change;
 import io.lanemq.config.ClusterConfig;
 import io.lanemq.config.ConfigProblem;
 import io.lanemq.config.InvalidPlatformConfigException;
-import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.TopicRoute;
 import io.lanemq.config.store.DocumentText;
@@ -15,7 +14,7 @@ import java.util.function.IntUnaryOperator;
 import java.util.stream.Collectors;
 
 /**
- * Moves every logic topic's whole send weight off the clusters of one IDC onto the others, keeping each topic's total
+ * Moves every logic topic's whole send weight, in every environment that routes it itself, off the clusters of one IDC onto the others, keeping each topic's total
  * weight (so shares among the remaining clusters keep their ratio; when they all had 0 they split it evenly).
  * Consumers keep their routes: weight 0 still consumes, so what was sent to the drained IDC is still read.
  * A topic with no route outside the IDC cannot be drained: the whole drain is refused, naming it.
@@ -48,19 +47,19 @@ public record DrainIdc(String idc) implements Change {
         }
         DocumentText draft = document;
         List<ConfigProblem> problems = new ArrayList<>();
-        for (LogicTopicConfig topic : current.topics().values()) {
-            List<TopicRoute> routes = topic.routes();
-            int moved = routes.stream().filter(r -> drained.contains(r.cluster())).mapToInt(TopicRoute::weight).sum();
-            if (moved == 0) {
+        // Every environment's own routes move too: a topic routed by staging itself would otherwise keep sending there.
+        for (Configs.RouteSet set : Configs.routeSets(document.text(), describe())) {
+            Set<String> inIdc = set.clustersIn(idc);
+            List<TopicRoute> routes = set.topic().routes();
+            if (set.weightOn(inIdc) == 0) {
                 continue;
             }
-            long kept = routes.stream().filter(r -> !drained.contains(r.cluster())).count();
+            long kept = routes.stream().filter(r -> !inIdc.contains(r.cluster())).count();
             if (kept == 0) {
-                problems.add(new ConfigProblem("/topics/" + Configs.escape(topic.name()) + "/routes",
-                        "has no route outside IDC '" + idc + "', so its sends cannot move"));
+                problems.add(new ConfigProblem(set.pointer(), "has no route outside IDC '" + idc + "', so its sends cannot move"));
                 continue;
             }
-            draft = Configs.reweighted(draft, topic, spread(routes, drained, topic.totalWeight()));
+            draft = Configs.reweighted(draft, set, spread(routes, inIdc, set.topic().totalWeight()));
         }
         if (!problems.isEmpty()) {
             throw new InvalidPlatformConfigException(describe(), problems);

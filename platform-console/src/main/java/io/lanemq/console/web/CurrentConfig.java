@@ -17,12 +17,16 @@ class CurrentConfig {
         this.store = store;
     }
 
-    /** @param config null when no document is published yet */
-    record Snapshot(PlatformConfig config, long revision) {
+    /**
+     * @param config null when no document is published yet
+     * @param yaml   the published text, null when there is none
+     */
+    record Snapshot(PlatformConfig config, long revision, String yaml) {
     }
 
     Snapshot read() throws EtcdException, InvalidPlatformConfigException {
         Published now = store.current();
-        return new Snapshot(now.exists() ? Configs.parse(now.yaml(), store.describe()) : null, now.revision());
+        return new Snapshot(now.exists() ? Configs.parse(now.yaml(), store.describe()) : null, now.revision(),
+                now.exists() ? now.yaml() : null);
     }
 }

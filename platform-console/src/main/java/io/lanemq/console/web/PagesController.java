@@ -9,6 +9,7 @@ import io.lanemq.config.store.ConfigStore;
 import io.lanemq.config.store.HistoryEntry;
 import io.lanemq.console.access.Ownership;
 import io.lanemq.console.change.Change;
+import io.lanemq.console.change.Configs;
 import io.lanemq.console.change.DrainIdc;
 import io.lanemq.console.health.HealthScraper;
 import java.security.Principal;
@@ -100,11 +101,11 @@ class PagesController {
         List<HistoryEntry> entries = new ArrayList<>();
         store.unrecorded().ifPresent(entries::add);
         entries.addAll(store.history());
-        int pages = Math.max(1, (entries.size() + HISTORY_PAGE - 1) / HISTORY_PAGE);
-        int shown = Math.min(Math.max(page, 1), pages);
-        model.addAttribute("entries", entries.subList((shown - 1) * HISTORY_PAGE, Math.min(entries.size(), shown * HISTORY_PAGE)));
-        model.addAttribute("page", shown);
-        model.addAttribute("pages", pages);
+        HistoryPage shown = HistoryPage.of(entries, page, HISTORY_PAGE);
+        model.addAttribute("entries", shown.entries());
+        model.addAttribute("page", shown.page());
+        model.addAttribute("pages", shown.pages());
+        model.addAttribute("paging", shown);
         return "history";
     }
 
@@ -125,8 +126,9 @@ class PagesController {
         CurrentConfig.Snapshot now = snapshot(model);
         List<IdcState> idcs = new ArrayList<>();
         if (now.config() != null) {
+            List<Configs.RouteSet> routes = Configs.routeSets(now.yaml(), store.describe());
             for (String idc : new TreeSet<>(now.config().clusters().values().stream().map(ClusterConfig::idc).toList())) {
-                idcs.add(IdcState.of(now.config(), idc));
+                idcs.add(IdcState.of(routes, idc));
             }
         }
         model.addAttribute("idcs", idcs);
@@ -146,14 +148,16 @@ class PagesController {
         return "operations";
     }
 
-    /** One IDC on the Operations page: whether it takes sends now, and the topics a drain of it would move. */
+    /**
+     * One IDC on the Operations page: whether it takes sends now, and the topics a drain of it would move (an
+     * environment's own routes named with it: {@code orders (staging)}).
+     */
     record IdcState(String idc, List<String> wouldMove, boolean drained) {
-        static IdcState of(PlatformConfig config, String idc) {
-            List<String> clusters = config.clusters().values().stream().filter(c -> c.idc().equals(idc)).map(ClusterConfig::name).toList();
-            List<String> moving = config.topics().values().stream()
-                    .filter(t -> t.routes().stream().anyMatch(r -> clusters.contains(r.cluster()) && r.weight() > 0))
-                    .map(LogicTopicConfig::name).sorted().toList();
-            boolean routed = config.topics().values().stream().anyMatch(t -> t.routes().stream().anyMatch(r -> clusters.contains(r.cluster())));
+        static IdcState of(List<Configs.RouteSet> routes, String idc) {
+            List<String> moving = routes.stream().filter(set -> set.weightOn(set.clustersIn(idc)) > 0)
+                    .map(Configs.RouteSet::label).sorted().toList();
+            boolean routed = routes.stream().anyMatch(set -> set.topic().routes().stream()
+                    .anyMatch(r -> set.clustersIn(idc).contains(r.cluster())));
             return new IdcState(idc, moving, routed && moving.isEmpty());
         }
     }

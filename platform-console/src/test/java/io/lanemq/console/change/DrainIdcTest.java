@@ -94,4 +94,45 @@ class DrainIdcTest {
         assertThat(undone).as("back to the text before, but for the later changes").isEqualTo(laterEdit
                 .replace("weight: 100 }", "weight: 20 }").replace("weight: 0 }", "weight: 80 }"));
     }
+
+    private static final String STAGING_OWN_ROUTES = CLUSTERS + """
+            topics:
+              orders:
+                routes:
+                  - { cluster: cluster-a, physicalTopic: o, weight: 50 }
+                  - { cluster: cluster-b, physicalTopic: o, weight: 50 }
+            environments:
+              staging:
+                physicalTopicSuffix: _stg
+                topics:
+                  orders:
+                    routes:
+                      - { cluster: cluster-a2, physicalTopic: o_stg, weight: 9 }
+                      - { cluster: cluster-b, physicalTopic: o_stg, weight: 1 }
+            """;
+
+    private static Map<String, Integer> weights(String yaml, String environment, String topic) throws InvalidPlatformConfigException {
+        return new io.lanemq.config.PlatformConfigParser(environment).parse(yaml, environment).topic(topic).orElseThrow().routes().stream()
+                .collect(Collectors.toMap(TopicRoute::cluster, TopicRoute::weight));
+    }
+
+    @Test
+    void movesAnEnvironmentsOwnRoutesTooAndUndoGivesTheTextBack() throws Exception {
+        String drained = Configs.applied(new DrainIdc("idc-b"), STAGING_OWN_ROUTES, "test");
+
+        assertThat(weights(drained, "default", "orders")).isEqualTo(Map.of("cluster-a", 100, "cluster-b", 0));
+        assertThat(weights(drained, "staging", "orders")).as("staging's own routes move as well")
+                .isEqualTo(Map.of("cluster-a2", 10, "cluster-b", 0));
+        assertThat(Configs.applied(new RestoreWeights("drain idc-b at revision 3", STAGING_OWN_ROUTES), drained, "test"))
+                .isEqualTo(STAGING_OWN_ROUTES);
+    }
+
+    @Test
+    void refusesADrainAnEnvironmentsOwnRoutesCannotTakeNamingThem() {
+        String stagingOnlyOnB = STAGING_OWN_ROUTES.replace("      - { cluster: cluster-a2, physicalTopic: o_stg, weight: 9 }\n", "");
+
+        assertThatThrownBy(() -> Configs.applied(new DrainIdc("idc-b"), stagingOnlyOnB, "test")).isInstanceOfSatisfying(InvalidPlatformConfigException.class,
+                e -> assertThat(e.problems()).singleElement().hasToString(
+                        "environments.staging.topics.orders.routes: has no route outside IDC 'idc-b', so its sends cannot move"));
+    }
 }

@@ -94,9 +94,20 @@ class InPlaceEditPropertyTest {
                 JSON_FIXTURE, WRITER.toYaml(Configs.parse(example, "example")));
     }
 
-    /** A change, where its values live in the canonical form (to erase before comparing), the key it writes (or the topic), and what it must set. */
+    /**
+     * A change, where its values live in the canonical form (to erase before comparing), the key it writes (or the
+     * topic), what it must set as the default environment reads it, and (when not null) what it must set as each
+     * environment reads it, given that environment's document before.
+     */
     private record Case(String name, Change change, List<String> erased, String key, String topic,
-                        Consumer<PlatformConfig> expect) {
+                        Consumer<PlatformConfig> expect, InEach expectInEach) {
+        Case(String name, Change change, List<String> erased, String key, String topic, Consumer<PlatformConfig> expect) {
+            this(name, change, erased, key, topic, expect, null);
+        }
+    }
+
+    private interface InEach {
+        void check(String environment, PlatformConfig before, PlatformConfig after);
     }
 
     @ParameterizedTest
@@ -119,6 +130,12 @@ class InPlaceEditPropertyTest {
                         .isEqualTo(erase(canonical(document, environment), c.erased()));
             }
             c.expect().accept(Configs.parse(edited, "edited"));
+            if (c.expectInEach() != null) {
+                for (String environment : environments(document)) {
+                    c.expectInEach().check(environment, new PlatformConfigParser(environment).parse(document, environment),
+                            new PlatformConfigParser(environment).parse(edited, environment));
+                }
+            }
             touchesOnlyItsLines(c, document, edited);
         }
         undoAndRollbackGiveTheTextBackExactly(document, config);
@@ -176,14 +193,16 @@ class InPlaceEditPropertyTest {
         PutTopic create = new PutTopic(true, "created-topic", false, 0, everywhere, Map.of("created-group", ConsumptionMode.DIRECT));
         cases.add(new Case("create a topic", create, List.of("/topics/created-topic"), null, "created-topic", c -> expectTopic(c, create)));
         for (String idc : new TreeSet<>(config.clusters().values().stream().map(ClusterConfig::idc).toList())) {
-            List<String> drained = config.clusters().values().stream().filter(c -> c.idc().equals(idc)).map(ClusterConfig::name).toList();
-            cases.add(new Case("drain " + idc, new DrainIdc(idc), List.of("/topics/*/routes/*/weight"), "weight", null,
-                    c -> c.topics().values().forEach(topic -> {
-                        assertThat(topic.routes().stream().filter(r -> drained.contains(r.cluster())).mapToInt(TopicRoute::weight).sum())
-                                .as("drained weight of " + topic.name()).isZero();
-                        assertThat(topic.totalWeight()).as("total weight of " + topic.name())
-                                .isEqualTo(config.topic(topic.name()).orElseThrow().totalWeight());
-                    })));
+            cases.add(new Case("drain " + idc, new DrainIdc(idc), List.of("/topics/*/routes/*/weight"), "weight", null, c -> { },
+                    (environment, before, after) -> {
+                        List<String> drained = before.clusters().values().stream().filter(cluster -> cluster.idc().equals(idc)).map(ClusterConfig::name).toList();
+                        after.topics().values().forEach(topic -> {
+                            assertThat(topic.routes().stream().filter(r -> drained.contains(r.cluster())).mapToInt(TopicRoute::weight).sum())
+                                    .as("drained weight of " + topic.name() + " in " + environment).isZero();
+                            assertThat(topic.totalWeight()).as("total weight of " + topic.name() + " in " + environment)
+                                    .isEqualTo(before.topic(topic.name()).orElseThrow().totalWeight());
+                        });
+                    }));
         }
         return cases;
     }
