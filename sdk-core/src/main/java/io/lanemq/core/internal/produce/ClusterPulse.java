@@ -32,7 +32,10 @@ final class ClusterPulse {
         Marks m = marks.computeIfAbsent(cluster, c -> new Marks());
         m.sample(Math.max(0, latencyNanos));
         m.answer = now;
-        m.answered = true;
+        if (!m.answered) {
+            m.firstAnswer = now;
+            m.answered = true;
+        }
         if (latencyNanos <= quickNanos) {
             m.quickAnswer = now;
             m.quick = true;
@@ -40,12 +43,14 @@ final class ClusterPulse {
     }
 
     /**
-     * True once {@code cluster} has answered any send. Until then it is cold: its first sends wait for a route
-     * lookup and a connection, which on a loaded host took over a second (see {@link SendAttempts#overdue}).
+     * True when {@code cluster} had answered a send before {@code sinceNanos}. An attempt started before that first
+     * answer is cold: it waits for the route lookup and the connection as the first sends do, which on a loaded host
+     * took over a second (see {@link SendAttempts#overdue}). Judging it by an answer that came while it waited gave up
+     * on it just before its own answer, and stored it twice.
      */
-    boolean hasAnswered(String cluster) {
+    boolean answeredBefore(String cluster, long sinceNanos) {
         Marks m = marks.get(cluster);
-        return m != null && m.answered;
+        return m != null && m.answered && m.firstAnswer - sinceNanos < 0;
     }
 
     /**
@@ -88,6 +93,7 @@ final class ClusterPulse {
     /** A cluster's latest answers; a reader may see one a moment old, which only delays a failover by one check. */
     private static final class Marks {
         volatile long answer;
+        volatile long firstAnswer;
         volatile long quickAnswer;
         volatile boolean answered;
         volatile boolean quick;

@@ -230,8 +230,8 @@ final class SendAttempts {
      *       together, so whole seconds passed with 33 and 85 sends against 1,300 (and one with none in CI).</li>
      *   <li>Another cluster answered quickly, its own is answering others: it is given up on at
      *       {@link #failoverAfter()}.</li>
-     *   <li>Without that evidence (the whole host may be stalled), or while its cluster has never answered at all
-     *       (cold: its first sends wait for a route and a connection), it is given up on only at half the send
+     *   <li>Without that evidence (the whole host may be stalled), or when its cluster had never answered when the
+     *       attempt started (cold: its first sends wait for a route and a connection), it is given up on only at half the send
      *       timeout, so a lone sender still fails over. Cold clusters wait that long because giving up on them
      *       stores copies: a delay server restarted with 2,000 records due within 15 s, on a host busy with other
      *       builds, gave up on its new producer's first sends after failoverAfterMs and delivered 34 twice
@@ -241,7 +241,7 @@ final class SendAttempts {
      */
     boolean overdue(Attempt attempt, long nowNanos) {
         long waited = nowNanos - attempt.startNanos();
-        if (!pulse.otherAnsweredSince(attempt.cluster(), attempt.startNanos()) || !pulse.hasAnswered(attempt.cluster())) {
+        if (!pulse.otherAnsweredSince(attempt.cluster(), attempt.startNanos()) || !pulse.answeredBefore(attempt.cluster(), attempt.startNanos())) {
             return waited >= lastChanceNanos();
         }
         return waited >= failoverAfter.toNanos()

@@ -40,18 +40,23 @@ class ClusterPulseTest {
         FakeClock clock = new FakeClock();
         ClusterPulse pulse = new ClusterPulse(clock);
         assertThat(pulse.silentSince("cluster-a", clock.read())).as("never answered: cold, not silent").isFalse();
-        assertThat(pulse.hasAnswered("cluster-a")).isFalse();
+        long coldStart = clock.read();
+        assertThat(pulse.answeredBefore("cluster-a", coldStart)).isFalse();
 
+        clock.advance(Duration.ofMillis(1));
         pulse.answered("cluster-a", 10 * QUICK, QUICK);
         clock.advance(Duration.ofMillis(1));
         long attemptStart = clock.read();
-        assertThat(pulse.hasAnswered("cluster-a")).isTrue();
+        assertThat(pulse.answeredBefore("cluster-a", coldStart)).as("its first answer came after that attempt started: still cold for it")
+                .isFalse();
+        assertThat(pulse.answeredBefore("cluster-a", attemptStart)).isTrue();
         assertThat(pulse.silentSince("cluster-a", attemptStart)).as("answered before, nothing since").isTrue();
         assertThat(pulse.silentSince("cluster-b", attemptStart)).as("another cluster's answers").isFalse();
 
         clock.advance(Duration.ofMillis(1));
         pulse.answered("cluster-a", 10 * QUICK, QUICK);
         assertThat(pulse.silentSince("cluster-a", attemptStart)).as("a slow answer since is an answer").isFalse();
+        assertThat(pulse.answeredBefore("cluster-a", coldStart)).as("the first answer is kept, not the latest").isFalse();
     }
 
     @Test

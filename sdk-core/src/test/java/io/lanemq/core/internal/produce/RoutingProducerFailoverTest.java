@@ -9,6 +9,7 @@ import io.lanemq.api.Message;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.SendFailedException;
 import io.lanemq.api.SendResult;
+import io.lanemq.config.BatchConfig;
 import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.ProducerConfig;
 import io.lanemq.config.TopicRoute;
@@ -83,8 +84,11 @@ class RoutingProducerFailoverTest {
         // them stored copies of a healthy burst: 2,007 records for 2,000 sends at a quarter of failoverAfter, and a
         // restarted delay server delivered 34 twice at failoverAfter. So a cold cluster is waited for, like a stalled host.
         Duration failoverAfter = Duration.ofMillis(4 * SLACK_MILLIS);
+        // No gathering: a send gathered behind the cold cluster's first request would be answered after two delays,
+        // at the send's last chance (half the send timeout), and the test would measure that race instead.
         RoutingProducer producer = fixture.producer(ProducerFixture.config(new ProducerConfig(Duration.ofSeconds(8), 1024, 1,
-                failoverAfter), List.of(new TopicRoute("cluster-a", "orders", 50), new TopicRoute("cluster-b", "orders_b", 50))));
+                failoverAfter).withBatch(BatchConfig.OFF),
+                List.of(new TopicRoute("cluster-a", "orders", 50), new TopicRoute("cluster-b", "orders_b", 50))));
         cluster("cluster-b").delaySends(failoverAfter.multipliedBy(5).dividedBy(4)); // past failoverAfter, within 4 s
 
         Senders senders = Senders.run(producer, 8, 1);
