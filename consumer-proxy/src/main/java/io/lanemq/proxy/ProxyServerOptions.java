@@ -58,7 +58,7 @@ public final class ProxyServerOptions {
         this.serverLimits = b.serverLimits;
     }
 
-    /** @param configLocation where the platform configuration is: {@code file:/path} or {@code etcd://host:port/key?cacert=...} (TLS/auth: the README's etcd locations) */
+    /** @param configLocation where the platform configuration is: {@code file:/path} or {@code etcd://host:port/key?cacert=...} (TLS/auth: platform-config/README.md, etcd locations) */
     public static Builder builder(String configLocation) {
         return new Builder(configLocation);
     }

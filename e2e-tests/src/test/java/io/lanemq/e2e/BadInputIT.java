@@ -81,7 +81,7 @@ class BadInputIT {
      * The largest body the platform allows (producer.maxBodyBytes, 4 MiB by default) travels whole to a DIRECT
      * consumer; one byte more is refused at send, naming the size and the limit. The body repeats a pattern: an
      * incompressible 4 MiB body is refused by a broker with RocketMQ's default 4 MiB limit, because the client
-     * compresses every body over 4 KiB even when that makes it larger (see the README's limits).
+     * compresses every body over 4 KiB even when that makes it larger (see sdk-core's README, "Bad input and the size limit").
      */
     @Test
     void theLargestAllowedBodyReachesADirectConsumerWholeAndOneByteMoreIsRefused() throws Exception {

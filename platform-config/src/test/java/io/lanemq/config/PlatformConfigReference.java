@@ -48,7 +48,7 @@ final class PlatformConfigReference {
                 it also checks ranges, names and how keys relate (a route's cluster must exist, weights must sum above
                 0, PROXY mode needs the proxy section) and names the key and line of every problem; run
                 `lanemq-config validate <file>` for that. The JSON Schema [`platform-config.schema.json`](platform-config.schema.json)
-                holds the same keys for editors (see the README, "Editing the platform configuration"). A key not
+                holds the same keys for editors (see platform-config/README.md, "Editing the platform configuration"). A key not
                 listed here is refused. `<name>` stands for a name you choose; `[]` for each entry of a list.
 
                 | key | type | default | meaning |

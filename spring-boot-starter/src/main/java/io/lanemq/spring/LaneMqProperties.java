@@ -36,7 +36,7 @@ public class LaneMqProperties {
     private String applicationName;
 
     /** Where the platform configuration lives: file:/path/platform.yaml (watched) or etcd://host:2379,host2:2379/key?cacert=/etc/lanemq/etcd-ca.pem (TLS and
-     * authentication settings: the README's etcd locations; plaintext only to a loopback etcd). */
+     * authentication settings: platform-config/README.md, etcd locations; plaintext only to a loopback etcd). */
     private String configLocation;
 
     /** The application's secret for the consumer proxy, needed only by consumer groups in PROXY mode. */

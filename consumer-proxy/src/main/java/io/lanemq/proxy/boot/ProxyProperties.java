@@ -32,7 +32,7 @@ public class ProxyProperties {
     /** The gRPC port when none is given. */
     public static final int DEFAULT_GRPC_PORT = 7443;
 
-    /** Platform configuration: file:/path/platform.yaml or etcd://host:port/key?cacert=/path/ca.pem (TLS/auth: the README's etcd locations). Required. */
+    /** Platform configuration: file:/path/platform.yaml or etcd://host:port/key?cacert=/path/ca.pem (TLS/auth: platform-config/README.md, etcd locations). Required. */
     private String configLocation;
     /** gRPC address to bind (only this one), host:port. */
     private String listen = "127.0.0.1:" + DEFAULT_GRPC_PORT;

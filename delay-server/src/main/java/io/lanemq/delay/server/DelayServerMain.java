@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 public final class DelayServerMain implements Callable<Integer> {
 
     @Option(names = "--config", required = true,
-            description = "Platform configuration: file:/path/platform.yaml or etcd://host:port[,host:port]/key?cacert=/path/ca.pem (TLS/auth settings: the README's etcd locations; plaintext only to a loopback etcd)")
+            description = "Platform configuration: file:/path/platform.yaml or etcd://host:port[,host:port]/key?cacert=/path/ca.pem (TLS/auth settings: platform-config/README.md, etcd locations; plaintext only to a loopback etcd)")
     String config;
 
     @Option(names = "--store-dir", required = true, description = "Root of the stores (one directory per cluster)")

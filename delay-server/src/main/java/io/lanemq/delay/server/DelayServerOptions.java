@@ -9,7 +9,7 @@ import java.util.Objects;
  * validating {@link Builder}. The internal topic and group come from the platform configuration's
  * {@code delay} section.
  *
- * @param configLocation the platform configuration ({@code file:/...} or {@code etcd://host:port/key?cacert=...}: see the README's etcd locations)
+ * @param configLocation the platform configuration ({@code file:/...} or {@code etcd://host:port/key?cacert=...}: see platform-config/README.md, etcd locations)
  * @param storeDir       the store's root; each cluster's engine gets a directory below it
  * @param bindAddress    the address {@code /livez}, {@code /readyz} and {@code /metrics} are served on
  * @param metricsPort    their port; 0 = any free port, -1 = not served
