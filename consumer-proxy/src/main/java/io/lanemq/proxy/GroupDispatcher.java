@@ -84,8 +84,8 @@ final class GroupDispatcher {
         this.deliveryIds = deliveryIds;
         this.listener = listener;
         this.turns = new FairTurns(settings.run());
-        // Not listener::parked, which fails at once on a null listener; ProxyDashboardMetricNamesTest builds one
-        // without a listener, as a dispatcher that never fails a delivery never needs it.
+        // Not listener::parked, which fails at once on a null listener: a dispatcher that never fails a delivery
+        // needs no listener, and may be built without one.
         this.redelivery = new RedeliverySchedule(settings, nanoClock,
                 (message, delayNanos) -> listener.parked(message, delayNanos));
     }

@@ -125,8 +125,8 @@ final class AckListener implements AutoCloseable {
                 return;
             }
             // A sender connects when it has acks to write, so its first frame follows at once. A connection that
-            // stays silent holds one of the few slots: without this, a burst of idle connections kept the real
-            // senders out for the whole idle timeout (AckListenerFuzzTest's flood).
+            // stays silent holds one of the few slots: without this, a burst of idle connections would keep the
+            // real senders out for the whole idle timeout.
             socket.setSoTimeout(silentLimit);
             socket.setTcpNoDelay(true);
             DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), READ_BUFFER));

@@ -6,11 +6,10 @@ import io.lanemq.testkit.StackSpec;
  * The broker settings of the stacks the dial test starts itself (the embedded default, and its integration tests).
  *
  * <p>A less hasty transaction check than the testkit's: at its 1 s timeout and 1 s check interval the broker checks
- * back some transactions already committed (at once, or by an earlier check) and delivers them twice; the dial test
- * reported 17 duplicates in 500 transactional probes at 10/s, and 8% at 200/s. With a 3 s timeout and a 2 s interval
- * every probe arrived once, except across multi-second stalls of an overloaded machine: 5 s leaves more room, for a
- * check-back after 5-7 s. A send may also wait 3 s (not 1 s) in the broker's queue before "broker busy", so a stall
- * of the shared 2-core machine is not reported as a send failure of the broker.
+ * back some transactions already committed (at once, or by an earlier check) and delivers them twice, which the
+ * dial test would report as duplicates of the broker. 5 s, for a check-back after 5-7 s, leaves room for the
+ * multi-second stalls of an overloaded machine. A send may also wait 3 s (not 1 s) in the broker's queue before
+ * "broker busy", so a stall of a shared small machine is not reported as a send failure of the broker.
  */
 public final class EmbeddedStack {
 

@@ -31,9 +31,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * send failures report. So each send failure without an answer from the broker restarts the patience (grace plus
  * allowance) of every probe still pending on that broker; once the broker answers again, its probes have that long
  * to arrive, and only then count lost. A failure the broker answered (an error code, e.g. busy) proves it reachable
- * and changes no deadline. Without this, a silent partition of an IDC for 15 s (IdcPartitionFaultIT) reported 25
- * transactional probes stored there before it as lost: their check-back could only come after the heal, past their
- * deadline, and every one of them arrived (counted late).
+ * and changes no deadline. Without this, a silent partition of an IDC would report the transactional probes stored
+ * there before it as lost: their check-back can only come after the heal, past their deadline, though every one of
+ * them arrives.
  *
  * <p>Thread-safe: tracking, sends and acks may come from any thread; {@link #reconcile()} and {@link #totals()}
  * are serialized. Time comes from the injected {@link Ticker} and {@link InstantSource} only, so tests advance it instead of sleeping.

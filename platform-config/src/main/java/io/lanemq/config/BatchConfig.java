@@ -19,13 +19,10 @@ public record BatchConfig(int maxMessages, int maxBytes, int maxInFlight, Durati
     public static final int MAX_BYTES_LIMIT = 4 * 1024 * 1024 - 64 * 1024;
 
     /**
-     * Defaults: up to 256 messages or 256 KiB per request, one request of a queue in flight, no linger. Measured
-     * with the produce-batch benchmark (300 B, one broker on this 2-core machine, 5 s rounds, msgs/s of SDK sync
-     * sends with 8 / 64 threads, then async with 1,024 in flight): maxInFlight 1 and 64 messages 10,798 / 51,924 /
-     * 118,229; maxInFlight 2: 10,030 / 47,154 / 132,673; maxInFlight 4: 9,162 / 44,674 / 159,657; maxInFlight 1 and
-     * 256 messages 11,126 / 60,497 / 196,342; maxInFlight 2 and 256: 9,380 / 54,650 / 213,054. One request in
-     * flight makes the fullest requests for synchronous senders, which are most callers; 256 messages lets an
-     * asynchronous burst fill them.
+     * Defaults: up to 256 messages or 256 KiB per request, one request of a queue in flight, no linger, chosen with
+     * the produce-batch benchmark (its figures: benchmarks/README.md, Measurements). One request in flight makes the
+     * fullest requests for synchronous senders, which are most callers; 256 messages lets an asynchronous burst fill
+     * them.
      */
     public static final BatchConfig DEFAULTS = new BatchConfig(256, 256 * 1024, 1, Duration.ZERO);
 

@@ -20,9 +20,8 @@ import org.slf4j.LoggerFactory;
  * (two minutes without heartbeats). RocketMQ's own strategies then see {@code [us, us]}: a lone member takes
  * the first copy's half of the queues and leaves the other half to a second member that does not exist. Nobody
  * reads those queues, so the healed cluster's messages on them wait, and what was already read from them is
- * handed over (to nobody) and read again later. Seen in the delay server's {@code IdcPartitionFaultIT} in most
- * runs, lasting from 1 s to the whole two minutes (125 s) after the heal; its SDK consumer group showed the same.
- * Every member of the group runs this, so all of them compute the same allocation.
+ * handed over (to nobody) and read again later, for up to those two minutes after the heal. Every member of the
+ * group runs this, so all of them compute the same allocation.
  */
 public final class DistinctClientAllocation implements AllocateMessageQueueStrategy {
 

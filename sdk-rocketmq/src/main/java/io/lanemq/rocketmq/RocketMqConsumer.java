@@ -146,9 +146,9 @@ final class RocketMqConsumer implements BoundConsumer {
      * The group's committed offset of {@code queue} on its broker, -1 when it has none. Asked here rather than
      * through the consumer's offset store: the store's READ_FROM_STORE also writes the broker's answer into the
      * consumer's own offset table, putting back an older offset than the one it just consumed up to; the next
-     * persist then commits the older one, and an idle queue keeps it until its long poll returns (measured in
-     * {@code RocketMqBindingIT}: a backlog asked every 20 ms reached 0 after 19.7 s instead of within the 1 s persist
-     * interval), and a consumer closed meanwhile commits the older offset, so those messages come again.
+     * persist then commits the older one, and an idle queue keeps it until its long poll returns (many seconds
+     * instead of the 1 s persist interval), and a consumer closed meanwhile commits the older offset, so those
+     * messages come again.
      */
     private long committedOnBroker(MQClientInstance client, MessageQueue queue)
             throws MQClientException, MQBrokerException, RemotingException, InterruptedException {

@@ -199,9 +199,8 @@ final class RocketMqProducer implements BoundProducer {
     /**
      * The batch request, built here rather than by {@code DefaultMQProducer.send(Collection)}: that one gives the
      * batch itself a unique id too, and the broker appends the batch's properties to every message it stores
-     * (apache/rocketmq#2343), where the later {@code UNIQ_KEY} wins. Consumers then saw every message of a batch
-     * under one id (found by BatchGatheringIT: 16 x 150 sends consumed as 763 ids, 2,143 of the ids the producer
-     * returned never seen). Without an id of its own the batch keeps each message's.
+     * (apache/rocketmq#2343), where the later {@code UNIQ_KEY} wins, so consumers would see every message of a
+     * batch under one id, not the ids the producer returned. Without an id of its own the batch keeps each message's.
      */
     private MessageBatch batchOf(List<Message> inner) throws MQClientException {
         MessageBatch batch = MessageBatch.generateFromList(inner);

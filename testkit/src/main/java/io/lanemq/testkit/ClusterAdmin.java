@@ -82,8 +82,8 @@ final class ClusterAdmin implements AutoCloseable {
             // Again on a remoting failure, on a new admin client, until the deadline. A broker answers a topic
             // creation only after registering the topic with its name servers (registerIncrementBrokerData,
             // synchronized with the periodic registration), so right after a name server was unreachable
-            // (NetworkFaults) the broker may answer late: IdcPartitionFaultIT's next test saw two 3 s timeouts in a
-            // row. A new client also drops a connection the broker may have forgotten during a silent fault.
+            // (NetworkFaults) the broker may answer late, for more than one 3 s timeout in a row. A new client also
+            // drops a connection the broker may have forgotten during a silent fault.
             while (true) {
                 try {
                     admin().createAndUpdateTopicConfig(broker.address(), config);

@@ -76,7 +76,7 @@ final class CheckpointedQueues {
      * by the reading thread for every message before it is handled. A queue the checkpoint covers whose messages
      * arrive before the rebalance listener named it (RocketMQ may start its pull first) is taken for restoring here:
      * handled, its messages would have made a ledger, and the queue would then be read again from its committed
-     * offset instead of restored (DelayServerCheckpointIT in CI: 1,759 of 2,000 restored, 241 old copies read).
+     * offset instead of restored, so records the checkpoint already held would be read (and scheduled) twice.
      */
     boolean restoring(QueueRef queue) {
         if (!restoring.isEmpty() && restoring.contains(queue)) {

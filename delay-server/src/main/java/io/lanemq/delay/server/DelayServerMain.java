@@ -58,8 +58,7 @@ public final class DelayServerMain implements Callable<Integer> {
             exit = new CommandLine(new DelayServerMain()).execute(args);
         } catch (Throwable e) {
             // An Error (a missing class, say) passes through picocli: without this exit the threads already
-            // started kept the process alive, /livez answering and never ready, instead of failing the pod
-            // (ManifestServicesIT saw it when the image lacked HdrHistogram).
+            // started would keep the process alive, /livez answering and never ready, instead of failing the pod.
             e.printStackTrace();
             exit = 2;
         }

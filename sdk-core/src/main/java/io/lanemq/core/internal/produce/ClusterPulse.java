@@ -10,8 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Abandoning an attempt stores a second copy if it still succeeds. That is the right price while another
  * cluster is answering in milliseconds (the attempt's cluster is the odd one out: a silent partition, a stalled
- * broker), and the wrong one when every cluster is slow: a busy 2-core host stalled every send 1-2 s at once
- * (DelayServerProbeIT under three test stacks), and giving up on each then only doubled the messages.
+ * broker), and the wrong one when every cluster is slow: when a busy host stalls every send for a second or two at
+ * once, giving up on each only doubles the messages.
  *
  * <p>It also keeps each cluster's usual answer time, the way TCP keeps a connection's (RFC 6298: a smoothed
  * round trip and its mean deviation), so "silent" is measured against how this cluster answers now: see
@@ -57,8 +57,7 @@ final class ClusterPulse {
      * True when {@code cluster} answered sends before {@code sinceNanos} and none since: a connection that worked and
      * went quiet. A cluster that never answered yet is not "silent" but cold: its first sends wait for a route
      * lookup and a connection, hundreds of milliseconds on a busy host, and giving up on them then stores copies
-     * (DelayServerCheckpointIT in CI: a burst of 2,000 sends gave up on the other IDC's first answers and stored
-     * 2,007 records).
+     * of a whole burst.
      */
     boolean silentSince(String cluster, long sinceNanos) {
         Marks m = marks.get(cluster);
@@ -69,9 +68,8 @@ final class ClusterPulse {
      * How long a cluster that went quiet is waited for before it counts as stalled: its smoothed answer time plus
      * four mean deviations (TCP's retransmission timeout, RFC 6298 section 2), within {@code [floorNanos,
      * ceilingNanos]}. On a quiet host answers take milliseconds and the floor applies, so a silent partition is
-     * still noticed at the floor. On a host so busy that this cluster's answers take hundreds of milliseconds
-     * (DelayServerProbeIT with three other builds on 2 cores: p99 550 ms), 250 ms of quiet is its normal pace, and
-     * giving up then stored copies: 5 duplicates in 972 probes.
+     * still noticed at the floor. On a host so busy that this cluster's answers take hundreds of milliseconds,
+     * 250 ms of quiet is its normal pace, and giving up then would store copies.
      */
     long patienceNanos(String cluster, long floorNanos, long ceilingNanos) {
         Marks m = marks.get(cluster);

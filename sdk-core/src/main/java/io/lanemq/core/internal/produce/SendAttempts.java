@@ -225,18 +225,18 @@ final class SendAttempts {
      *   <li>Another cluster answered quickly since it started, and its own cluster, which answered before, answered
      *       nothing at all since then: its connection is stalled, and it is given up on at {@link #stallNanos}. A lost packet makes
      *       TCP wait for a retransmission (200 ms at least on Linux, doubling on each loss), and every request on
-     *       the connection waits with it: under 10% packet loss on one IDC, the 4 senders of
-     *       IdcPartitionFaultIT all piled onto that IDC within milliseconds and waited out failoverAfterMs
-     *       together, so whole seconds passed with 33 and 85 sends against 1,300 (and one with none in CI).</li>
+     *       the connection waits with it: under packet loss on one IDC, synchronous senders pile onto that IDC
+     *       within milliseconds and would wait out failoverAfterMs together, leaving whole seconds with almost no
+     *       sends.</li>
      *   <li>Another cluster answered quickly, its own is answering others: it is given up on at
      *       {@link #failoverAfter()}.</li>
      *   <li>Without that evidence (the whole host may be stalled), or when its cluster had never answered when the
      *       attempt started (cold: its first sends wait for a route and a connection), it is given up on only at half the send
      *       timeout, so a lone sender still fails over. Cold clusters wait that long because giving up on them
-     *       stores copies: a delay server restarted with 2,000 records due within 15 s, on a host busy with other
-     *       builds, gave up on its new producer's first sends after failoverAfterMs and delivered 34 twice
-     *       (DelayServerCheckpointIT); a cluster silent from the start costs a few sends half the send timeout,
-     *       as each failure halves its weight.</li>
+     *       stores copies: a burst of sends from a new producer on a busy host (a delay server restarting with
+     *       many records due) would be abandoned on its cluster after failoverAfterMs, stored there anyway and
+     *       delivered twice; a cluster silent from the start costs a few sends half the send timeout, as each
+     *       failure halves its weight.</li>
      * </ul>
      */
     boolean overdue(Attempt attempt, long nowNanos) {
