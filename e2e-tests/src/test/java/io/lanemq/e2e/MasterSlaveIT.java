@@ -136,9 +136,9 @@ class MasterSlaveIT {
                     // By the cluster each copy was read from: a message stored on both clusters (a send that failed
                     // over) read by the late group on B and read again on A is a copy it never read there.
                     Set<String> lateReadOnA = late.all.stream().filter(m -> clusterA.equals(m.cluster()))
-                            .map(ReceivedMessage::messageId).collect(java.util.stream.Collectors.toSet());
+                            .map(ReceivedMessage::messageId).collect(Collectors.toSet());
                     Set<String> lateReadOnB = late.all.stream().filter(m -> !clusterA.equals(m.cluster()))
-                            .map(ReceivedMessage::messageId).collect(java.util.stream.Collectors.toSet());
+                            .map(ReceivedMessage::messageId).collect(Collectors.toSet());
                     long replayedOnA = lateAgain.all.stream()
                             .filter(m -> clusterA.equals(m.cluster()) && lateReadOnA.contains(m.messageId()))
                             .map(ReceivedMessage::messageId).distinct().count();

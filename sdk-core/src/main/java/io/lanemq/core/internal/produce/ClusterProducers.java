@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -78,7 +79,7 @@ public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
      * @throws InvalidConfigurationException when every cluster refused the producer's configuration
      */
     public Map<String, String> startAll() throws InvalidConfigurationException {
-        Map<String, String> failed = new java.util.TreeMap<>();
+        Map<String, String> failed = new TreeMap<>();
         List<MessagingException> refusals = new ArrayList<>();
         for (String cluster : config.current().clusters().keySet()) {
             try {
