@@ -16,6 +16,7 @@ import io.lanemq.core.internal.consume.attach.ClusterAttachments;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.micrometer.core.instrument.Meter;
 import io.lanemq.support.NamedThreads;
+import io.lanemq.support.ParallelClose;
 import io.lanemq.support.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -325,8 +326,13 @@ final class DirectConsumption implements AutoCloseable {
 
     /** Closes a cluster's consumer, which finishes its in-flight messages and commits their offsets. */
     private void stopOne(String cluster) {
+        perCluster.get(cluster).consumer.close();
+        forget(cluster);
+    }
+
+    /** Removes a closed cluster's consumer with its gauges. */
+    private void forget(String cluster) {
         Running running = perCluster.remove(cluster);
-        running.consumer.close();
         attachments.forget(cluster, owner);
         metrics.remove(running.threadsGauge);
         metrics.remove(running.lagGauge);
@@ -498,7 +504,9 @@ final class DirectConsumption implements AutoCloseable {
         attach.shutdown();
         // Interrupts a refresh waiting on a broker; not awaited, since one still running only writes to gauges removed here.
         lagRefresh.shutdownNow();
-        new ArrayList<>(perCluster.keySet()).forEach(this::stopOne);
+        ParallelClose.all(NamedThreads.name("lanemq-consumer-close", subscriptionId),
+                perCluster.values().stream().map(running -> (Runnable) running.consumer::close).toList());
+        new ArrayList<>(perCluster.keySet()).forEach(this::forget);
         metrics.remove(drainingGauge);
     }
 

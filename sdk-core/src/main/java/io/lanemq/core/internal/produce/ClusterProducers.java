@@ -18,6 +18,8 @@ import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.config.ProducerConfig;
 import io.lanemq.core.internal.consume.listener.DeliveredMessage;
 import io.lanemq.core.metrics.SdkMetrics;
+import io.lanemq.support.NamedThreads;
+import io.lanemq.support.ParallelClose;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -184,7 +186,8 @@ public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
     @Override
     public void close() {
         synchronized (byCluster) {
-            byCluster.values().forEach(bound -> bound.producer.close());
+            ParallelClose.all(NamedThreads.name("lanemq-producer-close", producerGroup),
+                    byCluster.values().stream().map(bound -> (Runnable) bound.producer::close).toList());
             byCluster.clear();
         }
     }
