@@ -36,12 +36,15 @@ import io.lanemq.core.internal.produce.TopicRateLimits;
 import io.lanemq.core.internal.routing.FailoverClusterChooser;
 import io.lanemq.core.internal.routing.NameServerProbe;
 import io.lanemq.core.metrics.SdkMetrics;
+import io.lanemq.support.NamedThreads;
+import io.lanemq.support.ParallelClose;
 import io.lanemq.support.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.observation.ObservationRegistry;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -269,18 +272,23 @@ public final class CoreMessagingClient implements MessagingClient {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        List<AutoCloseable> toClose = new ArrayList<>(open);
+        // Producers and subscriptions are independent, and each takes seconds to close its RocketMQ clients.
+        List<Exception> failures = Collections.synchronizedList(new ArrayList<>());
+        ParallelClose.all(NamedThreads.name("lanemq-client-close", options.applicationName()),
+                List.copyOf(open).stream().map(closeable -> (Runnable) () -> {
+                    try {
+                        closeable.close();
+                    } catch (Exception e) {
+                        failures.add(e);
+                    }
+                }).toList());
         RuntimeException failure = null;
-        for (AutoCloseable closeable : toClose) {
-            try {
-                closeable.close();
-            } catch (Exception e) {
-                if (failure == null) {
-                    failure = new IllegalStateException("closing the messaging client failed [applicationName="
-                            + options.applicationName() + "]", e);
-                } else {
-                    failure.addSuppressed(e);
-                }
+        for (Exception e : failures) {
+            if (failure == null) {
+                failure = new IllegalStateException("closing the messaging client failed [applicationName="
+                        + options.applicationName() + "]", e);
+            } else {
+                failure.addSuppressed(e);
             }
         }
         if (lanes != null) {
