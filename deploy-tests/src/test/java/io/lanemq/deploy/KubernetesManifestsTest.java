@@ -70,11 +70,12 @@ class KubernetesManifestsTest {
         assertThat(objects.keySet()).as("what the base deploys").contains(
                 "Deployment/lanemq-consumer-proxy", "Service/lanemq-consumer-proxy",
                 "PodDisruptionBudget/lanemq-consumer-proxy", "StatefulSet/lanemq-delay-server",
-                "Deployment/lanemq-dial-test", "ServiceMonitor/lanemq");
+                "Deployment/lanemq-dial-test", "Deployment/lanemq-console", "Service/lanemq-console",
+                "ServiceMonitor/lanemq");
         assertThat(objects.keySet()).as("no secret values in the base").noneMatch(key -> key.startsWith("Secret/"));
         assertThat(parseAll(Kustomization.readAll(BASE.resolve("secrets.example.yaml")).stream()
                 .map(d -> new Kustomization.Resource(BASE.resolve("secrets.example.yaml"), d)).toList()))
-                .as("the example secrets parse too").hasSize(3);
+                .as("the example secrets parse too").hasSize(6);
     }
 
     @Test
@@ -117,7 +118,7 @@ class KubernetesManifestsTest {
             checked.add(service.name());
         });
         assertThat(checked).as("every service's containers were checked")
-                .containsExactlyInAnyOrder("CONSUMER_PROXY", "DELAY_SERVER", "DIAL_TEST");
+                .containsExactlyInAnyOrder("CONSUMER_PROXY", "DELAY_SERVER", "DIAL_TEST", "CONSOLE");
     }
 
     @Test
