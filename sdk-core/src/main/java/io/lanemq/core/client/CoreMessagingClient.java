@@ -19,7 +19,6 @@ import io.lanemq.api.spi.MessagingBinding;
 import io.lanemq.config.ConfigSource;
 import io.lanemq.config.ConfigSources;
 import io.lanemq.config.ConfigSubscriber;
-import io.lanemq.config.PlatformConfigParser;
 import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.core.internal.consume.DualClusterConsumer;
 import io.lanemq.core.internal.consume.LaneMembership;
@@ -150,7 +149,7 @@ public final class CoreMessagingClient implements MessagingClient {
             MessagingBinding bound = ApplicationTunedBinding.of(binding.isPresent() ? binding.get()
                     : BindingLoader.load(config.current().binding(), CoreMessagingClient.class.getClassLoader()), options.properties());
             SdkMetrics metrics = new SdkMetrics(registry, options.applicationName(),
-                    options.environment().orElse(PlatformConfigParser.DEFAULT_ENVIRONMENT));
+                    options.environment().orElseGet(ConfigSources::deploymentEnvironment));
             if (options.lanes().isPresent()) {
                 lanes = LaneRuntime.start(options.lanes().get(), config.current().producer().maxBodyBytes(), metrics, ticker,
                         options.applicationName());

@@ -134,8 +134,8 @@ public final class SdkMetrics {
     /** On every meter: which application's client it belongs to. */
     public static final String TAG_APPLICATION = "application";
     /**
-     * On every meter of an application's client: the environment of the platform configuration it reads
-     * ({@code ClientOptions.environment()}, {@code default} when it names none), the dashboards' {@code $environment}.
+     * On every meter of an application's client: the platform environment it runs in ({@code ClientOptions.environment()},
+     * else the deployment's {@code LANEMQ_ENVIRONMENT}, else {@code default}), the dashboards' {@code $environment}.
      * The services' meters get the label from their scrape instead (deploy/README.md, "Environments").
      */
     public static final String TAG_ENVIRONMENT = "environment";
