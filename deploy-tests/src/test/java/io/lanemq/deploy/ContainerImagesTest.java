@@ -124,8 +124,8 @@ class ContainerImagesTest {
             expected = "lanemq.proxy.config-location";
             exit = 1;
         } else if (image == Image.CONSOLE) {
-            // Spring Boot up to property validation: no etcd given, so it stops naming the setting.
-            expected = "lanemq.console.etcd-endpoints";
+            // Spring Boot up to property validation: no etcd and no key store given, so it stops naming a setting.
+            expected = "The console's setting lanemq.console.";
             exit = 1;
         } else {
             command.add("--help");
