@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.lanemq.configtool.ConfigTool;
+import io.lanemq.console.ConsoleApplication;
 import io.lanemq.delay.server.DelayServerMain;
 import io.lanemq.proxy.boot.ConsumerProxyApplication;
 import java.nio.charset.StandardCharsets;
@@ -44,6 +45,7 @@ class ContainerImagesTest {
         CONSUMER_PROXY("consumer-proxy", ConsumerProxyApplication.class.getName(), "lanemq/consumer-proxy"),
         DELAY_SERVER("delay-server", DelayServerMain.class.getName(), "lanemq/delay-server"),
         DIAL_TEST("dial-test", "io.lanemq.dialtest.DialTestMain", "lanemq/dial-test"),
+        CONSOLE("platform-console", ConsoleApplication.class.getName(), "lanemq/platform-console"),
         CONFIG_TOOL("config-tool", ConfigTool.class.getName(), null);
 
         final String module;
@@ -120,6 +122,10 @@ class ContainerImagesTest {
             // Spring Boot up to property validation: no platform configuration given, so it stops naming it.
             command.add("--lanemq.proxy.plaintext=true");
             expected = "lanemq.proxy.config-location";
+            exit = 1;
+        } else if (image == Image.CONSOLE) {
+            // Spring Boot up to property validation: no etcd and no key store given, so it stops naming a setting.
+            expected = "The console's setting lanemq.console.";
             exit = 1;
         } else {
             command.add("--help");

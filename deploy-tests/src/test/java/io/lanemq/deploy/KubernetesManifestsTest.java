@@ -70,11 +70,12 @@ class KubernetesManifestsTest {
         assertThat(objects.keySet()).as("what the base deploys").contains(
                 "Deployment/lanemq-consumer-proxy", "Service/lanemq-consumer-proxy",
                 "PodDisruptionBudget/lanemq-consumer-proxy", "StatefulSet/lanemq-delay-server",
-                "Deployment/lanemq-dial-test", "ServiceMonitor/lanemq");
+                "Deployment/lanemq-dial-test", "Deployment/lanemq-console", "Service/lanemq-console",
+                "ServiceMonitor/lanemq");
         assertThat(objects.keySet()).as("no secret values in the base").noneMatch(key -> key.startsWith("Secret/"));
         assertThat(parseAll(Kustomization.readAll(BASE.resolve("secrets.example.yaml")).stream()
                 .map(d -> new Kustomization.Resource(BASE.resolve("secrets.example.yaml"), d)).toList()))
-                .as("the example secrets parse too").hasSize(3);
+                .as("the example secrets parse too").hasSize(6);
     }
 
     @Test
@@ -117,7 +118,7 @@ class KubernetesManifestsTest {
             checked.add(service.name());
         });
         assertThat(checked).as("every service's containers were checked")
-                .containsExactlyInAnyOrder("CONSUMER_PROXY", "DELAY_SERVER", "DIAL_TEST");
+                .containsExactlyInAnyOrder("CONSUMER_PROXY", "DELAY_SERVER", "DIAL_TEST", "CONSOLE");
     }
 
     @Test
@@ -233,6 +234,46 @@ class KubernetesManifestsTest {
      */
     @Test
     void kubectlKustomizeRendersExactlyTheCheckedObjects() throws Exception {
+        List<String> kinds = kubectlKustomize().stream()
+                .map(d -> d.path("kind").asText() + "/" + d.path("metadata").path("name").asText()).sorted().toList();
+        List<String> expected = Stream.concat(objects.keySet().stream(),
+                base.configMaps.stream().map(c -> "ConfigMap/" + c.name())).sorted().toList();
+        assertThat(kinds).isEqualTo(expected);
+    }
+
+    /**
+     * The dashboards' {@code $environment} on the services' series: the base labels every pod template with
+     * {@code lanemq.io/environment} (one place, its kustomization; an overlay sets its own) and the ServiceMonitor
+     * turns that pod label into the series label {@code environment}.
+     */
+    @Test
+    void everyPodCarriesTheEnvironmentLabelTheServiceMonitorTurnsIntoTheSeriesLabel() throws Exception {
+        ServiceMonitor monitor = (ServiceMonitor) objects.get("ServiceMonitor/lanemq");
+        assertThat(monitor.getSpec().getEndpoints().get(0).getRelabelings()).as("the ServiceMonitor's relabeling")
+                .anySatisfy(relabel -> {
+                    assertThat(relabel.getSourceLabels()).containsExactly("__meta_kubernetes_pod_label_"
+                            + ENVIRONMENT_LABEL.replaceAll("[^a-zA-Z0-9_]", "_"));
+                    assertThat(relabel.getTargetLabel()).isEqualTo("environment");
+                });
+        List<String> pods = new ArrayList<>();
+        for (JsonNode object : kubectlKustomize()) {
+            String kind = object.path("kind").asText();
+            if (kind.equals("Deployment") || kind.equals("StatefulSet")) {
+                String name = object.path("metadata").path("name").asText();
+                assertThat(object.path("spec").path("template").path("metadata").path("labels").path(ENVIRONMENT_LABEL).asText())
+                        .as(name + "'s pods carry " + ENVIRONMENT_LABEL).isNotBlank();
+                assertThat(object.path("spec").path("selector").path("matchLabels").has(ENVIRONMENT_LABEL))
+                        .as(name + ": not in the selector (immutable: an overlay could not change it)").isFalse();
+                pods.add(name);
+            }
+        }
+        assertThat(pods).contains("lanemq-console", "lanemq-consumer-proxy", "lanemq-delay-server", "lanemq-dial-test");
+    }
+
+    private static final String ENVIRONMENT_LABEL = "lanemq.io/environment";
+
+    /** The base as {@code kubectl kustomize} renders it; skipped where kubectl is missing, failed under CI=true. */
+    private static List<JsonNode> kubectlKustomize() throws Exception {
         Optional<Path> kubectl = Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
                 .map(dir -> Path.of(dir, "kubectl")).filter(Files::isExecutable).findFirst();
         if (kubectl.isEmpty() && "true".equals(System.getenv("CI"))) {
@@ -246,11 +287,7 @@ class KubernetesManifestsTest {
         Path rendered = Files.createTempFile("lanemq-rendered", ".yaml");
         try {
             Files.writeString(rendered, output);
-            List<String> kinds = Kustomization.readAll(rendered).stream()
-                    .map(d -> d.path("kind").asText() + "/" + d.path("metadata").path("name").asText()).sorted().toList();
-            List<String> expected = Stream.concat(objects.keySet().stream(),
-                    base.configMaps.stream().map(c -> "ConfigMap/" + c.name())).sorted().toList();
-            assertThat(kinds).isEqualTo(expected);
+            return Kustomization.readAll(rendered);
         } finally {
             Files.delete(rendered);
         }

@@ -73,7 +73,9 @@ class ManifestServicesIT {
     @Test
     void everyServiceRunsWithItsManifestsArgsAndEnvServesAndDrainsOnSigterm() throws Exception {
         long testStart = System.nanoTime();
-        List<Workload> workloads = Workload.ofBase();
+        // Not the console: its manifest points at an etcd with TLS and a user, which this stack does not run.
+        // KubernetesManifestsTest checks its manifest, ContainerImagesTest runs its image, ConsoleTlsIT/ConsoleApiIT it.
+        List<Workload> workloads = Workload.ofBase().stream().filter(w -> w.service() != ServiceArguments.CONSOLE).toList();
         assertThat(workloads).extracting(Workload::service).containsExactlyInAnyOrderElementsOf(EXPECTED.keySet());
         Map<Workload, Optional<OciImage>> images = images(workloads);
         LocalPod.Mode mode = images.values().stream().allMatch(Optional::isPresent) ? LocalPod.Mode.IMAGE : LocalPod.Mode.JAR;

@@ -1,5 +1,6 @@
 package io.lanemq.deploy;
 
+import io.lanemq.console.ConsoleProperties;
 import io.lanemq.delay.server.DelayServerMain;
 import io.lanemq.proxy.boot.ProxyProperties;
 import java.lang.reflect.Constructor;
@@ -8,6 +9,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
@@ -15,21 +17,15 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 import picocli.CommandLine;
 
 /**
- * A container's arguments read by the service's own parser (Spring's binder for the proxy's {@code lanemq.proxy.*},
- * picocli for the other two), so an option the service does not know fails here, and the address and grace
+ * A container's arguments read by the service's own parser (Spring's binder for the proxy's {@code lanemq.proxy.*}
+ * and the console's {@code lanemq.console.*}, picocli for the other two), so an option the service does not know fails here, and the address and grace
  * period are the ones the service will really use, defaults included.
  */
 enum ServiceArguments {
     CONSUMER_PROXY("lanemq/consumer-proxy") {
         @Override
         Parsed parse(List<String> args) {
-            Map<String, String> properties = new LinkedHashMap<>();
-            for (String arg : args) {
-                if (!arg.startsWith("--") || !arg.contains("=")) {
-                    throw new IllegalArgumentException("the proxy takes --property=value arguments only: " + arg);
-                }
-                properties.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
-            }
+            Map<String, String> properties = propertyArguments("the proxy", args);
             ProxyProperties bound = new Binder(new MapConfigurationPropertySource(properties))
                     .bind("lanemq.proxy", Bindable.of(ProxyProperties.class), new NoUnboundElementsBindHandler(org.springframework.boot.context.properties.bind.BindHandler.DEFAULT))
                     .orElseThrow(() -> new IllegalArgumentException("no lanemq.proxy.* argument"));
@@ -46,6 +42,23 @@ enum ServiceArguments {
             long delay = command.getCommandSpec().findOption("--readiness-delay-seconds").<Long>getValue();
             return new Parsed(io.lanemq.service.http.HttpAddress.parse("--http-address", http), Duration.ofSeconds(delay),
                     Duration.ofSeconds(grace));
+        }
+    },
+    CONSOLE("lanemq/platform-console") {
+        @Override
+        Parsed parse(List<String> args) {
+            Map<String, String> properties = propertyArguments("the console", args);
+            Map<String, String> server = new LinkedHashMap<>(properties);
+            server.keySet().removeIf(key -> !key.startsWith("server."));
+            if (!SERVER_PROPERTIES.containsAll(server.keySet())) {
+                throw new IllegalArgumentException("the console is given server properties it is not meant to take: "
+                        + server.keySet());
+            }
+            properties.keySet().removeAll(server.keySet());
+            ConsoleProperties bound = new Binder(new MapConfigurationPropertySource(properties))
+                    .bind("lanemq.console", Bindable.of(ConsoleProperties.class), new NoUnboundElementsBindHandler(org.springframework.boot.context.properties.bind.BindHandler.DEFAULT))
+                    .orElseThrow(() -> new IllegalArgumentException("no lanemq.console.* argument"));
+            return new Parsed(bound.httpSocketAddress(), bound.validReadinessDelay(), bound.validShutdownGrace());
         }
     },
     DIAL_TEST("lanemq/dial-test") {
@@ -67,6 +80,21 @@ enum ServiceArguments {
             }
         }
     };
+
+    /** The web server's settings the console's manifest may set (Spring Boot's, not the console's own). */
+    private static final Set<String> SERVER_PROPERTIES = Set.of("server.address", "server.port");
+
+    /** A Spring Boot service's {@code --property=value} arguments. */
+    private static Map<String, String> propertyArguments(String service, List<String> args) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        for (String arg : args) {
+            if (!arg.startsWith("--") || !arg.contains("=")) {
+                throw new IllegalArgumentException(service + " takes --property=value arguments only: " + arg);
+            }
+            properties.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
+        }
+        return properties;
+    }
 
     /** What the service will do with those arguments. */
     record Parsed(InetSocketAddress httpAddress, Duration readinessDelay, Duration shutdownGrace) {

@@ -14,8 +14,7 @@ import org.junit.jupiter.api.Test;
  * the time range and the shared variables (datasource, cluster).
  */
 class DashboardLinksTest {
-    private static final List<String> ALL = List.of(Dashboards.DASHBOARD, Dashboards.SDK_DASHBOARD, Dashboards.PROXY_DASHBOARD,
-            Dashboards.DELAY_DASHBOARD);
+    private static final List<String> ALL = Dashboards.ALL;
 
     @Test
     void everyDashboardLinksToTheOthersByTheTagTheyAllCarry() {

@@ -29,7 +29,8 @@ class DashboardRulesPromtoolTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {Dashboards.RULES_TEST, Dashboards.SDK_RULES_TEST, Dashboards.PROXY_RULES_TEST, Dashboards.DELAY_RULES_TEST})
+    @ValueSource(strings = {Dashboards.RULES_TEST, Dashboards.SDK_RULES_TEST, Dashboards.PROXY_RULES_TEST, Dashboards.DELAY_RULES_TEST,
+        Dashboards.ANNOTATIONS_TEST})
     void theAlertRulesPassTheirUnitTests(String rulesTest) throws Exception {
         Result result = promtool("test", "rules", rulesTest);
         assertThat(result.exitCode).as(result.output).isZero();
@@ -37,13 +38,15 @@ class DashboardRulesPromtoolTest {
     }
 
     /**
-     * Each panel query, its Grafana variables replaced, becomes a recording rule of a scratch rules file, so
-     * {@code promtool check rules} parses it as Prometheus would: a typo in a dashboard fails here, not in Grafana.
+     * Each panel and annotation query, its Grafana variables replaced, becomes a recording rule of a scratch rules
+     * file, so {@code promtool check rules} parses it as Prometheus would: a typo in a dashboard fails here, not in
+     * Grafana.
      */
     @ParameterizedTest
     @ValueSource(strings = {Dashboards.DASHBOARD, Dashboards.SDK_DASHBOARD, Dashboards.PROXY_DASHBOARD, Dashboards.DELAY_DASHBOARD})
     void everyPanelQueryParses(String dashboard, @TempDir Path scratch) throws Exception {
-        List<Dashboards.PanelQuery> queries = Dashboards.panelQueries(dashboard);
+        List<Dashboards.PanelQuery> queries = new java.util.ArrayList<>(Dashboards.panelQueries(dashboard));
+        Dashboards.annotationQueries(dashboard).forEach((name, expr) -> queries.add(new Dashboards.PanelQuery("annotation " + name, expr)));
         StringBuilder rules = new StringBuilder("groups:\n  - name: panels\n    rules:\n");
         for (int i = 0; i < queries.size(); i++) {
             rules.append("      - record: panel_").append(i).append("\n        expr: '")

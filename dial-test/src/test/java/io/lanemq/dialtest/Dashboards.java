@@ -42,6 +42,9 @@ final class Dashboards {
     static final String DELAY_DASHBOARD = "lanemq-delay-server.json";
     static final String DELAY_RULES = "lanemq-delay-server-alerts.yml";
     static final String DELAY_RULES_TEST = "lanemq-delay-server-alerts.test.yml";
+    /** promtool tests of the annotation queries every dashboard carries (no rule file of its own). */
+    static final String ANNOTATIONS_TEST = "lanemq-annotations.test.yml";
+    static final List<String> ALL = List.of(DASHBOARD, SDK_DASHBOARD, PROXY_DASHBOARD, DELAY_DASHBOARD);
     private static final Pattern METRIC = Pattern.compile("\\blanemq_[a-z0-9_]+");
 
     private Dashboards() {
@@ -65,6 +68,17 @@ final class Dashboards {
         for (JsonNode panel : read(new ObjectMapper(), dashboard).path("panels")) {
             for (JsonNode target : panel.path("targets")) {
                 queries.add(new PanelQuery(panel.path("title").asText(), target.path("expr").asText()));
+            }
+        }
+        return queries;
+    }
+
+    /** A dashboard's annotation queries (Prometheus annotations: their {@code expr}), by annotation name. */
+    static java.util.Map<String, String> annotationQueries(String dashboard) {
+        java.util.Map<String, String> queries = new java.util.LinkedHashMap<>();
+        for (JsonNode annotation : read(new ObjectMapper(), dashboard).path("annotations").path("list")) {
+            if (annotation.has("expr")) {
+                queries.put(annotation.path("name").asText(), annotation.path("expr").asText());
             }
         }
         return queries;
@@ -112,7 +126,7 @@ final class Dashboards {
     /** A panel query with Grafana's variables replaced, as Grafana would send it to Prometheus. */
     static String resolveVariables(String expr) {
         return expr.replace("$__rate_interval", "1m").replace("$__range", "5m")
-            .replace("$cluster", ".*").replace("$broker", ".*").replace("$kind", ".*")
+            .replace("$environment", ".*").replace("$cluster", ".*").replace("$broker", ".*").replace("$kind", ".*")
             .replace("$application", ".*").replace("$logic_topic", ".*")
             .replace("$topic", ".*").replace("$group", ".*");
     }

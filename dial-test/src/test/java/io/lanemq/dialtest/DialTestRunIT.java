@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lanemq.testkit.Idc;
 import io.lanemq.testkit.RocketMqStack;
+import io.lanemq.testkit.metrics.PrometheusServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -1,14 +1,18 @@
 package io.lanemq.console;
 
+import io.lanemq.service.http.GracefulShutdown;
+import io.lanemq.service.http.Readiness;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The platform console as a Spring Boot service: server-rendered pages (Thymeleaf) over the platform configuration
- * in etcd, behind Spring Security. Configured by {@code lanemq.console.*} ({@link ConsoleProperties}).
+ * in etcd, behind Spring Security. Configured by {@code lanemq.console.*} ({@link ConsoleProperties}). SIGTERM is
+ * handled the services' one way ({@link GracefulShutdown}): not ready at once, the readiness delay, then the close.
  *
  * <pre>{@code
  * LANEMQ_CONSOLE_KEYSTORE_PASSWORD=... java -jar platform-console-exec.jar --server.address=0.0.0.0 \
@@ -26,10 +30,17 @@ public class ConsoleApplication {
             "server.address", "127.0.0.1",
             "server.port", "8443",
             "spring.main.banner-mode", "off",
+            // Requests in flight finish on SIGTERM (within the shutdown grace) instead of being cut.
+            "server.shutdown", "graceful",
             "spring.thymeleaf.cache", "true");
 
     public static void main(String[] args) {
-        application().run(args);
+        SpringApplication application = application();
+        application.setRegisterShutdownHook(false); // ours below: readiness first, the readiness delay, then the close, bounded
+        ConfigurableApplicationContext context = application.run(args);
+        ConsoleProperties properties = context.getBean(ConsoleProperties.class);
+        GracefulShutdown.install("lanemq-console", context.getBean(Readiness.class), properties.validReadinessDelay(),
+                properties.validShutdownGrace(), context::close);
     }
 
     /** The application with the service's defaults; {@code run(args)} starts it. */

@@ -63,7 +63,8 @@ class ConsoleConfiguration {
 
     @Bean
     HealthScraper healthScraper(ConsoleProperties properties) {
-        return new HealthScraper(Optional.ofNullable(properties.getDialTestMetricsUrl()), properties.getSdkMetricsUrls());
+        return new HealthScraper(Optional.ofNullable(properties.getDialTestMetricsUrl()), properties.getSdkMetricsUrls(),
+                Optional.ofNullable(properties.getPrometheusUrl()), properties.validPrometheusWindow());
     }
 
     @Bean

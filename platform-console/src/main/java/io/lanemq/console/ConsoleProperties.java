@@ -1,10 +1,12 @@
 package io.lanemq.console;
 
 import io.lanemq.config.etcd.EtcdSecurity;
+import io.lanemq.service.http.GracefulShutdown;
 import io.lanemq.service.http.HttpAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,8 +53,22 @@ public class ConsoleProperties {
     private URI dialTestMetricsUrl;
     /** Prometheus endpoints of SDK applications (or a federation endpoint) to read their reload status from. */
     private List<URI> sdkMetricsUrls = new ArrayList<>();
+    /**
+     * Prometheus's base address (e.g. http://prometheus:9090): the health page then shows figures over
+     * prometheus-window from its HTTP API instead of scraping the endpoints above. Optional.
+     */
+    private URI prometheusUrl;
+    /** The health page's window when prometheus-url is set. */
+    private Duration prometheusWindow = Duration.ofMinutes(5);
     /** HOST:PORT of the operations endpoints (/livez, /readyz, /metrics), apart from the pages as on every service. */
     private String httpAddress = "127.0.0.1:" + DEFAULT_HTTP_PORT;
+    /**
+     * After SIGTERM: how long the console goes on serving while {@code /readyz} answers DRAINING, so every load
+     * balancer stops routing to it first (at least the readiness probe's period x failureThreshold).
+     */
+    private Duration readinessDelay = Duration.ZERO;
+    /** After the readiness delay: how long requests in flight may take to finish before the JVM exits anyway. */
+    private Duration shutdownGrace = Duration.ofSeconds(20);
 
     /** The operations endpoints' default port (the services' convention: service-http/README.md). */
     public static final int DEFAULT_HTTP_PORT = 9470;
@@ -64,6 +80,40 @@ public class ConsoleProperties {
         } catch (IllegalArgumentException e) {
             throw new InvalidConsolePropertyException(PREFIX + "http-address", e.getMessage(), e);
         }
+    }
+
+    /** The validated readiness delay; a bad value names {@code lanemq.console.readiness-delay}. */
+    public Duration validReadinessDelay() {
+        try {
+            return GracefulShutdown.requireReadinessDelay(readinessDelay);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConsolePropertyException(PREFIX + "readiness-delay", e.getMessage(), e);
+        }
+    }
+
+    /** The validated grace period; a bad value names {@code lanemq.console.shutdown-grace}. */
+    public Duration validShutdownGrace() {
+        try {
+            return GracefulShutdown.requireGrace(shutdownGrace);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConsolePropertyException(PREFIX + "shutdown-grace", e.getMessage(), e);
+        }
+    }
+
+    public Duration getReadinessDelay() {
+        return readinessDelay;
+    }
+
+    public void setReadinessDelay(Duration readinessDelay) {
+        this.readinessDelay = readinessDelay;
+    }
+
+    public Duration getShutdownGrace() {
+        return shutdownGrace;
+    }
+
+    public void setShutdownGrace(Duration shutdownGrace) {
+        this.shutdownGrace = shutdownGrace;
     }
 
     public String getHttpAddress() {
@@ -200,6 +250,31 @@ public class ConsoleProperties {
 
     public void setPlaintext(boolean plaintext) {
         this.plaintext = plaintext;
+    }
+
+    /** The validated window; a bad value names {@code lanemq.console.prometheus-window}. */
+    public Duration validPrometheusWindow() {
+        if (prometheusWindow == null || prometheusWindow.toSeconds() < 1 || prometheusWindow.compareTo(Duration.ofDays(1)) > 0) {
+            throw new InvalidConsolePropertyException(PREFIX + "prometheus-window",
+                    "must be between 1s and 1d, was " + prometheusWindow);
+        }
+        return prometheusWindow;
+    }
+
+    public URI getPrometheusUrl() {
+        return prometheusUrl;
+    }
+
+    public void setPrometheusUrl(URI prometheusUrl) {
+        this.prometheusUrl = prometheusUrl;
+    }
+
+    public Duration getPrometheusWindow() {
+        return prometheusWindow;
+    }
+
+    public void setPrometheusWindow(Duration prometheusWindow) {
+        this.prometheusWindow = prometheusWindow;
     }
 
     public URI getDialTestMetricsUrl() {

@@ -248,6 +248,10 @@ class ConsoleApiIT {
                     "      - { cluster: cluster-b, physicalTopic: order_paid, weight: 0, shadowTopic: order_paid_load }");
             assertThat(new PlatformConfigParser("staging").parse(drained, "etcd").topic("order-paid").orElseThrow()
                     .route("cluster-b").orElseThrow().weight()).as("staging reads the drained document").isZero();
+            awaitMetric(own, "lanemq_console_idc_drained{idc=\"idc-b\",key=\"" + own.key + "\"} 1.0",
+                    "the dashboards' drain annotation: idc-b drained");
+            awaitMetric(own, "lanemq_console_config_revision{key=\"" + own.key + "\"} " + (double) drainRevision,
+                    "the dashboards' publish annotation: the drain's revision");
             String operations = olga.get("/operations").body();
             assertThat(operations).contains("drained: takes no sends").doesNotContain("id=\"drain-idc-b\"")
                     .contains("id=\"undo-" + drainRevision + "\"");
@@ -256,6 +260,7 @@ class ConsoleApiIT {
                     "baseRevision", Long.toString(own.revision())));
             assertThat(olga.publish(undo, "maintenance done").statusCode()).isEqualTo(302);
             assertThat(own.published()).as("drain and undo give the text back byte for byte").isEqualTo(example);
+            awaitMetric(own, "lanemq_console_idc_drained{idc=\"idc-b\",key=\"" + own.key + "\"} 0.0", "idc-b no longer drained");
             assertThat(olga.get("/operations").body()).as("undo is offered only while the drain is in force")
                     .doesNotContain("id=\"undo-" + drainRevision + "\"").contains("id=\"undone-" + drainRevision + "\"");
 
@@ -266,6 +271,14 @@ class ConsoleApiIT {
             assertThat(olga.get("/history/" + byHand).body()).as("diffed against the last known revision")
                     .contains("<span class=\"add\">+# edited by hand</span>");
         }
+    }
+
+    /** Waits for the console's /metrics to hold {@code line} (ConsoleMetrics reads etcd every few seconds). */
+    private static void awaitMetric(ConsoleFixture fixture, String line, String what) {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        org.awaitility.Awaitility.await(what).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).until(() -> http.send(
+                java.net.http.HttpRequest.newBuilder(fixture.operations().resolve("/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body().lines().anyMatch(line::equals));
     }
 
     /** Entries per history page, as PagesController shows them. */

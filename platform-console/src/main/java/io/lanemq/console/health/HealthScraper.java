@@ -10,9 +10,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Scrapes the dial test's and the SDK applications' Prometheus endpoints when a page asks (no background polling:
- * the console holds no state, and a page load costs one request per endpoint, each bounded by a short timeout).
- * An endpoint that does not answer becomes a line in {@link HealthReport#errors()}, not a failed page. Thread-safe.
+ * Reads the health page's figures when a page asks (no background polling: the console holds no state, and a page
+ * load costs one request per endpoint or query, each bounded by a short timeout). With a Prometheus configured, its
+ * HTTP API gives figures over a recent window ({@link PrometheusHealth}); without one, the dial test's and the SDK
+ * applications' endpoints are scraped and their counters shown since each process started. The report says which
+ * ({@link HealthReport#basis()}). Whatever does not answer becomes a line in {@link HealthReport#errors()}, not a
+ * failed page. Thread-safe.
  */
 public final class HealthScraper {
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
@@ -20,17 +23,31 @@ public final class HealthScraper {
     private final Optional<URI> dialTest;
     private final List<URI> sdkEndpoints;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private final Optional<PrometheusHealth> prometheus;
 
+    /** Scrapes the endpoints themselves: counters since each process started. */
     public HealthScraper(Optional<URI> dialTest, List<URI> sdkEndpoints) {
+        this(dialTest, sdkEndpoints, Optional.empty(), Duration.ofMinutes(5));
+    }
+
+    /**
+     * @param prometheus when present, figures over {@code window} come from this Prometheus (its base address, e.g.
+     *                   {@code http://prometheus:9090}) and the endpoints are not scraped
+     */
+    public HealthScraper(Optional<URI> dialTest, List<URI> sdkEndpoints, Optional<URI> prometheus, Duration window) {
         this.dialTest = dialTest;
         this.sdkEndpoints = List.copyOf(sdkEndpoints);
+        this.prometheus = prometheus.map(uri -> new PrometheusHealth(new PrometheusApi(uri, http, TIMEOUT), window));
     }
 
     public boolean configured() {
-        return dialTest.isPresent() || !sdkEndpoints.isEmpty();
+        return prometheus.isPresent() || dialTest.isPresent() || !sdkEndpoints.isEmpty();
     }
 
     public HealthReport scrape() {
+        if (prometheus.isPresent()) {
+            return windowed(prometheus.get());
+        }
         List<String> errors = new ArrayList<>();
         List<LaneFigures> lanes = dialTest.map(uri -> fetch(uri, errors)).map(t -> HealthSeries.lanes(PrometheusText.parse(t)))
                 .orElse(List.of());
@@ -41,7 +58,24 @@ public final class HealthScraper {
                 clients.addAll(HealthSeries.clients(PrometheusText.parse(text), uri.toString()));
             }
         }
-        return new HealthReport(lanes, clients, errors);
+        return new HealthReport(HealthReport.SINCE_START, lanes, clients, errors);
+    }
+
+    private HealthReport windowed(PrometheusHealth source) {
+        String basis = "over the last " + source.window() + ", from Prometheus at " + source.api().base();
+        List<String> errors = new ArrayList<>();
+        List<LaneFigures> lanes = List.of();
+        List<ClientReload> clients = List.of();
+        try {
+            lanes = source.lanes();
+            clients = source.clients();
+        } catch (java.io.IOException e) {
+            errors.add("Prometheus at " + source.api().base() + " did not answer: " + cause(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            errors.add("Prometheus at " + source.api().base() + ": interrupted");
+        }
+        return new HealthReport(basis, lanes, clients, errors);
     }
 
     /** Each cause by its type and message: a refused connection's exceptions carry no message of their own. */

@@ -3,7 +3,8 @@ package io.lanemq.console.health;
 import java.util.Locale;
 
 /**
- * The dial test's figures for one broker and probe kind, since the dial test started.
+ * The dial test's figures for one broker and probe kind, over the report's basis ({@link HealthReport#basis()}):
+ * since the dial test started, or over a recent window.
  *
  * @param p99Seconds the 99th percentile of end-to-end probe latency from the histogram's buckets (the upper bound of
  *                   the bucket holding it), NaN when no probe was acked yet

@@ -99,7 +99,7 @@ public final class PrometheusText {
         return -1;
     }
 
-    private static double value(String text) {
+    static double value(String text) {
         return switch (text) {
             case "+Inf" -> Double.POSITIVE_INFINITY;
             case "-Inf" -> Double.NEGATIVE_INFINITY;

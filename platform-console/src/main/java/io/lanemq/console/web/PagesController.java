@@ -1,6 +1,5 @@
 package io.lanemq.console.web;
 
-import io.lanemq.config.ClusterConfig;
 import io.lanemq.config.InvalidPlatformConfigException;
 import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
@@ -9,8 +8,8 @@ import io.lanemq.config.store.ConfigStore;
 import io.lanemq.config.store.HistoryEntry;
 import io.lanemq.console.access.Ownership;
 import io.lanemq.console.change.Change;
-import io.lanemq.console.change.Configs;
 import io.lanemq.console.change.DrainIdc;
+import io.lanemq.console.change.IdcState;
 import io.lanemq.console.health.HealthScraper;
 import java.security.Principal;
 import jakarta.servlet.http.HttpServletResponse;
@@ -19,7 +18,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.NoSuchElementException;
-import java.util.TreeSet;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -124,13 +122,7 @@ class PagesController {
     @GetMapping("/operations")
     String operations(Model model) throws EtcdException, InvalidPlatformConfigException {
         CurrentConfig.Snapshot now = snapshot(model);
-        List<IdcState> idcs = new ArrayList<>();
-        if (now.config() != null) {
-            List<Configs.RouteSet> routes = Configs.routeSets(now.yaml(), store.describe());
-            for (String idc : new TreeSet<>(now.config().clusters().values().stream().map(ClusterConfig::idc).toList())) {
-                idcs.add(IdcState.of(routes, idc));
-            }
-        }
+        List<IdcState> idcs = now.config() == null ? List.of() : IdcState.all(now.config(), now.yaml(), store.describe());
         model.addAttribute("idcs", idcs);
         List<HistoryEntry> history = store.history();
         List<DrainRow> drains = new ArrayList<>();
@@ -146,20 +138,6 @@ class PagesController {
         }
         model.addAttribute("drains", drains);
         return "operations";
-    }
-
-    /**
-     * One IDC on the Operations page: whether it takes sends now, and the topics a drain of it would move (an
-     * environment's own routes named with it: {@code orders (staging)}).
-     */
-    record IdcState(String idc, List<String> wouldMove, boolean drained) {
-        static IdcState of(List<Configs.RouteSet> routes, String idc) {
-            List<String> moving = routes.stream().filter(set -> set.weightOn(set.clustersIn(idc)) > 0)
-                    .map(Configs.RouteSet::label).sorted().toList();
-            boolean routed = routes.stream().anyMatch(set -> set.topic().routes().stream()
-                    .anyMatch(r -> set.clustersIn(idc).contains(r.cluster())));
-            return new IdcState(idc, moving, routed && moving.isEmpty());
-        }
     }
 
     /** A drain in the history; undo is offered only while it is in force (not undone, its IDC still takes no sends). */

@@ -151,7 +151,8 @@ public final class CoreMessagingClient implements MessagingClient {
             }
             MessagingBinding bound = ApplicationTunedBinding.of(binding.isPresent() ? binding.get()
                     : BindingLoader.load(config.current().binding(), CoreMessagingClient.class.getClassLoader()), options.properties());
-            SdkMetrics metrics = new SdkMetrics(registry, options.applicationName());
+            SdkMetrics metrics = new SdkMetrics(registry, options.applicationName(),
+                    options.environment().orElseGet(ConfigSources::deploymentEnvironment));
             if (options.lanes().isPresent()) {
                 lanes = LaneRuntime.start(options.lanes().get(), config.current().producer().maxBodyBytes(), metrics, ticker,
                         options.applicationName());

@@ -133,6 +133,12 @@ public final class SdkMetrics {
     public static final String TAG_TRAFFIC = "traffic";
     /** On every meter: which application's client it belongs to. */
     public static final String TAG_APPLICATION = "application";
+    /**
+     * On every meter of an application's client: the platform environment it runs in ({@code ClientOptions.environment()},
+     * else the deployment's {@code LANEMQ_ENVIRONMENT}, else {@code default}), the dashboards' {@code $environment}.
+     * The services' meters get the label from their scrape instead (deploy/README.md, "Environments").
+     */
+    public static final String TAG_ENVIRONMENT = "environment";
 
     private final MeterRegistry registry;
     private final Tags common;
@@ -143,9 +149,19 @@ public final class SdkMetrics {
     /** Gauges read this client's state: they must leave the registry with the client. */
     private final List<Meter> gauges = new CopyOnWriteArrayList<>();
 
+    /** Meters of a service's own client, with no environment tag: its scrape adds the deployment's. */
     public SdkMetrics(MeterRegistry registry, String application) {
+        this(registry, Tags.of(TAG_APPLICATION, application));
+    }
+
+    /** Meters of an application's client reading {@code environment} of the platform configuration. */
+    public SdkMetrics(MeterRegistry registry, String application, String environment) {
+        this(registry, Tags.of(TAG_APPLICATION, application, TAG_ENVIRONMENT, environment));
+    }
+
+    private SdkMetrics(MeterRegistry registry, Tags common) {
         this.registry = registry;
-        this.common = Tags.of(TAG_APPLICATION, application);
+        this.common = common;
     }
 
     /** A send of production traffic. */

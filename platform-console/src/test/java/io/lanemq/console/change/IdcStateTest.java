@@ -1,9 +1,7 @@
-package io.lanemq.console.web;
+package io.lanemq.console.change;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lanemq.console.change.Configs;
-import io.lanemq.console.change.DrainIdc;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -25,15 +23,15 @@ class IdcStateTest {
 
     @Test
     void countsAnEnvironmentsOwnRoutesAmongTheTopicsADrainWouldMoveAndIsDrainedOnlyWhenThoseMovedToo() throws Exception {
-        PagesController.IdcState b = PagesController.IdcState.of(Configs.routeSets(DOCUMENT, "test"), "idc-b");
+        IdcState b = IdcState.of(Configs.routeSets(DOCUMENT, "test"), "idc-b");
 
         assertThat(b.wouldMove()).containsExactly("orders (staging)");
         assertThat(b.drained()).as("staging still sends to idc-b").isFalse();
 
         String drained = Configs.applied(new DrainIdc("idc-b"), DOCUMENT, "test");
-        PagesController.IdcState after = PagesController.IdcState.of(Configs.routeSets(drained, "test"), "idc-b");
+        IdcState after = IdcState.of(Configs.routeSets(drained, "test"), "idc-b");
         assertThat(after.wouldMove()).isEqualTo(List.of());
         assertThat(after.drained()).isTrue();
-        assertThat(PagesController.IdcState.of(Configs.routeSets(drained, "test"), "idc-a").wouldMove()).containsExactly("orders", "orders (staging)");
+        assertThat(IdcState.of(Configs.routeSets(drained, "test"), "idc-a").wouldMove()).containsExactly("orders", "orders (staging)");
     }
 }

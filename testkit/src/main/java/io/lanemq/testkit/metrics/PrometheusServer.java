@@ -1,7 +1,8 @@
-package io.lanemq.dialtest;
+package io.lanemq.testkit.metrics;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -17,13 +18,19 @@ import java.util.Comparator;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.awaitility.Awaitility;
 
 /**
  * A real Prometheus (Debian's binary) for a test: a temp config scraping one target every second, a temp data
  * dir, a free loopback port. Stopped and deleted by {@link #close()}.
+ *
+ * <pre>{@code
+ * try (PrometheusServer prometheus = PrometheusServer.start(PrometheusServer.binary().orElseThrow(), "127.0.0.1:9408")) {
+ *     JsonNode up = prometheus.query("up");
+ * }
+ * }</pre>
  */
-final class PrometheusServer implements AutoCloseable {
+public final class PrometheusServer implements AutoCloseable {
+    private static final String JOB = "target";
 
     private final Process process;
     private final Path dir;
@@ -36,23 +43,30 @@ final class PrometheusServer implements AutoCloseable {
         this.base = base;
     }
 
-    static Optional<Path> binary() {
-        return DashboardRulesPromtoolTest.executable("prometheus");
+    /** The {@code prometheus} binary on the PATH, if installed. */
+    public static Optional<Path> binary() {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            Path candidate = Path.of(dir, "prometheus");
+            if (Files.isExecutable(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
     }
 
     /** Starts Prometheus scraping {@code target} ({@code host:port}, path /metrics) and waits until it is ready. */
-    static PrometheusServer start(Path binary, String target) throws IOException {
-        Path dir = Files.createTempDirectory("lanemq-dialtest-prometheus-");
+    public static PrometheusServer start(Path binary, String target) throws IOException {
+        Path dir = Files.createTempDirectory("lanemq-prometheus-");
         Files.writeString(dir.resolve("prometheus.yml"), """
             global:
               scrape_interval: 1s
               evaluation_interval: 1s
             scrape_configs:
-              - job_name: dial-test
+              - job_name: %s
                 metrics_path: /metrics
                 static_configs:
                   - targets: ['%s']
-            """.formatted(target));
+            """.formatted(JOB, target));
         int port;
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort();
@@ -63,12 +77,21 @@ final class PrometheusServer implements AutoCloseable {
             "--web.listen-address=127.0.0.1:" + port)
             .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
         PrometheusServer server = new PrometheusServer(process, dir, URI.create("http://127.0.0.1:" + port));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         try {
-            Awaitility.await("Prometheus ready on port " + port).atMost(Duration.ofSeconds(30))
-                .pollInterval(Duration.ofMillis(200)).until(server::ready);
+            while (!server.ready()) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("Prometheus not ready on port " + port + " within 30 s: " + server.log());
+                }
+                Thread.sleep(200); // polling for readiness, bounded by the deadline above
+            }
         } catch (RuntimeException e) {
             server.close();
             throw e;
+        } catch (InterruptedException e) {
+            server.close();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for Prometheus", e);
         }
         return server;
     }
@@ -84,14 +107,19 @@ final class PrometheusServer implements AutoCloseable {
         }
     }
 
-    /** Whether the dial-test target was scraped successfully at least once. */
-    boolean targetUp() throws IOException {
-        JsonNode result = query("up{job=\"dial-test\"}");
+    /** The HTTP API's base address, e.g. {@code http://127.0.0.1:41234}. */
+    public URI uri() {
+        return base;
+    }
+
+    /** Whether the target was scraped successfully at least once. */
+    public boolean targetUp() throws IOException {
+        JsonNode result = query("up{job=\"" + JOB + "\"}");
         return result.size() == 1 && result.get(0).path("value").get(1).asText().equals("1");
     }
 
     /** The result vector of an instant query (throws if Prometheus rejects the query). */
-    JsonNode query(String promql) throws IOException {
+    public JsonNode query(String promql) throws IOException {
         HttpResponse<String> response = get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8));
         JsonNode body = new ObjectMapper().readTree(response.body());
         if (!"success".equals(body.path("status").asText())) {
@@ -110,7 +138,7 @@ final class PrometheusServer implements AutoCloseable {
         }
     }
 
-    String log() {
+    public String log() {
         try {
             return Files.readString(dir.resolve("prometheus.log"));
         } catch (IOException e) {
