@@ -10,6 +10,7 @@ import io.lanemq.benchmarks.produce.GatheringBenchmark;
 import io.lanemq.benchmarks.produce.ProduceBenchmark;
 import io.lanemq.benchmarks.proxy.ProxyBenchmark;
 import io.lanemq.benchmarks.reload.ReloadBenchmark;
+import io.lanemq.benchmarks.startup.StartDuringOutageBenchmark;
 import io.lanemq.benchmarks.report.BenchReport;
 import io.lanemq.benchmarks.report.BenchSuite;
 import io.lanemq.benchmarks.report.BenchSuite.Entry;
@@ -53,6 +54,7 @@ public final class AllBenchmarks implements Callable<Integer> {
                 Entry.command("delay-backlog", "P4", DelayBacklogBenchmark::new,
                         List.of("--pending", "200000", "--burst", "20000", "--sync-seconds", "5"), List.of()),
                 Entry.command("idc-failover", "P5", IdcFailoverBenchmark::new, List.of("--rate", "1000"), List.of()),
+                Entry.command("startup", "P5", StartDuringOutageBenchmark::new, List.of("--fault-seconds", "6"), List.of()),
                 Entry.command("reload", "P6", ReloadBenchmark::new, List.of("--changes", "20"), List.of()),
                 Entry.command("broker-profile", "P7", BrokerProfileBenchmark::new, List.of("--quick"), List.of()),
                 Entry.command("idle", "P8", IdleBenchmark::new,

@@ -5,6 +5,7 @@ import io.lanemq.benchmarks.delay.DelayBacklogBenchmark;
 import io.lanemq.benchmarks.delay.DelayBenchmark;
 import io.lanemq.benchmarks.failover.FailoverBenchmarkMain;
 import io.lanemq.benchmarks.failover.IdcFailoverBenchmark;
+import io.lanemq.benchmarks.startup.StartDuringOutageBenchmark;
 import io.lanemq.benchmarks.idle.IdleBenchmark;
 import io.lanemq.benchmarks.produce.GatheringBenchmark;
 import io.lanemq.benchmarks.produce.ProduceBenchmark;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Command;
 @Command(name = "benchmarks", mixinStandardHelpOptions = true,
         description = "LaneMQ benchmarks; each prints its target as a ratio against a baseline measured in the same run.",
         subcommands = {ProduceBenchmark.class, GatheringBenchmark.class, FailoverBenchmarkMain.class, IdcFailoverBenchmark.class,
-                ReloadBenchmark.class, DelayBenchmark.class, DelayBacklogBenchmark.class, ProxyBenchmark.class,
+                StartDuringOutageBenchmark.class, ReloadBenchmark.class, DelayBenchmark.class, DelayBacklogBenchmark.class, ProxyBenchmark.class,
                 BrokerProfileBenchmark.class, IdleBenchmark.class, AllBenchmarks.class})
 public final class BenchmarksMain implements Runnable {
     public static void main(String[] args) {

@@ -43,6 +43,7 @@ class SdkDashboardMetricNamesTest {
         metrics.directDrainingGauge("t", "g", "1-1", () -> 0);
         metrics.consumerLagGauge("t", "g", "1-1", "c", () -> 3);
         metrics.attachAttempt("g", "c", SdkMetrics.AttachOutcome.UNREACHABLE);
+        metrics.producerStartAttempt("g", "c", SdkMetrics.AttachOutcome.REFUSED);
         metrics.proxyConnectedGauge("t", "g", "consumer-1", () -> 1);
         metrics.proxyStreamEnded("t", "g", "UNAUTHENTICATED");
         metrics.laneRouted("g", SdkMetrics.LaneOutcome.FORWARDED);

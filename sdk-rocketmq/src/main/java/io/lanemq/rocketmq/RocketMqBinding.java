@@ -8,11 +8,7 @@ import io.lanemq.api.spi.BoundProducer;
 import io.lanemq.api.spi.BoundProducerSpec;
 import io.lanemq.api.spi.ClusterEndpoint;
 import io.lanemq.api.spi.MessagingBinding;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.util.ArrayList;
-import java.util.List;
+import io.lanemq.support.TcpReach;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.rocketmq.common.message.MessageClientIDSetter;
@@ -48,9 +44,6 @@ import org.apache.rocketmq.common.message.MessageClientIDSetter;
  * }</pre>
  */
 public final class RocketMqBinding implements MessagingBinding {
-    /** A name server answers a connect in a millisecond on a LAN; 500 ms tells a silent one without holding a producer's start long. */
-    private static final int NAME_SERVER_CONNECT_TIMEOUT_MS = 500;
-
     /** The name the platform configuration uses for this binding. */
     public static final String NAME = "rocketmq";
 
@@ -72,19 +65,8 @@ public final class RocketMqBinding implements MessagingBinding {
 
     @Override
     public Optional<String> unreachable(ClusterEndpoint cluster) {
-        List<String> failures = new ArrayList<>();
-        for (String address : cluster.nameServerAddress().split(";")) {
-            int colon = address.lastIndexOf(':');
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress(address.substring(0, colon).strip(),
-                        Integer.parseInt(address.substring(colon + 1).strip())), NAME_SERVER_CONNECT_TIMEOUT_MS);
-                return Optional.empty();
-            } catch (IOException | RuntimeException e) {
-                failures.add(address + ": " + e.getMessage());
-            }
-        }
-        return Optional.of("no name server of cluster '" + cluster.clusterName() + "' accepted a connection ("
-                + String.join(", ", failures) + ")");
+        return TcpReach.noneAccepts(cluster.nameServerAddress(), TcpReach.NAME_SERVER_CONNECT_TIMEOUT).map(failures ->
+                "no name server of cluster '" + cluster.clusterName() + "' accepted a connection (" + failures + ")");
     }
 
     @Override

@@ -58,6 +58,11 @@ public final class Targets {
     /** P5, healthy: deviation of the 50/50 split (the benchmark's own). */
     public static final Target P5_HEALTHY_SPLIT_PP = Target.atMost(5, "pp");
 
+    /** P5, start-up: an application started while one IDC is out, to its first message consumed on the healthy IDC. */
+    public static final Target P5_START_FIRST_CONSUMED_MS = Target.atMost(2000, "ms");
+    /** P5, start-up: the out IDC back, to the application's first message consumed there (no restart). */
+    public static final Target P5_HEALED_FIRST_CONSUMED_MS = Target.atMost(5000, "ms");
+
     /** P6: etcd change applied to running clients, p99. */
     public static final Target P6_RELOAD_P99_MS = Target.atMost(1000, "ms");
     /** P6: failed sends while the configuration changes. */

@@ -178,7 +178,8 @@ public final class CoreMessagingClient implements MessagingClient {
     public Producer createProducer(ProducerOptions producerOptions) throws MessagingException {
         ensureOpen();
         String group = producerOptions.producerGroup().orElse(options.applicationName() + "-producer");
-        ClusterProducers clusters = new ClusterProducers(group, producerOptions.transactionChecker(), config, binding, metrics);
+        ClusterProducers clusters = new ClusterProducers(group, producerOptions.transactionChecker(), config, binding, metrics,
+                attachments, ticker);
         try {
             Map<String, String> unreachable = chooser.checkReachable(cluster -> binding.unreachable(cluster.endpoint()));
             if (!unreachable.isEmpty()) {

@@ -97,6 +97,12 @@ public final class SdkMetrics {
      * down at a start or after a change shows here until it answers, and in the client's health.
      */
     public static final String CONSUMER_ATTACH_ATTEMPTS = "lanemq.consumer.attach.attempts";
+    /**
+     * Attempts to start a producer group's producer on a cluster, by {@code outcome} as for
+     * {@link #CONSUMER_ATTACH_ATTEMPTS} ({@code attached}: started); counter. A cluster that refused a producer (ACL
+     * refused) is out of that producer's rotation and tried again at the refused back-off; each try counts here.
+     */
+    public static final String PRODUCER_START_ATTEMPTS = "lanemq.producer.start.attempts";
 
     /** PROXY mode: 1 while a consumer's stream to the consumer proxy is subscribed, else 0; gauge. */
     public static final String PROXY_CONNECTED = "lanemq.consumer.proxy.connected";
@@ -328,6 +334,11 @@ public final class SdkMetrics {
 
     public void attachAttempt(String group, String cluster, AttachOutcome outcome) {
         Counter.builder(CONSUMER_ATTACH_ATTEMPTS).tags(common).tags(TAG_GROUP, group, TAG_CLUSTER, cluster,
+                TAG_OUTCOME, outcome.tagValue()).register(registry).increment();
+    }
+
+    public void producerStartAttempt(String group, String cluster, AttachOutcome outcome) {
+        Counter.builder(PRODUCER_START_ATTEMPTS).tags(common).tags(TAG_GROUP, group, TAG_CLUSTER, cluster,
                 TAG_OUTCOME, outcome.tagValue()).register(registry).increment();
     }
 

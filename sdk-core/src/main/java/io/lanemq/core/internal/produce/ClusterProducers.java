@@ -17,9 +17,13 @@ import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.config.ProducerConfig;
 import io.lanemq.core.internal.consume.listener.DeliveredMessage;
+import io.lanemq.core.internal.consume.attach.AttachPolicy;
+import io.lanemq.core.internal.consume.attach.ClusterAttachments;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.support.NamedThreads;
 import io.lanemq.support.ParallelClose;
+import io.lanemq.support.Ticker;
+import java.time.InstantSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,9 +38,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One bound producer per cluster for one producer group, started up front for every configured
- * cluster so the first send pays no start-up. A cluster whose producer cannot start (its
- * binding refuses it) does not fail the others: it is logged and started again by the first
- * send routed to it, whose failure moves that send to another cluster.
+ * cluster so the first send pays no start-up. A cluster whose producer cannot start does not fail
+ * the others: it is in the client's health, and started again by the first send routed to it, whose
+ * failure moves that send to another cluster. A cluster that refused it (ACL refused, a refused
+ * setting: waiting alone does not cure that) is out of the producer's rotation until the refused
+ * back-off of the client's attach policy has passed, so that no send waits on it meanwhile; then one
+ * send tries it again.
  *
  * <p>A configuration change that alters a cluster's endpoint or the producer settings replaces
  * that cluster's bound producer: new sends use the new one at once, and the old one is closed
@@ -53,9 +60,28 @@ public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
     private final MessagingBinding binding;
     private final SdkMetrics metrics;
     private final Map<String, Bound> byCluster = new ConcurrentHashMap<>();
+    /** The client's record of clusters its producers and consumers are not on: health, meter, throttled log, back-offs. */
+    private final ClusterAttachments attachments;
+    private final Ticker ticker;
+    /** Clusters that refused this group's producer, held out of its rotation until their retry is due. */
+    private final Map<String, Refusal> refused = new ConcurrentHashMap<>();
 
+    /** As below, with a record of its own (tests that look at one producer alone). */
     public ClusterProducers(String producerGroup, Optional<TransactionChecker> checker, PlatformConfigRef config,
                             MessagingBinding binding, SdkMetrics metrics) {
+        this(producerGroup, checker, config, binding, metrics,
+                new ClusterAttachments(AttachPolicy.DEFAULT, metrics, Ticker.system(), InstantSource.system()), Ticker.system());
+    }
+
+    /**
+     * @param attachments the client's record of clusters not reached: a cluster that refuses this producer shows there
+     *                    (health DOWN with the reason), and is tried again at its refused back-off
+     * @param ticker      the client's clock, for those retries
+     */
+    public ClusterProducers(String producerGroup, Optional<TransactionChecker> checker, PlatformConfigRef config,
+                            MessagingBinding binding, SdkMetrics metrics, ClusterAttachments attachments, Ticker ticker) {
+        this.attachments = attachments;
+        this.ticker = ticker;
         this.metrics = metrics;
         this.producerGroup = producerGroup;
         this.checker = checker;
@@ -88,8 +114,7 @@ public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
                 get(cluster);
             } catch (MessagingException e) {
                 refusals.add(e);
-                log.warn("the producer of group {} could not start on cluster {}; its first send there starts it again: {}",
-                        producerGroup, cluster, e.getMessage());
+                // Logged (throttled) and in health through the client's record; a refused cluster is out of rotation.
                 failed.put(cluster, e.getMessage());
             }
         }
@@ -111,6 +136,22 @@ public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
         return bound(cluster).gathering;
     }
 
+    /** The clusters held out of this producer's rotation now (they refused it, and their retry is not due), with why. */
+    Map<String, String> outOfRotation() {
+        if (refused.isEmpty()) {
+            return Map.of();
+        }
+        long now = ticker.read();
+        Map<String, String> held = new java.util.TreeMap<>();
+        refused.forEach((cluster, refusal) -> {
+            if (now - refusal.retryAt < 0) {
+                held.put(cluster, "refused this producer, tried again in "
+                        + Duration.ofNanos(refusal.retryAt - now).toSeconds() + " s: " + refusal.failure.getMessage());
+            }
+        });
+        return held;
+    }
+
     private Bound bound(String cluster) throws MessagingException {
         Bound existing = byCluster.get(cluster);
         if (existing != null) {
@@ -121,11 +162,36 @@ public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
             if (raced != null) {
                 return raced;
             }
+            Refusal refusal = refused.get(cluster);
+            long now = ticker.read();
+            if (refusal != null && now - refusal.retryAt < 0) {
+                throw new InvalidConfigurationException("cluster '" + cluster + "' refused " + name() + "; tried again in "
+                        + Duration.ofNanos(refusal.retryAt - now).toSeconds() + " s: " + refusal.failure.getMessage(),
+                        refusal.failure);
+            }
             PlatformConfig snapshot = config.current();
-            Bound created = create(snapshot.cluster(cluster), snapshot.producer());
+            Bound created;
+            try {
+                created = create(snapshot.cluster(cluster), snapshot.producer());
+            } catch (MessagingException e) {
+                attachments.producerFailed(cluster, name(), producerGroup, e);
+                if (!ClusterAttachments.curable(e)) {
+                    int failures = refusal == null ? 1 : refusal.failures + 1;
+                    refused.put(cluster, new Refusal(e, failures,
+                            ticker.read() + attachments.retryDelay(failures, e).toNanos()));
+                }
+                throw e;
+            }
+            refused.remove(cluster);
+            attachments.producerStarted(cluster, name(), producerGroup);
             byCluster.put(cluster, created);
             return created;
         }
+    }
+
+    /** How this producer is named in health and logs. */
+    private String name() {
+        return "producer group '" + producerGroup + "'";
     }
 
     @Override
@@ -190,6 +256,11 @@ public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
                     byCluster.values().stream().map(bound -> (Runnable) bound.producer::close).toList());
             byCluster.clear();
         }
+        config.current().clusters().keySet().forEach(cluster -> attachments.forget(cluster, name()));
+    }
+
+    /** A cluster's refusal of this producer: what it said, how many times in a row, and when to try it again (ticker). */
+    private record Refusal(MessagingException failure, int failures, long retryAt) {
     }
 
     /** A running bound producer and what it was created from, to tell whether a change concerns it. */

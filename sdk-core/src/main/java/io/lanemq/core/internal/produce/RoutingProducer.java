@@ -307,7 +307,7 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
             Map<String, String> properties = observation.properties(stamp.properties(message));
             boolean stressTest = ContextStamp.marksStressTest(properties);
             return new SendAttempts(SendValidator.check(snapshot, message, stressTest, wallClock), message, properties,
-                    stressTest, snapshot, chooser, metrics, pulse, ticker, clusters.newMessageId());
+                    stressTest, snapshot, chooser, metrics, pulse, ticker, clusters.newMessageId(), clusters.outOfRotation());
         } catch (MessagingException e) {
             metrics.sendRejected(message.logicTopic(), e.getClass().getSimpleName());
             throw e;

@@ -63,11 +63,20 @@ final class SendAttempts {
      * id of the copy that was acknowledged, so a consumer can tell it is the same message (deduplication).
      */
     private final Optional<String> messageId;
+    /** Clusters the producer holds out of its rotation (they refused it), with why: never tried, named in a failure. */
+    private final Map<String, String> outOfRotation;
 
     SendAttempts(LogicTopicConfig topic, Message message, Map<String, String> properties, boolean stressTest,
                  PlatformConfig snapshot, ClusterChooser chooser, SdkMetrics metrics, ClusterPulse pulse, Ticker ticker,
                  Optional<String> messageId) {
+        this(topic, message, properties, stressTest, snapshot, chooser, metrics, pulse, ticker, messageId, Map.of());
+    }
+
+    SendAttempts(LogicTopicConfig topic, Message message, Map<String, String> properties, boolean stressTest,
+                 PlatformConfig snapshot, ClusterChooser chooser, SdkMetrics metrics, ClusterPulse pulse, Ticker ticker,
+                 Optional<String> messageId, Map<String, String> outOfRotation) {
         this.topic = topic;
+        this.outOfRotation = outOfRotation;
         this.messageId = messageId;
         this.message = message;
         this.properties = properties;
@@ -128,6 +137,11 @@ final class SendAttempts {
         why.forEach((cluster, reason) -> text.append(text.isEmpty() ? "" : "; ").append(cluster).append(": ").append(reason));
         tried.stream().filter(cluster -> !why.containsKey(cluster)).sorted().forEach(cluster ->
                 text.append(text.isEmpty() ? "" : "; ").append(cluster).append(": no answer yet"));
+        outOfRotation.forEach((cluster, reason) -> {
+            if (topic.route(cluster).isPresent() && !tried.contains(cluster)) {
+                text.append(text.isEmpty() ? "" : "; ").append(cluster).append(": ").append(reason);
+            }
+        });
         return text.toString();
     }
 
@@ -143,8 +157,13 @@ final class SendAttempts {
     }
 
     Attempt next() throws MessagingException {
-        RouteLease lease = chooser.choose(topic, message.shardingKey(), tried).orElseThrow(() -> new SendFailedException(
-                tried.isEmpty() ? "no cluster of this logic topic can take sends now"
+        Set<String> excluded = tried;
+        if (!outOfRotation.isEmpty()) {
+            excluded = new HashSet<>(tried);
+            excluded.addAll(outOfRotation.keySet());
+        }
+        RouteLease lease = chooser.choose(topic, message.shardingKey(), excluded).orElseThrow(() -> new SendFailedException(
+                tried.isEmpty() && outOfRotation.isEmpty() ? "no cluster of this logic topic can take sends now"
                         : "every cluster of this logic topic failed: " + whyTried(), message.logicTopic(), null, null));
         TopicRoute route = lease.route();
         tried.add(route.cluster());

@@ -5,16 +5,12 @@ import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.failover.HealthChecker;
 import io.lanemq.api.MessagingException;
 import io.lanemq.config.PlatformConfig;
+import io.lanemq.support.TcpReach;
 import io.lanemq.support.Ticker;
-import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 
 /**
  * Decides whether a cluster that went down may get trial traffic again: one of its name servers
@@ -22,8 +18,6 @@ import java.net.Socket;
  * trial sends that follow test the brokers for real (a failed trial is retried elsewhere).
  */
 public final class NameServerProbe implements HealthChecker<String> {
-    private static final int CONNECT_TIMEOUT_MS = 500;
-
     private final PlatformConfigRef config;
 
     NameServerProbe(PlatformConfigRef config) {
@@ -38,19 +32,8 @@ public final class NameServerProbe implements HealthChecker<String> {
 
     /** Why none of the cluster's name servers accepts a connection; empty when one does. */
     static Optional<String> unreachable(ClusterConfig cluster) {
-        List<String> failures = new ArrayList<>();
-        for (String address : cluster.nameServer().split(";")) {
-            int colon = address.lastIndexOf(':');
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1))),
-                        CONNECT_TIMEOUT_MS);
-                return Optional.empty();
-            } catch (IOException | RuntimeException unreachable) {
-                // try the next name server of the cluster
-                failures.add(address + ": " + unreachable.getMessage());
-            }
-        }
-        return Optional.of("no name server accepted a connection (" + String.join(", ", failures) + ")");
+        return TcpReach.noneAccepts(cluster.nameServer(), TcpReach.NAME_SERVER_CONNECT_TIMEOUT)
+                .map(failures -> "no name server accepted a connection (" + failures + ")");
     }
 
     /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.lanemq.api.ClientHealth;
 import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.TransactionChecker;
@@ -20,7 +21,11 @@ import io.lanemq.config.ProducerConfig;
 import io.lanemq.config.TopicRoute;
 import io.lanemq.testkit.memory.MemoryBinding;
 import io.lanemq.testkit.memory.MemoryCluster;
+import io.lanemq.core.internal.consume.attach.AttachPolicy;
+import io.lanemq.core.internal.consume.attach.ClusterAttachments;
 import io.lanemq.core.metrics.SdkMetrics;
+import io.lanemq.support.Backoff;
+import io.lanemq.support.FakeClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -97,6 +102,51 @@ class ClusterProducersTest {
                 .isInstanceOf(InvalidConfigurationException.class)
                 .satisfies(e -> assertThat(e.getMessage() + " " + e.getSuppressed()[0].getMessage())
                         .contains("cluster-a", "keys of another application", "cluster-b", "wrong keys"));
+        producers.close();
+    }
+
+    @Test
+    void aClusterThatRefusedIsOutOfRotationInHealthAndTriedAgainOnlyOnceItsRefusedBackOffHasPassed() throws Exception {
+        FakeClock clock = new FakeClock();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        SdkMetrics metrics = new SdkMetrics(registry, "test");
+        // The default policy's steps without their jitter: 10 s after a first refusal, 20 s after a second.
+        AttachPolicy policy = new AttachPolicy(Duration.ofSeconds(1), Backoff.exact(Duration.ofMillis(250), Duration.ofSeconds(2)),
+                Backoff.exact(Duration.ofSeconds(10), Duration.ofMinutes(1)), 20, Optional.empty());
+        ClusterAttachments attachments = new ClusterAttachments(policy, metrics, clock, clock);
+        cluster("cluster-b").refuseStarts("NO_PERMISSION: the access key may not send to this cluster");
+        ClusterProducers producers = new ClusterProducers("group", Optional.empty(), ref, binding, metrics, attachments, clock);
+
+        assertThat(producers.startAll()).as("A started: the producer starts").containsOnlyKeys("cluster-b");
+        assertThat(producers.outOfRotation()).as("sends leave B alone, and a failed one says why")
+                .hasEntrySatisfying("cluster-b", why -> assertThat(why).contains("refused this producer", "NO_PERMISSION"));
+        assertThat(attachments.health(List.of(new ClientHealth.Cluster("cluster-b", "idc-b", ClientHealth.ClusterState.UNKNOWN,
+                Optional.empty())))).singleElement().satisfies(health -> {
+                    assertThat(health.state()).isEqualTo(ClientHealth.ClusterState.DOWN);
+                    assertThat(health.reason()).hasValueSatisfying(why -> assertThat(why)
+                            .contains("producer group 'group'", "(refused)", "NO_PERMISSION"));
+                });
+        for (int i = 0; i < 5; i++) {
+            assertThatThrownBy(() -> producers.get("cluster-b")).as("held: the binding is not asked again")
+                    .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("NO_PERMISSION");
+        }
+        assertThat(cluster("cluster-b").startAttempts()).as("one attempt within the back-off").isEqualTo(1);
+        assertThat(registry.get(SdkMetrics.PRODUCER_START_ATTEMPTS).tag(SdkMetrics.TAG_CLUSTER, "cluster-b")
+                .tag(SdkMetrics.TAG_OUTCOME, "refused").counter().count()).isEqualTo(1);
+
+        clock.advance(Duration.ofSeconds(9));
+        assertThat(producers.outOfRotation()).as("9 s into a 10 s back-off").containsOnlyKeys("cluster-b");
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(producers.outOfRotation()).as("the retry is due: B is back in rotation for one try").isEmpty();
+        assertThatThrownBy(() -> producers.get("cluster-b")).isInstanceOf(InvalidConfigurationException.class);
+        assertThat(cluster("cluster-b").startAttempts()).as("tried again once its back-off passed").isEqualTo(2);
+        assertThat(producers.outOfRotation()).as("refused again: held for the next, longer step").containsOnlyKeys("cluster-b");
+
+        cluster("cluster-b").recover();
+        clock.advance(Duration.ofSeconds(20));
+        assertThat(producers.get("cluster-b")).as("the keys were fixed: started on the next try").isNotNull();
+        assertThat(producers.outOfRotation()).isEmpty();
+        assertThat(attachments.reason("cluster-b", "producer group 'group'")).as("out of health").isEmpty();
         producers.close();
     }
 

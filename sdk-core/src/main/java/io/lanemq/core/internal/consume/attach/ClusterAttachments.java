@@ -21,9 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One client's record of the consumers not attached to a cluster, and why: the consumers' part of the client's health
- * (a cluster with a consumer that could not attach is DOWN, with the reason), the
- * {@link SdkMetrics#CONSUMER_ATTACH_ATTEMPTS} meter, a throttled log line per cluster and cause, and the budget that
+ * One client's record of the consumers not attached to a cluster and the producers not started on one, and why: their
+ * part of the client's health (a cluster with a consumer that could not attach or a producer that could not start is
+ * DOWN, with the reason), the {@link SdkMetrics#CONSUMER_ATTACH_ATTEMPTS} and {@link SdkMetrics#PRODUCER_START_ATTEMPTS}
+ * meters, a throttled log line per cluster and cause, and the budget that
  * bounds the client's attach attempts per second over all its subscriptions, so that many of them restarting at once
  * do not hammer a cluster that has just come back. Thread-safe.
  *
@@ -86,15 +87,32 @@ public final class ClusterAttachments {
 
     /** {@code consumer} ({@code consumer group 'g' of logic topic t}) could not attach to {@code cluster}: counted, logged (throttled), in health until it does. */
     public void failed(String cluster, String consumer, String group, MessagingException failure) {
+        metrics.attachAttempt(group, cluster, outcome(failure));
+        record(cluster, consumer, failure);
+    }
+
+    /**
+     * {@code producer} ({@code producer group 'g'}) could not start on {@code cluster}: counted in
+     * {@link SdkMetrics#PRODUCER_START_ATTEMPTS}, logged (throttled), in health until it starts there.
+     */
+    public void producerFailed(String cluster, String producer, String group, MessagingException failure) {
+        metrics.producerStartAttempt(group, cluster, outcome(failure));
+        record(cluster, producer, failure);
+    }
+
+    private static SdkMetrics.AttachOutcome outcome(MessagingException failure) {
+        return curable(failure) ? SdkMetrics.AttachOutcome.UNREACHABLE : SdkMetrics.AttachOutcome.REFUSED;
+    }
+
+    private void record(String cluster, String client, MessagingException failure) {
         boolean curable = curable(failure);
-        metrics.attachAttempt(group, cluster, curable ? SdkMetrics.AttachOutcome.UNREACHABLE : SdkMetrics.AttachOutcome.REFUSED);
-        Key key = new Key(cluster, consumer);
+        Key key = new Key(cluster, client);
         attachedNow.remove(key);
         Instant since = Optional.ofNullable(detached.get(key)).map(Detached::since).orElseGet(wallClock::instant);
         detached.put(key, new Detached(failure.getMessage(), curable, since));
         // One line a minute per cluster and cause kind: an outage of many subscriptions does not flood the log.
         logs.warn(log, cluster + (curable ? "/unreachable" : "/refused"), "{} not attached to cluster {} since {} ({}); "
-                        + "retrying {}: {}", consumer, cluster, since, curable ? "not reachable" : "refused",
+                        + "retrying {}: {}", client, cluster, since, curable ? "not reachable" : "refused",
                 curable ? "in the background" : "slowly", failure.getMessage());
     }
 
@@ -111,9 +129,22 @@ public final class ClusterAttachments {
     public void attached(String cluster, String consumer, String group) {
         metrics.attachAttempt(group, cluster, SdkMetrics.AttachOutcome.ATTACHED);
         attachedNow.add(new Key(cluster, consumer));
-        Detached was = detached.remove(new Key(cluster, consumer));
+        recovered(cluster, consumer);
+    }
+
+    /**
+     * {@code producer} started on {@code cluster}: counted, and out of health if it had failed there. Not evidence that
+     * the cluster is reachable (a producer's start may ask nothing of it): its sends judge that.
+     */
+    public void producerStarted(String cluster, String producer, String group) {
+        metrics.producerStartAttempt(group, cluster, SdkMetrics.AttachOutcome.ATTACHED);
+        recovered(cluster, producer);
+    }
+
+    private void recovered(String cluster, String client) {
+        Detached was = detached.remove(new Key(cluster, client));
         if (was != null) {
-            log.info("{} attached to cluster {}, detached since {}", consumer, cluster, was.since);
+            log.info("{} attached to cluster {}, detached since {}", client, cluster, was.since);
         }
     }
 

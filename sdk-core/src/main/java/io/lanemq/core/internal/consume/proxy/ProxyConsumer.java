@@ -48,6 +48,12 @@ public final class ProxyConsumer implements AutoCloseable {
     private static final Duration LISTENER_GRACE = Duration.ofSeconds(10);
     /** Far below any ack timeout, and long enough for a busy consumer's listener threads to fill a batch. */
     private static final long MAX_ACK_DELAY_MILLIS = 2;
+    /**
+     * With more than one endpoint, a proxy that has not answered Subscribe by then (silent: its IDC cut off, its host
+     * gone) is given up for the next one: gRPC would wait for its connect timeout (20 s) or TLS handshake timeout
+     * (10 s). With one endpoint there is nothing else to try, so the stream waits for gRPC's own verdict.
+     */
+    static final Duration SUBSCRIBE_ANSWER_WITHIN = Duration.ofSeconds(3);
 
     private final ProxyConsumerSpec spec;
     private final MessageListener listener;
@@ -66,6 +72,8 @@ public final class ProxyConsumer implements AutoCloseable {
     private final Meter connectedGauge;
     /** Guarded by {@code this}. */
     private ProxyStream current;
+    /** The last stream the proxy answered Subscribe on; guarded by {@code this}. */
+    private ProxyStream subscribedStream;
     private boolean closed;
     /** What the connected gauge reads. */
     private volatile boolean connected;
@@ -122,6 +130,21 @@ public final class ProxyConsumer implements AutoCloseable {
                 .setLane(spec.lane())
                 .build(), new Events(), new ProxyStream.AckBatching(spec.ackBatch(), Duration.ofMillis(MAX_ACK_DELAY_MILLIS),
                 spec.subscription().ordered()), timers);
+        if (spec.endpoints().size() > 1) {
+            ProxyStream opened = current;
+            timers.schedule(() -> giveUpIfUnanswered(opened), SUBSCRIBE_ANSWER_WITHIN.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Cancels {@code stream} if the proxy has not answered its Subscribe; its end reconnects to the next endpoint. */
+    private void giveUpIfUnanswered(ProxyStream stream) {
+        synchronized (this) {
+            if (closed || stream != current || stream == subscribedStream) {
+                return;
+            }
+        }
+        stream.cancel("no answer to Subscribe from " + stream.endpoint() + " within " + SUBSCRIBE_ANSWER_WITHIN.toMillis()
+                + " ms; trying the next consumer proxy");
     }
 
     private void process(ProxyStream stream, Delivery delivery, BoundMessage message) {
@@ -187,6 +210,7 @@ public final class ProxyConsumer implements AutoCloseable {
                 if (stream != current) {
                     return;
                 }
+                subscribedStream = stream;
                 failures.reset();
             }
             connected = true;
