@@ -44,7 +44,7 @@ public final class AllBenchmarks implements Callable<Integer> {
     static List<Entry> entries() {
         return List.of(
                 Entry.command("transit", "T1", TransitBenchmark::new,
-                        List.of("--seconds", "10", "--min-warmup-seconds", "20", "--max-warmup-seconds", "60", "--idle-seconds", "10"),
+                        List.of("--seconds", "10", "--min-warmup-seconds", "30", "--max-warmup-seconds", "90", "--idle-seconds", "10"),
                         List.of()),
                 Entry.command("produce", "P1", ProduceBenchmark::new,
                         List.of("--warmup-seconds", "3", "--rounds", "2", "--round-seconds", "5"), List.of()),

@@ -12,12 +12,14 @@ import io.lanemq.benchmarks.report.BenchReport;
 import io.lanemq.benchmarks.report.Figure;
 import io.lanemq.benchmarks.report.FigureBenchmark;
 import io.lanemq.benchmarks.report.Targets;
+import io.lanemq.config.BatchConfig;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.testkit.BrokerNode;
 import io.lanemq.testkit.BrokerProfile;
 import io.lanemq.testkit.Idc;
 import io.lanemq.testkit.StackSpec;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -100,6 +102,9 @@ public final class TransitBenchmark implements Callable<Integer>, FigureBenchmar
             description = "The brokers' settings: DEFAULT (RocketMQ's, as the other rows) or TUNED (deploy/broker/broker.conf) (default: ${DEFAULT-VALUE}).")
     BrokerProfile brokerProfile;
 
+    @Option(names = "--linger-ms", description = "The SDK producer's producer.batch.lingerMs (default: the platform's default).")
+    Integer lingerMs;
+
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "A broker setting laid over the profile (repeatable), to try a lever.")
     Map<String, String> brokerSettings = new LinkedHashMap<>();
 
@@ -123,10 +128,15 @@ public final class TransitBenchmark implements Callable<Integer>, FigureBenchmar
         String rawTopic = LocalPlatform.unique("bench-transit-raw");
         StackSpec.Builder spec = StackSpec.dualIdc().toBuilder().brokerProfile(brokerProfile);
         brokerSettings.forEach(spec::brokerProperty);
-        System.out.printf("T1 paced transit: %s at %s msgs/s, %d s each, %d B; brokers %s %s; clients at RocketMQ's own intervals%n",
-                kinds, rates, seconds, bodyBytes, brokerProfile, brokerSettings);
+        System.out.printf("T1 paced transit: %s at %s msgs/s, %d s each, %d B; brokers %s %s; clients at RocketMQ's own intervals; "
+                + "SDK linger %s%n", kinds, rates, seconds, bodyBytes, brokerProfile, brokerSettings,
+                lingerMs == null ? BatchConfig.DEFAULTS.linger() : lingerMs + " ms");
         try (LocalPlatform platform = LocalPlatform.start(spec.build())) {
             platform.productionClientIntervals();
+            if (lingerMs != null) {
+                BatchConfig d = BatchConfig.DEFAULTS;
+                platform.batch(new BatchConfig(d.maxMessages(), d.maxBytes(), d.maxInFlight(), Duration.ofMillis(lingerMs)));
+            }
             platform.addTopic(TOPIC, QUEUES, 50, 50, sdkGroup);
             platform.stack().createTopic(rawTopic, QUEUES);
             List<DefaultMQProducer> rawProducers = new ArrayList<>();
