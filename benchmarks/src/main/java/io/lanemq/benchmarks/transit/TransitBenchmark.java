@@ -366,7 +366,8 @@ public final class TransitBenchmark implements Callable<Integer>, FigureBenchmar
             return figures;
         }
         String incomplete = String.format("%,d of %,d arrived, %d sends failed", sdk.arrived(), sdk.sent(), sdk.failed());
-        String jit = String.format("compiler threads %.1f%% of a core", sdk.compilerCores() * 100);
+        String jit = String.format("compiler threads %.1f%% of a core; SDK lingerMs %s", sdk.compilerCores() * 100,
+                lingerMs == null ? BatchConfig.DEFAULTS.linger().toMillis() : lingerMs);
         Figure.Builder cpu = Figure.of("T1", String.format("SDK paced transit %,d msgs/s: CPU-ms per message above idle", rate))
                 .measured(sdk.cpuMsAboveIdle(), "CPU-ms/msg").target(Targets.T1_CPU_MS_PER_MESSAGE)
                 .cpuMsPerMessage(sdk.cpuMsAboveIdle()).require(sdk.complete(), incomplete);
