@@ -79,6 +79,10 @@ public final class TransitBenchmark implements Callable<Integer>, FigureBenchmar
     @Option(names = "--seconds", defaultValue = "20", description = "Length of each measured phase (default: ${DEFAULT-VALUE}).")
     int seconds;
 
+    @Option(names = "--rounds", defaultValue = "2",
+            description = "Phases per kind and rate, the kinds alternating, summed into one figure (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
     @Option(names = "--min-warmup-seconds", defaultValue = "30", description = "Warm-up at least (default: ${DEFAULT-VALUE}).")
     int minWarmupSeconds;
 
@@ -164,14 +168,23 @@ public final class TransitBenchmark implements Callable<Integer>, FigureBenchmar
                 List<Figure> figures = new ArrayList<>();
                 int turn = 0;
                 for (int rate : rates) {
+                    Map<Kind, Tally> tallies = new EnumMap<>(Kind.class);
+                    kinds.forEach(k -> tallies.put(k, new Tally(new Arrivals(k + "-" + rate))));
+                    for (int round = 0; round < rounds; round++) {
+                        // The order flips every turn, so a drift of the machine's load falls on both kinds alike.
+                        List<Kind> order = new ArrayList<>(kinds);
+                        if (turn++ % 2 == 1) {
+                            Collections.reverse(order);
+                        }
+                        for (Kind kind : order) {
+                            phase(kind, rate, round, senders.get(kind), tallies.get(kind), cpu, idle, requests);
+                        }
+                    }
                     Map<Kind, Result> results = new EnumMap<>(Kind.class);
-                    List<Kind> order = new ArrayList<>(kinds);
-                    if (turn++ % 2 == 1) {
-                        Collections.reverse(order);
-                    }
-                    for (Kind kind : order) {
-                        results.put(kind, phase(kind, rate, senders.get(kind), cpu, idle, requests));
-                    }
+                    tallies.forEach((kind, tally) -> results.put(kind, tally.result()));
+                    results.forEach((kind, r) -> System.out.printf("  %s at %,d msgs/s over %d rounds: %.3f CPU-ms/msg above idle "
+                            + "(%.3f in all), p50 %.1f ms, p99 %.1f ms%n", kind, rate, rounds, r.cpuMsAboveIdle(), r.cpuMsTotal(),
+                            r.p50(), r.p99()));
                     figures.addAll(figures(rate, results));
                 }
                 return figures;
@@ -188,7 +201,28 @@ public final class TransitBenchmark implements Callable<Integer>, FigureBenchmar
         void send(String phase, long sequence) throws Exception;
     }
 
-    /** What one kind's phase at one rate measured. */
+    /** One kind's phases at one rate, summed. */
+    private static final class Tally {
+        final Arrivals arrivals;
+        int sent;
+        long failed;
+        long aboveIdleNanos;
+        long cpuNanos;
+        long compilerNanos;
+        long wallNanos;
+
+        Tally(Arrivals arrivals) {
+            this.arrivals = arrivals;
+        }
+
+        Result result() {
+            long messages = Math.max(1, arrivals.distinct());
+            return new Result(sent, arrivals.distinct(), failed, aboveIdleNanos / 1e6 / messages, cpuNanos / 1e6 / messages,
+                    arrivals.millisAt(0.50), arrivals.millisAt(0.99), wallNanos == 0 ? 0 : (double) compilerNanos / wallNanos);
+        }
+    }
+
+    /** What one kind's phases at one rate measured. */
     private record Result(int sent, int arrived, long failed, double cpuMsAboveIdle, double cpuMsTotal, double p50, double p99,
                           double compilerCores) {
         boolean complete() {
@@ -210,7 +244,7 @@ public final class TransitBenchmark implements Callable<Integer>, FigureBenchmar
             for (Kind kind : kinds) {
                 current.put(kind, new Arrivals(phase));
             }
-            paced(rate / kinds.size(), 5, phase, kinds.stream().map(senders::get).toList());
+            paced(rate / kinds.size(), 5, phase, 0, kinds.stream().map(senders::get).toList());
             double compiler = cpu.read().since(before).compilerCores();
             double elapsed = (System.nanoTime() - began) / 1e9;
             System.out.printf("  warm-up round %d (%.0f s): compiler threads %.1f%% of a core%n", round, elapsed, compiler * 100);
@@ -221,30 +255,36 @@ public final class TransitBenchmark implements Callable<Integer>, FigureBenchmar
         }
     }
 
-    private Result phase(Kind kind, int rate, Sender sender, StackCpu cpu, StackCpu.Window idle, BrokerRequests requests)
-            throws Exception {
-        String phase = kind + "-" + rate;
-        Arrivals arrivals = new Arrivals(phase);
+    /** One phase of a kind at a rate, added to its tally; prints where its CPU went and the requests it made. */
+    private void phase(Kind kind, int rate, int round, Sender sender, Tally tally, StackCpu cpu, StackCpu.Window idle,
+                       BrokerRequests requests) throws Exception {
+        Arrivals arrivals = tally.arrivals;
         current.put(kind, arrivals);
+        int arrivedBefore = arrivals.distinct();
         long failedBefore = failedSends.get();
         long[] mark = requests.mark();
         StackCpu.Snapshot before = cpu.read();
-        int sent = paced(rate, seconds, phase, List.of(sender));
+        int sent = paced(rate, seconds, arrivals.phase(), (long) round * rate * seconds, List.of(sender));
         long deadline = System.nanoTime() + 60 * SECOND;
-        while (arrivals.distinct() < sent && System.nanoTime() < deadline) {
+        while (arrivals.distinct() - arrivedBefore < sent && System.nanoTime() < deadline) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5)); // a benchmark's wait for the last arrival
         }
         StackCpu.Window spent = cpu.read().since(before);
         pause(2); // RocketMQ logs its request counts once a second
         Map<String, Long> counts = requests.since(mark);
-        int arrived = arrivals.distinct();
+        int arrived = arrivals.distinct() - arrivedBefore;
         long messages = Math.max(1, arrived);
-        Result result = new Result(sent, arrived, failedSends.get() - failedBefore, spent.aboveIdleNanos(idle) / 1e6 / messages,
-                spent.cpuNanos() / 1e6 / messages, arrivals.millisAt(0.50), arrivals.millisAt(0.99), spent.compilerCores());
-        System.out.printf("  %s at %,d msgs/s: %,d sent, %,d arrived, %d failed; %.3f CPU-ms/msg above idle (%.3f in all, %.2f cores); "
-                        + "p50 %.1f ms, p99 %.1f ms; compiler threads %.1f%% of a core%n", kind, rate, sent, arrived,
-                result.failed(), result.cpuMsAboveIdle(), result.cpuMsTotal(), spent.cores(), result.p50(), result.p99(),
-                result.compilerCores() * 100);
+        long failed = failedSends.get() - failedBefore;
+        tally.sent += sent;
+        tally.failed += failed;
+        tally.aboveIdleNanos += spent.aboveIdleNanos(idle);
+        tally.cpuNanos += spent.cpuNanos();
+        tally.compilerNanos += Math.round(spent.compilerCores() * spent.wallNanos());
+        tally.wallNanos += spent.wallNanos();
+        System.out.printf("  %s at %,d msgs/s, round %d: %,d sent, %,d arrived, %d failed; %.3f CPU-ms/msg above idle (%.3f in all, "
+                        + "%.2f cores); compiler threads %.1f%% of a core%n", kind, rate, round + 1, sent, arrived, failed,
+                spent.aboveIdleNanos(idle) / 1e6 / messages, spent.cpuNanos() / 1e6 / messages, spent.cores(),
+                spent.compilerCores() * 100);
         System.out.print(spent.breakdown(idle, messages, BREAKDOWN_FLOOR_MS));
         StringBuilder perMessage = new StringBuilder();
         counts.forEach((name, n) -> {
@@ -253,11 +293,13 @@ public final class TransitBenchmark implements Callable<Integer>, FigureBenchmar
             }
         });
         System.out.println("      broker requests per message: " + perMessage);
-        return result;
     }
 
-    /** Sends at {@code rate} for {@code seconds} through each sender in turn; waits for every send's outcome. */
-    private int paced(int rate, int seconds, String phase, List<Sender> senders) throws Exception {
+    /**
+     * Sends at {@code rate} for {@code seconds} through each sender in turn, numbered from {@code firstSequence}; waits
+     * for every send's outcome.
+     */
+    private int paced(int rate, int seconds, String phase, long firstSequence, List<Sender> senders) throws Exception {
         long interval = SECOND / rate;
         int count = rate * seconds;
         long next = System.nanoTime();
@@ -268,7 +310,7 @@ public final class TransitBenchmark implements Callable<Integer>, FigureBenchmar
             }
             for (Sender sender : senders) {
                 window.acquire();
-                sender.send(phase, i);
+                sender.send(phase, firstSequence + i);
             }
             next += interval;
         }
