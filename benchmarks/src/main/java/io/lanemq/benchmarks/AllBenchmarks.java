@@ -11,6 +11,7 @@ import io.lanemq.benchmarks.produce.ProduceBenchmark;
 import io.lanemq.benchmarks.proxy.ProxyBenchmark;
 import io.lanemq.benchmarks.reload.ReloadBenchmark;
 import io.lanemq.benchmarks.startup.StartDuringOutageBenchmark;
+import io.lanemq.benchmarks.transit.TransitBenchmark;
 import io.lanemq.benchmarks.report.BenchReport;
 import io.lanemq.benchmarks.report.BenchSuite;
 import io.lanemq.benchmarks.report.BenchSuite.Entry;
@@ -43,6 +44,9 @@ public final class AllBenchmarks implements Callable<Integer> {
      */
     static List<Entry> entries() {
         return List.of(
+                Entry.command("transit", "T1", TransitBenchmark::new,
+                        List.of("--seconds", "10", "--min-warmup-seconds", "30", "--max-warmup-seconds", "90", "--idle-seconds", "10"),
+                        List.of()),
                 Entry.command("produce", "P1", ProduceBenchmark::new,
                         List.of("--warmup-seconds", "3", "--rounds", "2", "--round-seconds", "5"), List.of()),
                 Entry.command("produce-batch", "P2", GatheringBenchmark::new,

@@ -11,6 +11,7 @@ import io.lanemq.benchmarks.produce.GatheringBenchmark;
 import io.lanemq.benchmarks.produce.ProduceBenchmark;
 import io.lanemq.benchmarks.proxy.ProxyBenchmark;
 import io.lanemq.benchmarks.reload.ReloadBenchmark;
+import io.lanemq.benchmarks.transit.TransitBenchmark;
 import io.lanemq.localstack.LoggingSetup;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Command;
         description = "LaneMQ benchmarks; each prints its target as a ratio against a baseline measured in the same run.",
         subcommands = {ProduceBenchmark.class, GatheringBenchmark.class, FailoverBenchmarkMain.class, IdcFailoverBenchmark.class,
                 StartDuringOutageBenchmark.class, ReloadBenchmark.class, DelayBenchmark.class, DelayBacklogBenchmark.class, ProxyBenchmark.class,
-                BrokerProfileBenchmark.class, IdleBenchmark.class, AllBenchmarks.class})
+                BrokerProfileBenchmark.class, IdleBenchmark.class, TransitBenchmark.class, AllBenchmarks.class})
 public final class BenchmarksMain implements Runnable {
     public static void main(String[] args) {
         LoggingSetup.pinLogback();

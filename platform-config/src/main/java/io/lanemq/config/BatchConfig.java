@@ -12,7 +12,9 @@ import java.time.Duration;
  * @param maxBytes    at most this many bytes (bodies and properties) per request; a larger message goes alone
  * @param maxInFlight requests of one queue in flight at once; what arrives while all are out waits for the next
  * @param linger      how long a request with room left may wait for more messages while a slot is free
- *                    (0: it leaves at once); the time bound of a gathering next to its count and bytes
+ *                    (0: it leaves at once); the time bound of a gathering next to its count and bytes. The
+ *                    producer waits only while waiting pays: while recent waits of the queue gathered others
+ *                    (a lone synchronous sender or a sparse stream sends at once, with a wait tried once a second)
  */
 public record BatchConfig(int maxMessages, int maxBytes, int maxInFlight, Duration linger) {
     /** The most bytes a request may carry: RocketMQ's default maxMessageSize (4 MiB) less room for headers. */

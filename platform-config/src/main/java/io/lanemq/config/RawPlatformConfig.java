@@ -108,7 +108,9 @@ final class RawPlatformConfig {
         public Integer maxBytes;
         @JsonPropertyDescription("Requests of one queue in flight at once; what arrives while all are out waits for the next.")
         public Integer maxInFlight;
-        @JsonPropertyDescription("How long a request with room left may wait for more messages (ms, at most 100; 0: it leaves at once).")
+        @JsonPropertyDescription("How long a request with room left may wait for more messages (ms, at most 100; 0: it leaves at once). "
+                + "Adaptive: a send that finds its queue idle waits only while recent waits of that queue gathered a quarter of a "
+                + "message or more on average; otherwise it leaves at once and a wait is tried again a second later.")
         public Long lingerMs;
     }
 

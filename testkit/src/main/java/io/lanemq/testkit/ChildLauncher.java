@@ -18,6 +18,14 @@ final class ChildLauncher {
 
     static final String SETTINGS_FILE = "settings.properties";
     static final String LOG_FILE = "child.log";
+    /**
+     * System property of the JVM that starts the stack: options added to every child JVM after the spec's, separated
+     * by whitespace, {@value #NODE_PLACEHOLDER} replaced by the node's name ('/' as '-', so it can name a file). It reaches the children of a stack that a
+     * benchmark or a test builds without a way to pass options, e.g. a flight recording of every server:
+     * {@code -Dlanemq.testkit.childJvmOptions=-XX:StartFlightRecording=filename=/tmp/jfr/{node}.jfr,settings=profile}.
+     */
+    static final String EXTRA_OPTIONS = "lanemq.testkit.childJvmOptions";
+    static final String NODE_PLACEHOLDER = "{node}";
 
     private final StackSpec spec;
     private final Path stackDir;
@@ -62,6 +70,7 @@ final class ChildLauncher {
             command.addAll(spec.tls() ? BrokerTls.serverOptions(spec.tlsCertificate(), spec.tlsPrivateKey())
                 : List.of("-Dtls.server.mode=disabled"));
             command.addAll(spec.jvmOptions());
+            command.addAll(extraOptions(System.getProperty(EXTRA_OPTIONS, ""), nodeName));
             command.add("-Duser.home=" + nodeDir);
             command.add("-Djava.io.tmpdir=" + nodeDir.resolve("tmp"));
             command.add("-Drocketmq.home.dir=" + nodeDir);
@@ -75,5 +84,21 @@ final class ChildLauncher {
         } catch (IOException e) {
             throw new TestkitException("cannot prepare " + description + " in " + nodeDir + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The options of {@link #EXTRA_OPTIONS} for one node; each must start with '-'. */
+    static List<String> extraOptions(String property, String nodeName) {
+        List<String> options = new ArrayList<>();
+        for (String option : property.strip().split("\\s+")) {
+            if (option.isEmpty()) {
+                continue;
+            }
+            if (!option.startsWith("-")) {
+                throw new TestkitException("system property " + EXTRA_OPTIONS + ": each option must start with '-', but "
+                        + "one is '" + option + "'");
+            }
+            options.add(option.replace(NODE_PLACEHOLDER, nodeName.replace('/', '-')));
+        }
+        return options;
     }
 }

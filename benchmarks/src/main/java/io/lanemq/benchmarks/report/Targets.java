@@ -8,6 +8,13 @@ package io.lanemq.benchmarks.report;
  */
 public final class Targets {
 
+    /** T1: paced transit through the SDK, CPU of every JVM above the idle connected stack, per message. */
+    public static final Target T1_CPU_MS_PER_MESSAGE = Target.atMost(0.5, "CPU-ms/msg");
+    /** T1: the SDK's CPU per message no higher than raw RocketMQ clients' at the same rate. */
+    public static final Target T1_SDK_VS_RAW_CPU = Target.ratioAtMost(1.0);
+    /** T1: p99 from send to the listener at a paced rate. */
+    public static final Target T1_P99_MS = Target.atMost(10, "ms");
+
     /** P1: SDK sync send vs raw {@code DefaultMQProducer} sync send, 300 B, same threads. */
     public static final Target P1_SDK_VS_RAW_SYNC = Target.ratioAtLeast(0.95);
 

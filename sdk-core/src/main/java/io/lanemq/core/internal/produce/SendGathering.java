@@ -5,6 +5,7 @@ import io.lanemq.api.spi.BoundSendResult;
 import io.lanemq.api.spi.PhysicalMessage;
 import io.lanemq.config.BatchConfig;
 import io.lanemq.core.metrics.SdkMetrics;
+import io.lanemq.support.Ticker;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,11 +42,18 @@ final class SendGathering {
     private final SdkMetrics metrics;
     // Guarded by this.
     private final Map<Key, Queue> queues = new HashMap<>();
+    // Guarded by this.
+    private final AdaptiveLinger lingers;
 
     SendGathering(BoundProducer producer, String cluster, SdkMetrics metrics) {
+        this(producer, cluster, metrics, Ticker.system());
+    }
+
+    SendGathering(BoundProducer producer, String cluster, SdkMetrics metrics, Ticker ticker) {
         this.producer = producer;
         this.cluster = cluster;
         this.metrics = metrics;
+        this.lingers = new AdaptiveLinger(ticker);
     }
 
     /** Sends {@code message}, gathered with others of its queue as {@code rule} says; completes with its own result. */
@@ -62,16 +70,19 @@ final class SendGathering {
             queue.rule = rule;
             queue.waiting.add(held);
             queue.waitingBytes += held.bytes;
-            ready = queue.takeIfReady(false);
-            if (ready == null && !queue.lingering && queue.hasSlot() && !rule.linger().isZero()) {
+            // A linger under way holds what comes; otherwise lingering must be worth it for this queue now.
+            boolean linger = !rule.linger().isZero() && (queue.lingering || !queue.hasSlot() || lingers.worthWaiting(key));
+            ready = queue.takeIfReady(!linger);
+            if (ready == null && linger && !queue.lingering && queue.hasSlot()) {
                 queue.lingering = lingerNow = true;
             }
         }
         if (ready != null) {
             dispatch(key, ready);
         } else if (lingerNow) {
-            // The JDK's shared delay scheduler: one daemon thread, and no lifecycle for the producer to own.
-            CompletableFuture.delayedExecutor(rule.linger().toNanos(), TimeUnit.NANOSECONDS)
+            // The JDK's shared delay scheduler: one daemon thread, and no lifecycle for the producer to own. The
+            // request leaves from that thread (a binding's sendAsync does not block), not one more hand-off away.
+            CompletableFuture.delayedExecutor(rule.linger().toNanos(), TimeUnit.NANOSECONDS, Runnable::run)
                     .execute(() -> lingered(key));
         }
         return held.result;
@@ -86,6 +97,8 @@ final class SendGathering {
             }
             queue.lingering = false;
             ready = queue.takeIfReady(true);
+            // Nothing left means a full request already went: the linger gathered plenty.
+            lingers.lingered(key, ready == null ? queue.rule.maxMessages() : ready.size());
         }
         if (ready != null) {
             dispatch(key, ready);

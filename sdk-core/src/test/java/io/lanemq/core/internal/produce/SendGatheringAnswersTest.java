@@ -3,8 +3,6 @@ package io.lanemq.core.internal.produce;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lanemq.api.SendFailedException;
-import io.lanemq.api.spi.BoundLocalTransaction;
-import io.lanemq.api.spi.BoundProducer;
 import io.lanemq.api.spi.BoundSendResult;
 import io.lanemq.api.spi.PhysicalMessage;
 import io.lanemq.config.BatchConfig;
@@ -64,44 +62,5 @@ class SendGatheringAnswersTest {
 
     private static BoundSendResult result(int i) {
         return new BoundSendResult("id-" + i, "orders", "broker-a", 0, i);
-    }
-
-    /** A binding producer whose requests stay out until the test answers them. */
-    private static final class HandAnsweredProducer implements BoundProducer {
-        final List<CompletableFuture<BoundSendResult>> singles = new ArrayList<>();
-        final List<CompletableFuture<List<BoundSendResult>>> batches = new ArrayList<>();
-
-        @Override
-        public BoundSendResult send(PhysicalMessage message) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public CompletableFuture<BoundSendResult> sendAsync(PhysicalMessage message) {
-            CompletableFuture<BoundSendResult> answer = new CompletableFuture<>();
-            singles.add(answer);
-            return answer;
-        }
-
-        @Override
-        public CompletableFuture<List<BoundSendResult>> sendBatchAsync(List<PhysicalMessage> messages) {
-            CompletableFuture<List<BoundSendResult>> answer = new CompletableFuture<>();
-            batches.add(answer);
-            return answer;
-        }
-
-        @Override
-        public BoundSendResult sendInTransaction(PhysicalMessage message, BoundLocalTransaction transaction) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public byte[] request(PhysicalMessage message, Duration timeout) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }
