@@ -44,7 +44,11 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
     private final GroupLimits limits;
     private final RateLimiter rate;
     private final ProxyMetrics metrics;
-    private final QueueReader<QueueOffsetTracker> reader;
+    private final QueueReader.Builder<QueueOffsetTracker> readers;
+    /** Null until {@link #attach()} started one; guarded by this for writes. */
+    private volatile QueueReader<QueueOffsetTracker> reader;
+    private boolean closed;
+    private volatile boolean fetching;
     /** The physical topic's queues RocketMQ's rebalancing gave this instance (the retry topic's are not counted in lag). */
     private volatile Set<QueueRef> heldQueues = Set.of();
     private volatile double lag = Double.NaN;
@@ -63,7 +67,7 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
         this.limits = limits;
         this.rate = sharedRate;
         this.metrics = metrics;
-        this.reader = QueueReader.<QueueOffsetTracker>builder(brokerGroup, cluster.endpoint())
+        this.readers = QueueReader.<QueueOffsetTracker>builder(brokerGroup, cluster.endpoint())
                 .name(group + " on " + this.cluster)
                 .threadName("lanemq-proxy-fetch-" + group.consumerGroup() + "-" + this.cluster)
                 .topics(shadowTopic == null ? new String[] {physicalTopic, retryTopic}
@@ -73,17 +77,44 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
                 .pollTimeout(Duration.ofMillis(POLL_TIMEOUT_MS))
                 .commitInterval(Duration.ofNanos(commitIntervalNanos))
                 .ledgers(queue -> new QueueOffsetTracker())
-                .policy(this)
-                .build();
+                .policy(this);
     }
 
-    void start() throws MessagingException {
-        reader.start();
+    /**
+     * One attempt to start fetching (the group's attach loop calls it until it succeeds): a reader whose start failed
+     * cannot start again, so each attempt builds its own.
+     */
+    void attach() throws MessagingException {
+        QueueReader<QueueOffsetTracker> next = readers.build();
+        synchronized (this) {
+            if (closed) {
+                next.close();
+                return;
+            }
+            // Before the start: its poll thread hands batches to this policy at once, which reads ledgers from it.
+            reader = next;
+        }
+        try {
+            next.start();
+        } catch (MessagingException | RuntimeException e) {
+            synchronized (this) {
+                reader = null;
+            }
+            next.close();
+            throw e;
+        }
+        fetching = true;
+    }
+
+    /** Whether this cluster is fetched (false until {@link #attach()} succeeded). */
+    boolean attached() {
+        return fetching;
     }
 
     /** Messages fetched on this cluster whose offsets cannot be committed yet. */
     int uncommitted() {
-        return reader.ledgers().stream().mapToInt(QueueOffsetTracker::unfinishedCount).sum();
+        QueueReader<QueueOffsetTracker> current = reader;
+        return current == null ? 0 : current.ledgers().stream().mapToInt(QueueOffsetTracker::unfinishedCount).sum();
     }
 
     /** The physical topic's queues this instance reads now. */
@@ -108,12 +139,17 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
     /** Asks the brokers for each held queue's end; a remote call per queue, so not on the poll thread. */
     void refreshLag() {
         Set<QueueRef> queues = heldQueues;
+        QueueReader<QueueOffsetTracker> current = reader;
+        if (current == null) {
+            lag = Double.NaN;
+            return;
+        }
         if (queues.isEmpty()) {
             lag = 0;
             return;
         }
         try {
-            lag = reader.backlog(queues);
+            lag = current.backlog(queues);
         } catch (MessagingException | RuntimeException e) {
             lag = Double.NaN;
             log.debug("{} on {}: the lag of {} is unknown for now", group, cluster, physicalTopic, e);
@@ -122,17 +158,30 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
 
     /** Stops fetching and waits for the poll thread (which commits once more on its way out). */
     void stopFetching() throws InterruptedException {
-        reader.stopReading();
+        QueueReader<QueueOffsetTracker> current = reader;
+        if (current != null) {
+            current.stopReading();
+        }
     }
 
     /** Commits what is safe now; call after {@link #stopFetching()} (the poll thread commits while it runs). */
     void commitNow() {
-        reader.commitNow();
+        QueueReader<QueueOffsetTracker> current = reader;
+        if (current != null) {
+            current.commitNow();
+        }
     }
 
     @Override
     public void close() {
-        reader.close();
+        QueueReader<QueueOffsetTracker> current;
+        synchronized (this) {
+            closed = true;
+            current = reader;
+        }
+        if (current != null) {
+            current.close();
+        }
     }
 
     @Override

@@ -138,6 +138,14 @@ public final class ConsumerProxyServer implements AutoCloseable {
         });
     }
 
+    /**
+     * Per running group and cluster not fetched yet (down or silent when the group started; attached in the
+     * background): why, since when. Empty when every group fetches every cluster.
+     */
+    public List<String> detachedClusters() {
+        return groups.detached();
+    }
+
     /** Reads the platform configuration, binds the gRPC address and starts serving; meters go to a registry of its own. */
     public static ConsumerProxyServer start(ProxyServerOptions config) throws InvalidConfigurationException, IOException {
         return start(config, new SimpleMeterRegistry(), true);

@@ -1,5 +1,8 @@
 package io.lanemq.proxy;
 
+import io.lanemq.support.Ticker;
+import io.lanemq.support.attach.AttachPolicy;
+import io.lanemq.support.attach.AttemptBudget;
 import io.grpc.Status;
 import io.grpc.StatusException;
 import io.lanemq.api.InvalidConfigurationException;
@@ -35,6 +38,8 @@ final class GroupRegistry {
     private final Map<GroupKey, GroupRuntime> running = new ConcurrentHashMap<>();
     private final Map<GroupKey, Long> idleSince = new HashMap<>();
     private volatile boolean closed;
+    /** Bounds the attach attempts of all groups together, so a cluster that comes back is not hammered. */
+    private final AttemptBudget attachBudget = new AttemptBudget(AttachPolicy.DEFAULT, Ticker.system());
 
     /**
      * The largest frame to push: what a producer may send now (the platform's {@code producer.maxBodyBytes}) plus framing
@@ -84,7 +89,7 @@ final class GroupRegistry {
         }
         try {
             GroupRuntime started = GroupRuntime.start(key, topic, settings, snapshot, config, ticker,
-                    deliveryIds::incrementAndGet, metrics);
+                    deliveryIds::incrementAndGet, metrics, attachBudget);
             running.put(key, started);
             return started;
         } catch (MessagingException e) {
@@ -138,6 +143,13 @@ final class GroupRegistry {
             }
         }
         return changed;
+    }
+
+    /** Per running group and cluster not fetched yet: why, since when. */
+    List<String> detached() {
+        List<String> lines = new ArrayList<>();
+        running.values().forEach(group -> lines.addAll(group.detached()));
+        return lines;
     }
 
     /** Stops new groups and returns the running ones. */

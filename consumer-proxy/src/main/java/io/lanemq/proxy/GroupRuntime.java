@@ -1,6 +1,10 @@
 package io.lanemq.proxy;
 
 import io.lanemq.support.NamedThreads;
+import io.lanemq.support.Ticker;
+import io.lanemq.support.attach.AttachLoop;
+import io.lanemq.support.attach.AttachPolicy;
+import io.lanemq.support.attach.AttemptBudget;
 import com.google.common.util.concurrent.RateLimiter;
 import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.MessagingException;
@@ -12,6 +16,7 @@ import io.lanemq.config.TopicRoute;
 import io.lanemq.rocketmq.GroupTopics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -30,6 +35,8 @@ import org.slf4j.LoggerFactory;
 final class GroupRuntime implements AutoCloseable, DispatchListener {
     private static final Logger log = LoggerFactory.getLogger(GroupRuntime.class);
     private static final long TICK_MS = 20;
+    /** The SDK's policy: a cluster down at the start is fetched within seconds of its return. */
+    private static final AttachPolicy ATTACH = AttachPolicy.DEFAULT;
     /** Under the broker timer's longest delay (3 days by default); a longer retry delay comes back after this. */
     private static final long MAX_PARKED_DELAY_MS = TimeUnit.DAYS.toMillis(1);
 
@@ -38,6 +45,8 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     private final ProxyMetrics metrics;
     private final GroupDispatcher dispatcher;
     private final List<ClusterFetcher> fetchers = new ArrayList<>();
+    /** One per fetcher, attaching it in the background until it fetches. */
+    private final List<AttachLoop> attaching = new ArrayList<>();
     private final ScheduledExecutorService publisherThread;
     private final GroupTopicsPublisher topics;
     private final ScheduledFuture<?> ticks;
@@ -86,22 +95,50 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
         lagThread.scheduleWithFixedDelay(() -> fetchers.forEach(ClusterFetcher::refreshLag), lagEvery, lagEvery, TimeUnit.MILLISECONDS);
     }
 
-    /** Starts consuming every route of the group's logic topic. */
+    /**
+     * Starts consuming every route of the group's logic topic. Each cluster is attached in the background (its group
+     * topics created, its reader started): the start waits {@link AttachPolicy#startWait()} at most for their first
+     * answers and returns with those that answered; a cluster down or silent is attached when it answers, so the group
+     * serves the other clusters meanwhile, and a group never fails to start for one unreachable cluster.
+     */
     static GroupRuntime start(GroupKey key, LogicTopicConfig topic, ConsumerConfig settings, PlatformConfig platform,
                               ProxyServerOptions config, ScheduledExecutorService ticker, LongSupplier deliveryIds,
-                              ProxyMetrics metrics) throws MessagingException {
+                              ProxyMetrics metrics, AttemptBudget attachBudget) throws MessagingException {
         GroupRuntime runtime = new GroupRuntime(key, topic, settings, platform, config, ticker, deliveryIds, metrics);
         try {
-            runtime.topics.createTopics();
             for (ClusterFetcher fetcher : runtime.fetchers) {
-                fetcher.start();
+                runtime.attaching.add(AttachLoop.start(NamedThreads.name("lanemq-proxy-attach", key.consumerGroup(),
+                                fetcher.cluster()), key + " on cluster " + fetcher.cluster(), ATTACH, attachBudget,
+                        failure -> !(failure instanceof InvalidConfigurationException), () -> {
+                            runtime.topics.createTopics(fetcher.cluster());
+                            fetcher.attach();
+                        }, metrics.attachOutcomes(key, fetcher.cluster()), Ticker.system()));
             }
-        } catch (MessagingException | RuntimeException e) {
+            long deadline = System.nanoTime() + ATTACH.startWait().toNanos();
+            for (AttachLoop loop : runtime.attaching) {
+                loop.awaitFirstAnswer(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            runtime.close();
+            throw new MessagingException(key + ": interrupted while starting", key.logicTopic(), null, e);
+        } catch (RuntimeException e) {
             runtime.close();
             throw e;
         }
-        log.info("{}: consuming {} routes for the proxy's consumers", key, runtime.fetchers.size());
+        log.info("{}: consuming {} of {} routes for the proxy's consumers; the others are attached when they answer", key,
+                runtime.fetchers.stream().filter(ClusterFetcher::attached).count(), runtime.fetchers.size());
         return runtime;
+    }
+
+    /** Per cluster not fetched yet: why, since when (the group serves the others meanwhile). */
+    List<String> detached() {
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < attaching.size(); i++) {
+            String cluster = fetchers.get(i).cluster();
+            attaching.get(i).reason().ifPresent(reason -> lines.add(key + " on cluster " + cluster + ": " + reason));
+        }
+        return lines;
     }
 
     GroupKey key() {
@@ -159,6 +196,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
 
     @Override
     public void close() {
+        attaching.forEach(AttachLoop::close);
         ticks.cancel(false);
         lagThread.shutdownNow();
         metrics.remove(gauges);

@@ -51,12 +51,14 @@ final class GroupTopicsPublisher implements AutoCloseable {
     }
 
     /**
-     * Creates both topics on every broker that hosts one of the group's physical topics, so the
-     * fetchers can subscribe to the retry topic and dead letters stay next to their topic.
+     * Creates both topics on every broker of {@code cluster} that hosts one of the group's physical topics, so its
+     * fetcher can subscribe to the retry topic and dead letters stay next to their topic.
      */
-    void createTopics() throws MessagingException {
+    void createTopics(String cluster) throws MessagingException {
         for (GroupSpec.Route route : routes) {
-            topics.create(route.cluster().name(), route.physicalTopic());
+            if (route.cluster().name().equals(cluster)) {
+                topics.create(cluster, route.physicalTopic());
+            }
         }
     }
 

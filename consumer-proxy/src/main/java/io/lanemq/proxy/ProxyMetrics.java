@@ -1,5 +1,7 @@
 package io.lanemq.proxy;
 
+import io.lanemq.core.metrics.SdkMetrics;
+import io.lanemq.support.attach.AttachLoop;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -32,9 +34,17 @@ final class ProxyMetrics {
     static final String FRAME_DELIVERIES = "lanemq.proxy.frame.deliveries";
 
     private final MeterRegistry registry;
+    /** The SDK's meter names where the proxy does what a DIRECT consumer does (attaching a cluster). */
+    private final SdkMetrics sdk;
 
     ProxyMetrics(MeterRegistry registry) {
         this.registry = registry;
+        this.sdk = new SdkMetrics(registry, "lanemq-consumer-proxy");
+    }
+
+    /** Attach attempts of {@code group}'s fetcher on {@code cluster}: {@link SdkMetrics#CONSUMER_ATTACH_ATTEMPTS}. */
+    AttachLoop.Outcomes attachOutcomes(GroupKey group, String cluster) {
+        return sdk.attachOutcomes(group.consumerGroup(), cluster);
     }
 
     MeterRegistry registry() {

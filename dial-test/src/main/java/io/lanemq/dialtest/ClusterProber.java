@@ -46,6 +46,8 @@ final class ClusterProber implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterProber.class);
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** The broker of the lanes of a name server not reached yet ({@link #probeUnreached()}). */
+    static final String UNREACHED = "unreached";
 
     private final String label;
     private final DialTestOptions config;
@@ -106,8 +108,26 @@ final class ClusterProber implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Until this name server's brokers are known (an attempt to reach it failed), a lane per kind whose probes are
+     * counted as failed sends as they come due, under cluster {@code label} and broker {@value #UNREACHED}: the table,
+     * the meters and the dashboards show the IDC failing instead of showing nothing. Replaced by the brokers' lanes
+     * when {@link #addTargets} first gets some.
+     */
+    synchronized void probeUnreached() {
+        if (brokers.isEmpty() && lanes.isEmpty()) {
+            for (ProbeKind kind : config.kinds()) {
+                lanes.add(new Lane(null, senders.get(kind), reconciler.lane(new LaneKey(label, UNREACHED, kind)),
+                    ticker.read()));
+            }
+        }
+    }
+
     /** Adds lanes for brokers not probed yet; returns the names of the brokers added. */
-    List<String> addTargets(List<BrokerTarget> targets) {
+    synchronized List<String> addTargets(List<BrokerTarget> targets) {
+        if (!targets.isEmpty()) {
+            lanes.removeIf(lane -> lane.target == null);
+        }
         List<String> added = new ArrayList<>();
         for (BrokerTarget target : targets) {
             if (brokers.add(target.broker())) {
@@ -169,6 +189,11 @@ final class ClusterProber implements AutoCloseable {
 
     private void sendOne(Lane lane) {
         long sequence = sequences.incrementAndGet();
+        if (lane.target == null) {
+            failed(lane, sequence, false, new DialTestException("name server " + label + " has not answered since the "
+                + "start; its brokers are unknown"));
+            return;
+        }
         long laneSequence = lane.pacer.issuedCount();
         boolean tracked = config.samplingRatio() >= 1.0 || ThreadLocalRandom.current().nextDouble() < config.samplingRatio();
         ProbeSender sender = lane.sender;
@@ -225,7 +250,7 @@ final class ClusterProber implements AutoCloseable {
         producer.shutdown();
     }
 
-    /** One broker and kind: its pacing (pacing thread only) and its counters. */
+    /** One broker and kind (no broker while its name server is not reached): its pacing (pacing thread only) and its counters. */
     private static final class Lane {
         final BrokerTarget target;
         final ProbeSender sender;

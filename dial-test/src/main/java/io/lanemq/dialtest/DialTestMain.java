@@ -4,6 +4,7 @@ import io.lanemq.api.MessagingException;
 import io.lanemq.localstack.LoggingSetup;
 import io.lanemq.service.http.GracefulShutdown;
 import io.lanemq.service.http.Readiness;
+import io.lanemq.service.http.ServiceEndpoints;
 import io.lanemq.testkit.Idc;
 import io.lanemq.testkit.RocketMqStack;
 import java.io.PrintStream;
@@ -157,7 +158,13 @@ public final class DialTestMain implements Callable<Integer> {
     private final PrintStream out;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final AtomicBoolean interrupted = new AtomicBoolean();
-    private final Readiness readiness = Readiness.create();
+    /** The run under way, for the readiness lines; null before and after. */
+    private volatile DialTestRun running;
+    /** Ready while probing; a name server not reached is a line of the answer, not a failure (its probes count as failed). */
+    private final Readiness readiness = Readiness.withChecks(() -> {
+        DialTestRun run = running;
+        return ServiceEndpoints.Health.up(run == null ? "" : String.join("\n", run.unreachedNameServers()));
+    });
     private boolean embedded;
 
     DialTestMain(PrintStream out) {
@@ -289,6 +296,7 @@ public final class DialTestMain implements Callable<Integer> {
             onReport = onReport.andThen(r -> nextStep(ramp, rate, r));
         }
         try (DialTestRun test = DialTestRun.runner(config).rate(rate).onReport(onReport).readiness(readiness).start()) {
+            running = test;
             out.printf("Probing %s every %s: %s probes/s per broker and kind, %d-byte bodies, run %s%n",
                 config.nameServers(), config.period(), LiveTable.rate(config.ratePerSecond()), config.bodySize(),
                 Long.toHexString(test.runId()));

@@ -1,10 +1,14 @@
 package io.lanemq.dialtest;
 
+import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.service.http.JvmMeters;
 import io.lanemq.service.http.Readiness;
 import io.lanemq.service.http.ServiceEndpoints;
 import io.lanemq.support.NamedThreads;
 import io.lanemq.support.Ticker;
+import io.lanemq.support.attach.AttachLoop;
+import io.lanemq.support.attach.AttachPolicy;
+import io.lanemq.support.attach.AttemptBudget;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
@@ -40,7 +44,13 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>Threads: {@code lanemq-dialtest-sender-<label>} per name server, {@code lanemq-dialtest-reconciler},
+ * <p>A name server that does not answer at the start (its IDC down or silent) stops neither the run nor the other
+ * name servers: it is attached in the background with the SDK's attach policy ({@link AttachLoop}), each attempt
+ * counted in {@code lanemq.consumer.attach.attempts}, and once an attempt failed its probes count as send failures
+ * as they come due (lanes with broker {@value ClusterProber#UNREACHED}) until it answers.
+ *
+ * <p>Threads: {@code lanemq-dialtest-sender-<label>} and {@code lanemq-dialtest-attach-<label>} per name server,
+ * {@code lanemq-dialtest-reconciler},
  * {@code lanemq-dialtest-discovery}, the ack listener's and the metrics server's, and RocketMQ's own. All are
  * stopped by {@link #close()}. {@link #stop()} and {@link #close()} may be called from any thread.
  */
@@ -48,6 +58,8 @@ public final class DialTestRun implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(DialTestRun.class);
     private static final Duration SETUP_TIMEOUT = Duration.ofSeconds(30);
+    /** The SDK's policy: a name server down at the start is probed within seconds of its return. */
+    private static final AttachPolicy ATTACH = AttachPolicy.DEFAULT;
     private static final Duration CONSUMER_READY_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration DISCOVERY_INTERVAL = Duration.ofSeconds(30);
     private static final Duration ACK_IDLE_TIMEOUT = Duration.ofMinutes(5);
@@ -65,6 +77,8 @@ public final class DialTestRun implements AutoCloseable {
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final List<ClusterProber> probers = new ArrayList<>();
     private final List<ProbeTopicAdmin> admins = new ArrayList<>();
+    /** One per name server, in the configuration's order; set by the start. */
+    private List<NameServerAttach> attaching = List.of();
     private final ScheduledExecutorService reconcilerThread;
     private final ScheduledExecutorService discoveryThread;
     private AckListener listener;
@@ -109,29 +123,45 @@ public final class DialTestRun implements AutoCloseable {
         closeables.add(acks);
         AtomicLong sequences = new AtomicLong();
         String run = Long.toHexString(reconciler.runId());
-        List<Map.Entry<ProbeConsumer, List<String>>> consumers = new ArrayList<>();
+        SdkMetrics attachMeters = new SdkMetrics(registry, "lanemq-dialtest");
+        AttemptBudget budget = new AttemptBudget(ATTACH, ticker);
+        List<NameServerAttach> attaching = new ArrayList<>();
         for (Map.Entry<String, String> nameServer : config.nameServers().entrySet()) {
             String label = nameServer.getKey();
             String instance = "lanemq-dialtest-" + label + "-" + run;
             ProbeTopicAdmin admin = new ProbeTopicAdmin(label, nameServer.getValue(), instance + "-admin", ticker);
             closeables.add(admin);
             admins.add(admin);
-            List<BrokerTarget> targets = admin.ensureProbeTopic(config.probeTopic(), config.queuesPerBroker(),
-                SETUP_TIMEOUT);
-            targets.stream().map(BrokerTarget::cluster).distinct().forEach(metrics::consumerCluster);
-            ProbeConsumer consumer = new ProbeConsumer(label, nameServer.getValue(), instance, config, acks, metrics,
-                wallClock);
-            closeables.add(consumer);
-            consumer.start();
             ClusterProber prober = new ClusterProber(label, nameServer.getValue(), instance, config, reconciler,
                 listener.address(), sequences, rate, ticker, wallClock);
             closeables.add(prober);
             probers.add(prober.start());
-            List<String> brokers = prober.addTargets(targets);
-            consumers.add(Map.entry(consumer, brokers));
-            LOG.info("probing {} ({}): brokers {}", label, nameServer.getValue(), brokers);
+            NameServerAttach attach = new NameServerAttach(label, nameServer.getValue(), instance, admin, prober, acks);
+            attaching.add(attach);
+            AttachLoop.Outcomes counted = attachMeters.attachOutcomes(config.consumerGroup(), label);
+            attach.loop = AttachLoop.start("lanemq-dialtest-attach-" + label, "dial test of name server " + label + " ("
+                    + nameServer.getValue() + ")", ATTACH, budget, failure -> true, attach::attempt,
+                new AttachLoop.Outcomes() {
+                    @Override
+                    public void attached() {
+                        counted.attached();
+                    }
+
+                    @Override
+                    public void failed(Exception failure, boolean curable) {
+                        counted.failed(failure, curable);
+                        // Known unreachable now (not merely slow to answer): its probes count as failed until it attaches.
+                        prober.probeUnreached();
+                    }
+                }, ticker);
+            closeables.add(attach.loop);
         }
-        awaitConsumers(consumers);
+        this.attaching = List.copyOf(attaching);
+        // The name servers are attached side by side; one that has not answered by then is probed once it does.
+        long deadline = ticker.read() + ATTACH.startWait().toNanos();
+        for (NameServerAttach attach : attaching) {
+            attach.loop.awaitFirstAnswer(Duration.ofNanos(Math.max(0, deadline - ticker.read())));
+        }
         reconciler.periodStartsNow();
         probers.forEach(ClusterProber::startProbing);
         long periodMillis = config.period().toMillis();
@@ -141,19 +171,79 @@ public final class DialTestRun implements AutoCloseable {
         readiness.serving();
     }
 
-    // Probes sent before the consumer holds its queues would wait for the rebalance and distort the latency.
-    private void awaitConsumers(List<Map.Entry<ProbeConsumer, List<String>>> consumers) {
-        long deadline = ticker.read() + CONSUMER_READY_TIMEOUT.toNanos();
-        for (Map.Entry<ProbeConsumer, List<String>> consumer : consumers) {
-            while (!consumer.getKey().holdsQueuesOf(consumer.getValue())) {
-                if (ticker.read() - deadline > 0) {
-                    LOG.info("the probe consumer holds no queue of some of {} after {} s; other consumers of group {} "
-                        + "may hold them", consumer.getValue(), CONSUMER_READY_TIMEOUT.toSeconds(),
-                        config.consumerGroup());
-                    break;
-                }
-                LockSupport.parkNanos(POLL_NANOS); // polling the consumer's rebalance, which has no callback
+    /**
+     * Per name server not attached yet (it did not answer at the start; its probes count as failed meanwhile): why,
+     * since when. Empty when every name server's brokers are probed.
+     */
+    public List<String> unreachedNameServers() {
+        List<String> lines = new ArrayList<>();
+        for (NameServerAttach attach : attaching) {
+            attach.loop.reason().ifPresent(reason -> lines.add("name server " + attach.label + ": " + reason));
+        }
+        return lines;
+    }
+
+    /**
+     * Attaching one name server: its probe topic ensured, its brokers found and a probe consumer started. Each attempt
+     * starts a consumer of its own (a RocketMQ consumer whose start failed cannot start again).
+     */
+    private final class NameServerAttach {
+        final String label;
+        final String nameServer;
+        final String instance;
+        final ProbeTopicAdmin admin;
+        final ClusterProber prober;
+        final AckSender acks;
+        AttachLoop loop;
+        /** Set by the attempt that succeeded. */
+        volatile ProbeConsumer consumer;
+        volatile List<String> brokers = List.of();
+
+        NameServerAttach(String label, String nameServer, String instance, ProbeTopicAdmin admin, ClusterProber prober,
+                         AckSender acks) {
+            this.label = label;
+            this.nameServer = nameServer;
+            this.instance = instance;
+            this.admin = admin;
+            this.prober = prober;
+            this.acks = acks;
+        }
+
+        void attempt() throws Exception {
+            List<BrokerTarget> targets = admin.ensureProbeTopic(config.probeTopic(), config.queuesPerBroker(), SETUP_TIMEOUT);
+            ProbeConsumer started = new ProbeConsumer(label, nameServer, instance, config, acks, metrics, wallClock);
+            try {
+                started.start();
+            } catch (Exception e) {
+                started.close();
+                throw e;
             }
+            synchronized (DialTestRun.this) {
+                if (closed) {
+                    started.close();
+                    return;
+                }
+                closeables.add(started);
+            }
+            targets.stream().map(BrokerTarget::cluster).distinct().forEach(metrics::consumerCluster);
+            awaitQueues(started, targets.stream().map(BrokerTarget::broker).toList());
+            brokers = prober.addTargets(targets);
+            consumer = started;
+            LOG.info("probing {} ({}): brokers {}", label, nameServer, brokers);
+        }
+    }
+
+    // Probes sent before the consumer holds its queues would wait for the rebalance and distort the latency, or be
+    // skipped by a consumer that starts from the last offset: a name server's brokers are probed once it holds them.
+    private void awaitQueues(ProbeConsumer consumer, List<String> brokers) {
+        long deadline = ticker.read() + CONSUMER_READY_TIMEOUT.toNanos();
+        while (!consumer.holdsQueuesOf(brokers)) {
+            if (ticker.read() - deadline > 0) {
+                LOG.info("the probe consumer holds no queue of some of {} after {} s; other consumers of group {} "
+                    + "may hold them", brokers, CONSUMER_READY_TIMEOUT.toSeconds(), config.consumerGroup());
+                return;
+            }
+            LockSupport.parkNanos(POLL_NANOS); // polling the consumer's rebalance, which has no callback
         }
     }
 
@@ -167,6 +257,9 @@ public final class DialTestRun implements AutoCloseable {
 
     private void rediscover() {
         for (int i = 0; i < admins.size(); i++) {
+            if (!attaching.get(i).loop.attached()) {
+                continue; // its attach loop finds its brokers
+            }
             try {
                 List<String> added = probers.get(i).addTargets(admins.get(i).ensureProbeTopic(config.probeTopic(),
                     config.queuesPerBroker(), SETUP_TIMEOUT));
@@ -322,10 +415,13 @@ public final class DialTestRun implements AutoCloseable {
         }
 
         /**
-         * Discovers the brokers, creates the probe topic where missing, starts consumers and producers and begins
-         * probing once the consumers hold their queues.
+         * Starts the producers and, per name server in the background, discovers its brokers, creates the probe topic
+         * where missing and starts a consumer; each name server's brokers are probed once its consumer holds their
+         * queues. Returns after 1 s at most for the name servers' first answers: one that is down or silent is attached
+         * when it answers, its probes counted as send failures meanwhile.
          *
-         * @throws DialTestException naming what could not be set up; nothing is left running
+         * @throws DialTestException naming what could not be set up (the ack listener, the metrics endpoint); nothing
+         *     is left running
          */
         public DialTestRun start() {
             DialTestRun test = new DialTestRun(this);

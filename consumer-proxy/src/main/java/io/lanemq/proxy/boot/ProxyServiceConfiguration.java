@@ -11,6 +11,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import java.util.stream.Stream;
 
 /**
  * The proxy's beans: its validated settings, its meters, the operations endpoints (service-http's, as in the
@@ -41,8 +42,10 @@ public class ProxyServiceConfiguration {
     /** Ready while serving; the text carries the configuration line (a start on the local snapshot serves and says so). */
     @Bean
     Readiness proxyReadiness(ObjectProvider<ProxyLifecycle> proxy) {
+        // A cluster not fetched yet leaves the proxy ready: it serves the others; the lines say which and why.
         return Readiness.withChecks(() -> ServiceEndpoints.Health.up(proxy.getObject().server()
-                .map(server -> ConfigStaleness.describe(server.configuration())).orElse("")));
+                .map(server -> String.join("\n", Stream.concat(Stream.of(ConfigStaleness.describe(server.configuration())),
+                        server.detachedClusters().stream()).toList())).orElse("")));
     }
 
     /**

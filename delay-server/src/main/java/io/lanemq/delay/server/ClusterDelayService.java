@@ -22,6 +22,10 @@ import io.lanemq.rocketmq.RawProducer;
 import io.lanemq.rocketmq.reader.QueueReader;
 import io.lanemq.rocketmq.reader.ReadPolicy;
 import io.lanemq.support.NamedThreads;
+import io.lanemq.support.Ticker;
+import io.lanemq.support.attach.AttachLoop;
+import io.lanemq.support.attach.AttachPolicy;
+import io.lanemq.support.attach.AttemptBudget;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -87,7 +91,11 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
      * it and the book forgetting it, and wait for a record nobody holds.
      */
     private final ReentrantReadWriteLock handover = new ReentrantReadWriteLock();
-    private CheckpointedQueues checkpoints;
+    /** Set by the attach thread when reading starts; null until then. */
+    private volatile CheckpointedQueues checkpoints;
+    private AttachLoop attach;
+    /** Whether {@link #reader} started (an attempt sets it before its start); guarded by this. */
+    private boolean readerStarted;
     private Path storeDir;
     private DelayEngine engine;
     private volatile QueueReader<QueueLedger> reader;
@@ -106,8 +114,13 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
         this.instance = instance;
     }
 
-    /** Opens (and recovers) the store, then starts reading; returns once reading has started. */
-    void start() throws DelayStoreException, MessagingException {
+    /**
+     * Opens (and recovers) the store, which delivers what is due from now on, and starts reading the internal topic
+     * in the background ({@link AttachLoop}): a cluster that is down or silent at the start delays neither this server's
+     * start nor the other clusters; it is read from the moment it answers. Returns once the store is open.
+     */
+    void start(AttachPolicy policy, AttemptBudget budget, AttachLoop.Outcomes outcomes)
+            throws DelayStoreException, MessagingException {
         storeDir = settings.storeDir().resolve(cluster.name());
         engine = DelayEngine.builder()
                 .directory(storeDir)
@@ -125,14 +138,26 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
         }
         metrics.bind(engine, this::heldOffsets, this::ledgerBytes);
 
+        // A producer's start does not contact the cluster: it never waits for an unreachable one.
         upstream = RawProducer.start(settings.serverGroup() + "-producer", cluster.endpoint(),
                 instance + "-" + cluster.name() + "-producer");
 
         // Before the reader: its first rebalance may already hand work to the maintenance thread.
         maintenance = Executors.newSingleThreadScheduledExecutor(
                 NamedThreads.single("lanemq-delay-" + cluster.name() + "-maintenance"));
+        running = true;
+        attach = AttachLoop.start("lanemq-delay-" + cluster.name() + "-attach", "Delay server reading cluster "
+                + cluster.name(), policy, budget, failure -> true, this::startReading, outcomes, Ticker.system());
+    }
 
-        reader = QueueReader.<QueueLedger>builder(settings.serverGroup(), cluster.endpoint())
+    /** Waits until reading this cluster started or failed its first attempt, {@code within} at most; true when reading. */
+    boolean awaitFirstAnswer(Duration within) throws InterruptedException {
+        return attach.awaitFirstAnswer(within);
+    }
+
+    /** One attempt to read the internal topic: a reader whose start failed cannot start again, so each is new. */
+    private void startReading() throws MessagingException {
+        QueueReader<QueueLedger> next = QueueReader.<QueueLedger>builder(settings.serverGroup(), cluster.endpoint())
                 .name("Delay server of cluster " + cluster.name())
                 .instanceName(instance + "-" + cluster.name() + "-consumer")
                 .threadName("lanemq-delay-" + cluster.name() + "-poll")
@@ -144,16 +169,36 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
                 .ledgers(queue -> book.register(new QueueLedger(queue)))
                 .policy(this)
                 .build();
-        checkpoints = new CheckpointedQueues(cluster.name(), storeDir, engine, book, reader, metrics, this::handOver);
-        checkpoints.open();
-        running = true;
-        reader.start();
-        long every = settings.commitInterval().toMillis();
-        maintenance.scheduleWithFixedDelay(this::reenqueueOverdue, every, every, TimeUnit.MILLISECONDS);
-        long checkpointEvery = settings.checkpointInterval().toMillis();
-        if (checkpointEvery > 0) {
-            maintenance.scheduleWithFixedDelay(checkpoints::periodicWrite, checkpointEvery, checkpointEvery,
-                    TimeUnit.MILLISECONDS);
+        CheckpointedQueues restored = new CheckpointedQueues(cluster.name(), storeDir, engine, book, next, metrics,
+                this::handOver);
+        restored.open();
+        // Set before the start: the reader's first rebalance and poll use them at once.
+        checkpoints = restored;
+        reader = next;
+        try {
+            next.start();
+        } catch (MessagingException | RuntimeException e) {
+            reader = null;
+            checkpoints = null;
+            restored.close();
+            next.close();
+            throw e;
+        }
+        synchronized (this) {
+            if (!running) {
+                // Closed during the attempt: nothing may keep reading (close() may have stopped it already).
+                next.close();
+                restored.close();
+                return;
+            }
+            readerStarted = true;
+            long every = settings.commitInterval().toMillis();
+            maintenance.scheduleWithFixedDelay(this::reenqueueOverdue, every, every, TimeUnit.MILLISECONDS);
+            long checkpointEvery = settings.checkpointInterval().toMillis();
+            if (checkpointEvery > 0) {
+                maintenance.scheduleWithFixedDelay(restored::periodicWrite, checkpointEvery, checkpointEvery,
+                        TimeUnit.MILLISECONDS);
+            }
         }
         log.info("Delay server for cluster {} reading {} as {} [store={}, pending={}, recovered in {} ms]",
                 cluster.name(), settings.internalTopic(), settings.serverGroup(),
@@ -428,15 +473,26 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
         return current == null ? List.of() : current.ledgers();
     }
 
+    /**
+     * Healthy while the store takes writes and the internal topic is read, or is being attached in the background: a
+     * cluster that is unreachable does not make the server unready, since the other clusters are served meanwhile (its
+     * line in {@code /readyz} and the attach meter say so).
+     */
     boolean healthy() {
         StoreHealth health = engine.health();
-        return running && health.writable() && reader.isReading();
+        return running && health.writable() && (!attach.attached() || reading());
+    }
+
+    /** Whether the internal topic is read (false while the cluster is attached in the background). */
+    boolean reading() {
+        QueueReader<QueueLedger> current = reader;
+        return running && attach.attached() && current != null && current.isReading();
     }
 
     String describeHealth() {
         StoreHealth health = engine.health();
-        return "cluster=" + cluster.name() + " reading=" + (running && reader.isReading()) + " writable="
-                + health.writable() + " pending=" + engine.pendingCount() + " heldOffsets=" + heldOffsets()
+        return "cluster=" + cluster.name() + " reading=" + reading() + attach.reason().map(r -> " (" + r + ")").orElse("")
+                + " writable=" + health.writable() + " pending=" + engine.pendingCount() + " heldOffsets=" + heldOffsets()
                 + " storeErrors=" + health.errors() + (health.lastError().isEmpty() ? "" : " lastError=" + health.lastError());
     }
 
@@ -450,8 +506,18 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
      */
     @Override
     public void close() {
-        running = false;
+        boolean started;
+        synchronized (this) {
+            running = false;
+            started = readerStarted;
+        }
         stopped.countDown();
+        if (attach != null) {
+            attach.close();
+        }
+        // A reader not started (its cluster never answered) has read nothing: no commit, no checkpoint to write.
+        QueueReader<QueueLedger> reader = started ? this.reader : null;
+        CheckpointedQueues checkpoints = started ? this.checkpoints : null;
         if (reader != null) {
             try {
                 reader.stopReading();

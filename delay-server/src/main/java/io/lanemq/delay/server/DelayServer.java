@@ -18,7 +18,11 @@ import io.lanemq.config.PlatformConfig;
 import io.lanemq.delay.DelayEngine;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.lanemq.support.Ticker;
+import io.lanemq.support.attach.AttachPolicy;
+import io.lanemq.support.attach.AttemptBudget;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,8 +37,13 @@ import org.slf4j.LoggerFactory;
  * delivering through one SDK producer on the same configuration, plus the operations endpoints
  * ({@code /livez}, {@code /readyz}, {@code /metrics}: service-http's convention). Readiness is
  * STARTING until the clients run, CATCHING_UP while each cluster's store recovers and its reader
- * starts from the committed offsets, then SERVING while every cluster reads and its store takes
- * writes, and DRAINING from the first moment of {@link #close()}.
+ * starts from the committed offsets, then SERVING while every cluster's store takes writes and its
+ * internal topic is read, or attached in the background, and DRAINING from the first moment of {@link #close()}.
+ *
+ * <p>A cluster that is down or silent at the start holds up neither the start nor the other clusters: the start waits
+ * {@link AttachPolicy#startWait()} at most for every cluster's first answer, serves those that answered, and reads the
+ * others from the moment they answer (jittered retries within an attempt budget, counted in
+ * {@code lanemq.consumer.attach.attempts}; {@code /readyz} names the cluster not read and why).
  *
  * <p>Several servers may run with the same configuration: each cluster's internal topic is read
  * by the consumer group {@code delay.serverGroup}, which spreads its queues over them; a queue
@@ -52,6 +61,8 @@ import org.slf4j.LoggerFactory;
 public final class DelayServer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(DelayServer.class);
+    /** The SDK's policy: a cluster down at the start is read within seconds of its return. */
+    private static final AttachPolicy ATTACH = AttachPolicy.DEFAULT;
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Map<String, ClusterDelayService> clusters = new LinkedHashMap<>();
@@ -103,18 +114,25 @@ public final class DelayServer implements AutoCloseable {
                 .configLocation(settings.configLocation()).build());
         MessagingClient started = client;
         // The SDK's meter name, so one dashboard shows clients and services on a local snapshot alike.
-        new SdkMetrics(registry, "lanemq-delay-server").configStaleGauge(
+        SdkMetrics sdkMetrics = new SdkMetrics(registry, "lanemq-delay-server");
+        sdkMetrics.configStaleGauge(
                 () -> started.health().configuration().stale().isPresent() ? 1 : 0);
         producer = client.createProducer(ProducerOptions.defaults());
         // Distinct per server process and per cluster: RocketMQ shares one client instance per name, and one
         // instance cannot talk to two clusters' name servers.
         String instance = "lanemq-delay-" + UUID.randomUUID().toString().substring(0, 8);
         readiness.catchingUp();
+        AttemptBudget budget = new AttemptBudget(ATTACH, Ticker.system());
         for (ClusterConfig cluster : platform.clusters().values()) {
             ClusterDelayService service = new ClusterDelayService(cluster, settings, producer,
                     new DelayServerMetrics(registry, cluster.name()), instance);
             clusters.put(cluster.name(), service);
-            service.start();
+            service.start(ATTACH, budget, sdkMetrics.attachOutcomes(settings.serverGroup(), cluster.name()));
+        }
+        // The clusters are attached side by side; those that have not answered by then are read when they do.
+        long deadline = System.nanoTime() + ATTACH.startWait().toNanos();
+        for (ClusterDelayService service : clusters.values()) {
+            service.awaitFirstAnswer(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         }
         readiness.serving();
         log.info("Delay server ready: clusters {}, internal topic {}, group {}, store {}, endpoints {}",

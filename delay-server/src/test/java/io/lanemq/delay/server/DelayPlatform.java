@@ -31,9 +31,15 @@ final class DelayPlatform implements AutoCloseable {
     private final Consumer consumer;
 
     DelayPlatform() throws Exception {
+        this(() -> { });
+    }
+
+    /** @param beforeClients runs once the topics exist, before the client starts (to start it during a fault, say) */
+    DelayPlatform(Runnable beforeClients) throws Exception {
         String group = LocalPlatform.unique("checker");
         platform = LocalPlatform.on(RocketMqStack.shared()).enableDelay().addTopic(TOPIC, 4, 50, 50, group);
         config = platform.writeConfig();
+        beforeClients.run();
         client = platform.client("delay-it");
         producer = client.createProducer(ProducerOptions.defaults());
         consumer = client.subscribe(Subscription.builder(TOPIC, group).build(), arrivals);

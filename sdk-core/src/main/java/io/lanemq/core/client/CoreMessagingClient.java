@@ -22,7 +22,7 @@ import io.lanemq.config.ConfigSubscriber;
 import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.core.internal.consume.DualClusterConsumer;
 import io.lanemq.core.internal.consume.LaneMembership;
-import io.lanemq.core.internal.consume.attach.AttachPolicy;
+import io.lanemq.support.attach.AttachPolicy;
 import io.lanemq.core.internal.consume.attach.ClusterAttachments;
 import io.lanemq.core.internal.consume.dedup.DeduplicatingListener;
 import io.lanemq.core.internal.consume.listener.GatheringListener;

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Timer;
 import io.lanemq.config.ConsumptionMode;
+import io.lanemq.support.attach.AttachLoop;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -94,7 +95,8 @@ public final class SdkMetrics {
      * DIRECT mode: attempts to attach a subscription's consumer to a cluster, by {@code outcome} (an
      * {@link AttachOutcome}): {@code attached}, {@code unreachable} (retried soon, jittered) or {@code refused} (an
      * error waiting will not cure: refused keys, an absent topic or group; retried slowly); counter. A cluster that is
-     * down at a start or after a change shows here until it answers, and in the client's health.
+     * down at a start or after a change shows here until it answers, and in the client's health. The services (consumer
+     * proxy, delay server, dial test) count their own consumers' attach attempts here too, tagged with their group.
      */
     public static final String CONSUMER_ATTACH_ATTEMPTS = "lanemq.consumer.attach.attempts";
     /**
@@ -340,6 +342,21 @@ public final class SdkMetrics {
     public void producerStartAttempt(String group, String cluster, AttachOutcome outcome) {
         Counter.builder(PRODUCER_START_ATTEMPTS).tags(common).tags(TAG_GROUP, group, TAG_CLUSTER, cluster,
                 TAG_OUTCOME, outcome.tagValue()).register(registry).increment();
+    }
+
+    /** The outcomes of a service's {@link AttachLoop} of {@code group} on {@code cluster}, counted as above. */
+    public AttachLoop.Outcomes attachOutcomes(String group, String cluster) {
+        return new AttachLoop.Outcomes() {
+            @Override
+            public void attached() {
+                attachAttempt(group, cluster, AttachOutcome.ATTACHED);
+            }
+
+            @Override
+            public void failed(Exception failure, boolean curable) {
+                attachAttempt(group, cluster, curable ? AttachOutcome.UNREACHABLE : AttachOutcome.REFUSED);
+            }
+        };
     }
 
     /** How an attach attempt ended, as its {@link #TAG_OUTCOME} tag says. */

@@ -11,7 +11,7 @@ import io.lanemq.config.ConsumerConfig;
 import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.TopicRoute;
-import io.lanemq.core.internal.consume.attach.AttachPolicy;
+import io.lanemq.support.attach.AttachPolicy;
 import io.lanemq.core.internal.consume.attach.ClusterAttachments;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.micrometer.core.instrument.Meter;

@@ -15,7 +15,7 @@ import io.lanemq.core.metrics.SdkMetrics;
 import io.micrometer.core.instrument.Meter;
 import io.lanemq.support.Ticker;
 import java.io.UncheckedIOException;
-import io.lanemq.core.internal.consume.attach.AttachPolicy;
+import io.lanemq.support.attach.AttachPolicy;
 import io.lanemq.core.internal.consume.attach.ClusterAttachments;
 import java.time.Duration;
 import java.time.InstantSource;

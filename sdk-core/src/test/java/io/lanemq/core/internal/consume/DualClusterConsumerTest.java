@@ -24,7 +24,7 @@ import io.lanemq.config.StartPosition;
 import io.lanemq.config.TopicRoute;
 import io.lanemq.core.internal.consume.listener.GatheringListener;
 import io.lanemq.core.internal.consume.proxy.ProxyIdentity;
-import io.lanemq.core.internal.consume.attach.AttachPolicy;
+import io.lanemq.support.attach.AttachPolicy;
 import io.lanemq.core.internal.consume.attach.ClusterAttachments;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.support.Backoff;

@@ -7,6 +7,8 @@ import io.lanemq.api.UnknownTopicException;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.support.LogThrottle;
 import io.lanemq.support.Ticker;
+import io.lanemq.support.attach.AttachPolicy;
+import io.lanemq.support.attach.AttemptBudget;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -26,11 +28,7 @@ import org.slf4j.LoggerFactory;
  * DOWN, with the reason), the {@link SdkMetrics#CONSUMER_ATTACH_ATTEMPTS} and {@link SdkMetrics#PRODUCER_START_ATTEMPTS}
  * meters, a throttled log line per cluster and cause, and the budget that
  * bounds the client's attach attempts per second over all its subscriptions, so that many of them restarting at once
- * do not hammer a cluster that has just come back. Thread-safe.
- *
- * <p>The budget is a token bucket of {@link AttachPolicy#attemptsPerSecond()} tokens, refilled at that rate on the
- * injected ticker; hand-written because resilience4j's rate limiter reads the system clock and cannot be stepped by a
- * test, and a reservation ({@link #reserve()}) tells the caller how long to wait instead of blocking its thread.
+ * do not hammer a cluster that has just come back ({@link AttemptBudget}, shared with the services). Thread-safe.
  */
 public final class ClusterAttachments {
     private static final Logger log = LoggerFactory.getLogger(ClusterAttachments.class);
@@ -39,24 +37,19 @@ public final class ClusterAttachments {
 
     private final AttachPolicy policy;
     private final SdkMetrics metrics;
-    private final Ticker ticker;
+    private final AttemptBudget budget;
     private final InstantSource wallClock;
     private final LogThrottle logs;
     private final Map<Key, Detached> detached = new ConcurrentHashMap<>();
     /** The consumers attached now, per cluster: evidence that a cluster no send has judged yet is reachable. */
     private final Set<Key> attachedNow = ConcurrentHashMap.newKeySet();
-    /** Guarded by this: tokens left (negative when reserved ahead) as of {@link #refilledAt}. */
-    private double tokens;
-    private long refilledAt;
 
     public ClusterAttachments(AttachPolicy policy, SdkMetrics metrics, Ticker ticker, InstantSource wallClock) {
         this.policy = policy;
         this.metrics = metrics;
-        this.ticker = ticker;
+        this.budget = new AttemptBudget(policy, ticker);
         this.wallClock = wallClock;
         this.logs = LogThrottle.every(Duration.ofMinutes(1), ticker);
-        this.tokens = policy.attemptsPerSecond();
-        this.refilledAt = ticker.read();
     }
 
     public AttachPolicy policy() {
@@ -72,12 +65,8 @@ public final class ClusterAttachments {
      * Reserves one attach attempt: 0 when it may start now, else the nanoseconds to wait before it starts (the slot is
      * reserved; the caller does not ask again).
      */
-    public synchronized long reserve() {
-        long now = ticker.read();
-        tokens = Math.min(policy.attemptsPerSecond(), tokens + (now - refilledAt) * policy.attemptsPerSecond() / 1e9);
-        refilledAt = now;
-        tokens -= 1;
-        return tokens >= 0 ? 0 : (long) Math.ceil(-tokens * 1e9 / policy.attemptsPerSecond());
+    public long reserve() {
+        return budget.reserve();
     }
 
     /** The delay before the next attempt on a cluster, after {@code failures} failed attempts in a row, the last one {@code failure}. */

@@ -10,6 +10,7 @@ import io.lanemq.api.SendFailedException;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.support.Backoff;
 import io.lanemq.support.FakeClock;
+import io.lanemq.support.attach.AttachPolicy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;

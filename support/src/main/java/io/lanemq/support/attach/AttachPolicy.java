@@ -1,4 +1,4 @@
-package io.lanemq.core.internal.consume.attach;
+package io.lanemq.support.attach;
 
 import io.lanemq.support.Backoff;
 import java.time.Duration;
