@@ -24,12 +24,16 @@ final class Callee<T> {
 
     private static final VarHandle WEIGHT;
     private static final VarHandle IN_FLIGHT;
+    private static final VarHandle LAST_TRIAL;
+    /** {@link #lastTrialNanos} before the first trial. */
+    private static final long NEVER = Long.MIN_VALUE;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             WEIGHT = lookup.findVarHandle(Callee.class, "weight", double.class);
             IN_FLIGHT = lookup.findVarHandle(Callee.class, "inFlight", int.class);
+            LAST_TRIAL = lookup.findVarHandle(Callee.class, "lastTrialNanos", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -50,6 +54,8 @@ final class Callee<T> {
     private volatile boolean slow;
     /** When it went down, or when a probe last failed; the next probe waits an interval from it. */
     private volatile long downSinceNanos;
+    /** When it was last picked while {@link #isLimited() limited}; see {@link #claimTrial}. */
+    private volatile long lastTrialNanos = NEVER;
 
     private Callee(T value, WeightRules.Limits limits, double initialWeight) {
         this.value = value;
@@ -89,6 +95,30 @@ final class Callee<T> {
         if (this.slow != slow) {
             this.slow = slow;
         }
+    }
+
+    /**
+     * Whether it may take only a trickle of calls while a healthier peer is available: it is judged slow, or a
+     * failure or a probe's revival left it below the trickle weight.
+     */
+    boolean isLimited() {
+        double w = weight;
+        return slow || w > 0 && w < limits.trickleBelow();
+    }
+
+    /** Whether a limited callee could take a call now: none of its calls in flight, and the interval passed. */
+    boolean mayTakeTrial(long nowNanos, long intervalNanos) {
+        long last = lastTrialNanos;
+        return inFlight == 0 && (last == NEVER || nowNanos - last >= intervalNanos);
+    }
+
+    /**
+     * Claims the trial {@link #mayTakeTrial} allowed, so that two threads picking at once do not both take it;
+     * false if another did first.
+     */
+    boolean claimTrial(long nowNanos, long intervalNanos) {
+        long last = lastTrialNanos;
+        return mayTakeTrial(nowNanos, intervalNanos) && LAST_TRIAL.compareAndSet(this, last, nowNanos);
     }
 
     long downSinceNanos() {
