@@ -84,11 +84,16 @@ final class LatencyJudge<T> {
 
     private boolean isSlow(Callee<T> callee, double baseline, long now) {
         double ewma = callee.ewmaNanos();
+        // Hysteresis: a slow callee stays slow until its average is below half the margin. A callee whose
+        // average hovers at the line (10% packet loss: most answers in a millisecond, one in five after a 200 ms+
+        // retransmission) would otherwise be let back onto a share of the traffic every few seconds, and each
+        // time its stalls would hold every caller that picked it until it was judged slow again.
+        double margin = callee.isSlow() ? slowMarginNanos / 2 : slowMarginNanos;
         return baseline == baseline // NaN: no peer has a current average
                 && ewma == ewma
                 && now - callee.firstSampleNanos() >= halfLifeNanos
                 && ewma >= baseline * slowRatio
-                && ewma - baseline >= slowMarginNanos;
+                && ewma - baseline >= margin;
     }
 
     private double baseline(Callee<T>[] callees, long now) {
