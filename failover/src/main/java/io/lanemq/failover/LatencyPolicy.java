@@ -14,7 +14,8 @@ import java.util.Objects;
  * slow callee cuts its weight like a failure (down to a small floor, never to zero, so a trickle
  * of traffic keeps measuring it); once its average falls back below half the margin above the
  * baseline (hysteresis, so an average hovering at the line does not flap), successes rebuild the
- * weight as usual.
+ * weight as usual; while its weight is still low (on a trickle of calls, see
+ * {@link WeightedFailover.Builder#trickleInterval}) a single answer that slow cuts it again.
  *
  * <p>The average decays by time, not by sample count. Samples are summed per callee and
  * folded in once per {@code refreshInterval}: the mean of a batch arriving {@code dt} after the

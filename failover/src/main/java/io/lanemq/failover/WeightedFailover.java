@@ -24,7 +24,8 @@ import java.util.concurrent.ScheduledExecutorService;
  * every probe interval, and brought back at the recovery weight when a probe succeeds. A slow
  * callee, or one below twice the recovery weight, gets a trickle of calls counted in absolute
  * terms (one at a time, one per {@linkplain Builder#trickleInterval trickle interval}) while a
- * healthier one can take the pick, not a share of the traffic.
+ * healthier one can take the pick, not a share of the traffic; on that trickle each slow answer
+ * cuts its weight again, so it earns its share back only by answering well.
  *
  * <pre>{@code
  * WeightedFailover<String> failover = WeightedFailover.<String>builder()
@@ -195,7 +196,9 @@ public final class WeightedFailover<T> implements AutoCloseable {
 
     void succeeded(Callee<T> callee, long latencyNanos) {
         callee.release();
-        if (latency != null && latency.recordSuccess(callee, latencyNanos)) {
+        // Read before the sample: a limited callee is on probation, and one slow answer sets it back.
+        boolean probation = callee.isLimited();
+        if (latency != null && (latency.recordSuccess(callee, latencyNanos) || probation && latency.isSlowAnswer(latencyNanos))) {
             callee.penaliseSlow();
         } else {
             callee.recordSuccess();

@@ -14,7 +14,11 @@ class TrickleTest {
     private final FakeClock ticker = new FakeClock();
 
     private WeightedFailover<String> failover() {
-        return WeightedFailover.<String>builder().ticker(ticker)
+        return failover(LatencyPolicy.ofDefaults());
+    }
+
+    private WeightedFailover<String> failover(LatencyPolicy policy) {
+        return WeightedFailover.<String>builder().ticker(ticker).latency(policy)
                 .callee("healthy", 100)
                 .callee("lossy", 100)
                 .build();
@@ -87,6 +91,19 @@ class TrickleTest {
         assertThat(Arrays.stream(fastRate.lossyPerSecond()).boxed()).as("calls to the lossy callee per second, ~40,000 calls/s")
                 .allSatisfy(n -> assertThat(n).isBetween(1L, 5L));
         assertThat(fastRate.mostLossyInFlight()).as("callers held by the lossy callee at once").isEqualTo(1);
+    }
+
+    @Test
+    void aCalleeWhoseAverageHoversAtTheSlowLineStaysOnTheTrickle() {
+        // The SDK's policy: slow at 3x the best peer and 50 ms more. A fifth of the lossy callee's calls wait 250 ms,
+        // so its average sits about at the line, and a few seconds of fast trials could let it back onto a share.
+        LatencyPolicy sdk = LatencyPolicy.custom().slowRatio(3.0).slowMargin(Duration.ofMillis(50)).build();
+
+        Load load = run(failover(sdk), Duration.ofMillis(1).toNanos(), 30);
+
+        assertThat(Arrays.stream(load.lossyPerSecond()).boxed()).as("calls to the lossy callee per second over 27 s: %s",
+                Arrays.toString(load.lossyPerSecond())).allSatisfy(n -> assertThat(n).isBetween(1L, 5L));
+        assertThat(load.mostLossyInFlight()).isEqualTo(1);
     }
 
     @Test
