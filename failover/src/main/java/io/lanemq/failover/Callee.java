@@ -54,6 +54,8 @@ final class Callee<T> {
     private volatile boolean slow;
     /** When it went down, or when a probe last failed; the next probe waits an interval from it. */
     private volatile long downSinceNanos;
+    /** Set by a probe's revival, cleared once successes bring the weight back to the trickle weight. */
+    private volatile boolean revived;
     /** When it was last picked while {@link #isLimited() limited}; see {@link #claimTrial}. */
     private volatile long lastTrialNanos = NEVER;
 
@@ -99,11 +101,11 @@ final class Callee<T> {
 
     /**
      * Whether it may take only a trickle of calls while a healthier peer is available: it is judged slow, or a
-     * failure or a probe's revival left it below the trickle weight.
+     * probe revived it and it has not yet earned the trickle weight back. Failures alone do not limit it: a cluster
+     * that refused a few sends at once answers those fast, and its share rebuilds as before.
      */
     boolean isLimited() {
-        double w = weight;
-        return slow || w > 0 && w < limits.trickleBelow();
+        return slow || revived && weight > 0;
     }
 
     /** Whether a limited callee could take a call now: none of its calls in flight, and the interval passed. */
@@ -145,7 +147,11 @@ final class Callee<T> {
             if (w <= 0 || w >= l.max()) {
                 return;
             }
-            if (WEIGHT.compareAndSet(this, w, Math.min(l.max(), w + l.increment()))) {
+            double next = Math.min(l.max(), w + l.increment());
+            if (WEIGHT.compareAndSet(this, w, next)) {
+                if (revived && next >= l.trickleBelow()) {
+                    revived = false;
+                }
                 return;
             }
         }
@@ -200,7 +206,11 @@ final class Callee<T> {
     /** Brings a down callee back at the recovery weight; true if this call did it. */
     boolean revive() {
         WeightRules.Limits l = limits;
-        return l.max() > 0 && WEIGHT.compareAndSet(this, 0.0, l.recovery());
+        if (l.max() > 0 && WEIGHT.compareAndSet(this, 0.0, l.recovery())) {
+            revived = l.recovery() < l.trickleBelow();
+            return true;
+        }
+        return false;
     }
 
     /**

@@ -8,9 +8,9 @@ import io.lanemq.support.Ticker;
  * pick.
  *
  * <p>Why not a share, as its weight alone gives: a slow callee's calls each hold their caller, so a share of
- * the traffic blocks more callers the faster the traffic. At the slow floor (1% of the picks) a client sending
- * 6,000 calls/s sent 60/s to an IDC with 10% packet loss, a fifth of which waited out a 200 ms+ TCP
- * retransmission: most of four synchronous callers' time. A trickle still measures the callee, so it earns
+ * the traffic holds more callers the faster the traffic. Even the slow floor's 1% of the picks is dozens of
+ * calls a second at a few thousand, and under packet loss a fifth of them wait out a 200 ms+ TCP
+ * retransmission: most of a few synchronous callers' time. A trickle still measures the callee, so it earns
  * its share back once it answers well.
  */
 final class Trickle<T> {

@@ -22,8 +22,8 @@ import java.util.concurrent.ScheduledExecutorService;
  * peers' counts as a failure (see {@link LatencyPolicy}). A callee with minimum 0 whose weight
  * falls below the down threshold is down: never picked, probed by the {@link HealthChecker}
  * every probe interval, and brought back at the recovery weight when a probe succeeds. A slow
- * callee, or one below twice the recovery weight, gets a trickle of calls counted in absolute
- * terms (one at a time, one per {@linkplain Builder#trickleInterval trickle interval}) while a
+ * callee, or a revived one until it is back at twice the recovery weight, gets a trickle of calls
+ * counted in absolute terms (one at a time, one per {@linkplain Builder#trickleInterval trickle interval}) while a
  * healthier one can take the pick, not a share of the traffic; on that trickle each slow answer
  * cuts its weight again, so it earns its share back only by answering well.
  *
@@ -330,8 +330,8 @@ public final class WeightedFailover<T> implements AutoCloseable {
         /**
          * How often a limited callee may be picked while a healthier one can take the pick: one call at a time, at
          * most one per interval, whatever the rate of picks; default 200 ms (at most 5 calls a second). Limited
-         * means judged slow (see {@link LatencyPolicy}), or below twice the recovery weight (a probe just revived
-         * it, or failures cut it): those calls are likely to hold their callers, so they are counted in absolute
+         * means judged slow (see {@link LatencyPolicy}), or revived by a probe and not yet back at twice the recovery
+         * weight: those calls are likely to hold their callers, so they are counted in absolute
          * terms, not as a share of the traffic, and the callee earns its share back by answering well. When only
          * limited callees are left to pick from, they take every pick.
          */
