@@ -3,7 +3,7 @@ package io.lanemq.failover;
 import io.lanemq.support.Ticker;
 
 /**
- * Keeps a limited callee (slow, or weakened by failures, see {@link Callee#isLimited()}) to a trickle of calls
+ * Keeps a limited callee (slow, or just revived by a probe, see {@link Callee#isLimited()}) to a trickle of calls
  * counted in absolute terms: one call at a time, at most one per interval, while a healthier peer can take the
  * pick.
  *

@@ -8,7 +8,7 @@ import java.util.Arrays;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** A slow or weakened callee gets calls counted in absolute terms, not a share of the rate. */
+/** A slow or just revived callee gets calls counted in absolute terms, not a share of the rate. */
 class TrickleTest {
 
     private final FakeClock ticker = new FakeClock();
