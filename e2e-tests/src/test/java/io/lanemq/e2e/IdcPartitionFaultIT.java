@@ -24,7 +24,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;
 
@@ -36,14 +38,15 @@ import org.junit.jupiter.api.parallel.Isolated;
  * <ul>
  *   <li>silent partition (every packet dropped): every second >= 90% of healthy, the healthy IDC's messages
  *       consumed during the partition, in DIRECT and in PROXY mode;</li>
- *   <li>10% packet loss: a mean >= 60% of healthy and no second below 15% (the >= 90% target is not asserted, see
- *       the test);</li>
+ *   <li>10% packet loss: a mean >= 60% of healthy and no second below 25% (the >= 90% target is printed, not
+ *       asserted, see the test);</li>
  *   <li>answers dropped on the way back: a mean >= 90% of healthy, no second below 40%;</li>
  *   <li>the name server alone unreachable: a mean >= 90% of healthy, no second below 50%, IDC B keeps its share;</li>
  * </ul>
  * and in every case >= 99% of the sends started succeed, no caller waits past the send timeout, and after the
- * heal every acknowledged message is consumed (0 lost). Runs in its own network namespace (bin/netns/bin/java),
- * where the rules live.
+ * heal every acknowledged message is consumed (0 lost). The DIRECT cases share one warmed client, producer and
+ * consumer group; each starts only once the rate is steady and IDC B has its share. Runs in its own network
+ * namespace (bin/netns/bin/java), where the rules live.
  */
 @Isolated
 class IdcPartitionFaultIT {
@@ -51,7 +54,10 @@ class IdcPartitionFaultIT {
     private static final int SENDERS = 4;
     /** The partition as first reported (20 s); the other faults are shorter, which is enough to show a stall. */
     private static final int FAULT_SECONDS = 20;
+    /** Nine seconds judged from 3 s in, for the cases that bound a mean rate: one noisy second weighs a ninth. */
     private static final int SHORT_FAULT_SECONDS = 12;
+    /** The PROXY case judges consumption, not a rate: seven seconds of it show a stalled group as well. */
+    private static final int PROXY_FAULT_SECONDS = 10;
     /** LocalPlatform's producer.sendTimeoutMs. */
     private static final long SEND_TIMEOUT_MILLIS = 5_000;
 
@@ -72,12 +78,12 @@ class IdcPartitionFaultIT {
 
     /**
      * 10% loss is not the silent partition: most of IDC B's sends succeed, some wait for a TCP retransmission
-     * (200 ms and more, below failoverAfterMs), and IDC B's name server answers the failover's probe, so the
-     * failover cuts the slow IDC, the probe brings it back and it is slow again. The target of >= 90% of the
-     * healthy rate is not asserted: a clean-clone run on a quiet host once fell to about half, and the faster the
-     * healthy rate, the deeper a single second dips (a quarter of it at ~2,900/s). The bounds sit below that and
-     * above the fault this test was written for: senders that piled onto the lossy IDC and waited out failoverAfter
-     * together, seconds of 33 and 85 sends against 1,300 healthy (0.03 and 0.07 x).
+     * (200 ms and more, below failoverAfterMs), and IDC B's name server answers the failover's probe. The failover
+     * judges IDC B slow and gives it a trickle of sends (one at a time, at most 5 a second) whatever the rate, so at
+     * most one sender waits on it at once. The bounds sit above the faults this test was written for: senders that
+     * piled onto the lossy IDC and waited out failoverAfter together (seconds of 33 and 85 sends against 1,300
+     * healthy: 0.03 and 0.07 x), and a slow IDC keeping a share of the rate (1% of 6,000 sends/s in CI: a mean of
+     * 0.45 x, a second of 0.21 x). The design's target of >= 90% is printed, not asserted.
      */
     @Test
     void tenPercentPacketLossOnAnIdcLosesNothingAndKeepsMostOfTheRate() throws Exception {
@@ -91,7 +97,7 @@ class IdcPartitionFaultIT {
         assertThat(rate).as("acknowledged sends/s from 3 s in (per second: %s), healthy %.0f/s", Arrays.toString(run.fromThree),
                 run.healthyRate).isGreaterThanOrEqualTo(0.6 * run.healthyRate);
         assertThat(slowest).as("slowest second from 3 s in (per second: %s), healthy %.0f/s", Arrays.toString(run.fromThree),
-                run.healthyRate).isGreaterThanOrEqualTo((long) (0.15 * run.healthyRate));
+                run.healthyRate).isGreaterThanOrEqualTo((long) (0.25 * run.healthyRate));
         assertThat(run.successFromThree).as("sends started from 3 s into the loss that succeeded").isGreaterThanOrEqualTo(0.99);
         assertThat(run.longestMillis).as("longest blocked send (ms)").isLessThanOrEqualTo(SEND_TIMEOUT_MILLIS);
     }
@@ -132,18 +138,25 @@ class IdcPartitionFaultIT {
     void aConsumerGroupInProxyModeKeepsConsumingTheHealthyIdcThroughASilentPartition() throws Exception {
         Run run = run("silent partition, PROXY group",
                 idc -> faults -> faults.drop("partition of " + idc.name(), idc.ports(), Direction.BOTH), ConsumptionMode.PROXY,
-                SHORT_FAULT_SECONDS);
+                PROXY_FAULT_SECONDS);
 
         assertThat(run.healthySideConsumedDuringFault).as("messages acknowledged on the healthy IDC from 3 s into the "
                 + "partition that the proxy delivered before it healed").isGreaterThanOrEqualTo(0.99);
         assertThat(run.successFromThree).as("sends started from 3 s into the partition that succeeded").isGreaterThanOrEqualTo(0.99);
     }
 
-    /** A client of the platform; with a proxy, the group is switched to PROXY mode first (the proxy is named by then). */
-    private static MessagingClient client(LocalPlatform platform, ProxyFixture proxy, String group) throws Exception {
-        if (proxy == null) {
-            return platform.client("partition-it");
+    /** Sends started in each second from {@code from} that {@code cluster} acknowledged, taking over {@code slowerThanNanos}. */
+    private static long[] perSecondOn(SendLog log, long from, int seconds, String cluster, long slowerThanNanos) {
+        long[] counts = new long[seconds];
+        for (int second = 0; second < seconds; second++) {
+            counts[second] = log.startedBetween(from + second * SECOND, from + (second + 1) * SECOND).stream()
+                    .filter(o -> o.acknowledged() && cluster.equals(o.cluster()) && o.elapsedNanos(0) > slowerThanNanos).count();
         }
+        return counts;
+    }
+
+    /** A client of the platform through the proxy, the group switched to PROXY mode first (the proxy is named by then). */
+    private static MessagingClient client(LocalPlatform platform, ProxyFixture proxy, String group) throws Exception {
         platform.consumerMode("checkout", group, ConsumptionMode.PROXY);
         return proxy.client(ProxyFixture.TOKEN);
     }
@@ -154,24 +167,84 @@ class IdcPartitionFaultIT {
     }
 
     /**
+     * The platform, client, producer and DIRECT consumer group the cases without a proxy share: started and warmed
+     * by the first of them, so each later case starts from a client already connected and compiled. Each case still
+     * starts from the same verified state: its warm-up waits for the steady healthy rate with IDC B at its share,
+     * and its end waits for IDC B's share to come back and for every acknowledged message to be consumed.
+     */
+    private static final class Shared implements AutoCloseable {
+        final LocalPlatform platform;
+        final MessagingClient client;
+        final Producer producer;
+        final Consumer consumer;
+        /** Each case's own record of deliveries; a late copy of an earlier case's message lands in the next one's. */
+        final AtomicReference<Received> received = new AtomicReference<>(new Received());
+
+        Shared() throws Exception {
+            String group = LocalPlatform.unique("partition");
+            platform = LocalPlatform.on(RocketMqStack.shared()).addTopic("checkout", 8, 50, 50, group);
+            client = platform.client("partition-it");
+            producer = client.createProducer(ProducerOptions.defaults());
+            consumer = client.subscribe(Subscription.builder("checkout", group).build(), m -> received.get().consume(m));
+        }
+
+        @Override
+        public void close() throws Exception {
+            try (platform; client; producer; consumer) {
+                // Closed in reverse: the consumer, the producer, the client, then the platform's configuration file.
+            }
+        }
+    }
+
+    private static Shared shared;
+    /** Whether the shared client has sent before: a cold one needs longer to reach its steady rate. */
+    private static boolean sharedWarm;
+
+    @AfterAll
+    static void closeShared() throws Exception {
+        if (shared != null) {
+            shared.close();
+            shared = null;
+        }
+    }
+
+    /**
      * Sends and consumes through a healthy dual-IDC platform, injects the fault into IDC B for
      * {@code faultSeconds}, heals it, waits for IDC B's share to come back, and checks that every
-     * acknowledged message was consumed (0 lost) before reporting.
+     * acknowledged message was consumed (0 lost) before reporting. DIRECT cases use the {@link Shared} client;
+     * the PROXY case starts its own group, proxy and client.
      */
     private Run run(String label, Function<Idc, Function<NetworkFaults, Fault>> injection, ConsumptionMode mode,
                     int faultSeconds) throws Exception {
+        if (mode == ConsumptionMode.DIRECT) {
+            if (shared == null) {
+                shared = new Shared();
+            }
+            Received received = new Received();
+            shared.received.set(received);
+            Run run = measure(label, injection, faultSeconds, shared.platform, shared.producer, received, sharedWarm ? 7 : 10);
+            sharedWarm = true;
+            return run;
+        }
         String group = LocalPlatform.unique("partition");
         LocalPlatform platform = LocalPlatform.on(RocketMqStack.shared()).addTopic("checkout", 8, 50, 50, group);
-        Idc victim = platform.idcB();
-        String healthyCluster = platform.idcA().clusterName();
         Received received = new Received();
-
-        try (NetworkFaults faults = NetworkFaults.open();
-             ProxyFixture proxy = mode == ConsumptionMode.PROXY ? ProxyFixture.start(platform) : null;
+        try (ProxyFixture proxy = ProxyFixture.start(platform);
              MessagingClient client = client(platform, proxy, group);
              Producer producer = client.createProducer(ProducerOptions.defaults());
              Consumer consumer = client.subscribe(Subscription.builder("checkout", group).build(), received)) {
-            SyncSenders senders = new SyncSenders(producer, "checkout", SENDERS);
+            return measure(label, injection, faultSeconds, platform, producer, received, 10);
+        }
+    }
+
+    /** One fault under the senders; {@code warmSeconds}: the least time the senders run before the baseline. */
+    private Run measure(String label, Function<Idc, Function<NetworkFaults, Fault>> injection, int faultSeconds,
+                        LocalPlatform platform, Producer producer, Received received, int warmSeconds) throws Exception {
+        Idc victim = platform.idcB();
+        String healthyCluster = platform.idcA().clusterName();
+        // The senders stop however the case ends: left running, they would send through the shared producer into
+        // the next case.
+        try (NetworkFaults faults = NetworkFaults.open(); SyncSenders senders = new SyncSenders(producer, "checkout", SENDERS)) {
             SendLog log = senders.log();
             // The baseline is the steady healthy rate: the first seconds run slower (JIT, connections), and a
             // baseline taken there would make any rate during the fault look good.
@@ -182,7 +255,7 @@ class IdcPartitionFaultIT {
                 long[] lastSix = log.acknowledgedPerSecond(now - 7 * SECOND, now - SECOND);
                 long earlier = lastSix[0] + lastSix[1] + lastSix[2];
                 long later = lastSix[3] + lastSix[4] + lastSix[5];
-                return now > 10 * SECOND && SendLog.successRate(recent) == 1.0 && share >= 0.35 && share <= 0.65
+                return now > warmSeconds * SECOND && SendLog.successRate(recent) == 1.0 && share >= 0.35 && share <= 0.65
                         && Math.abs(later - earlier) <= 0.1 * earlier;
             });
             long cutAt = log.nowNanos();
@@ -209,6 +282,11 @@ class IdcPartitionFaultIT {
                     label, victim.name(), faultSeconds, healthyRate, Arrays.toString(log.acknowledgedPerSecond(cutAt - 3 * SECOND, healedAt)),
                     latencies.length == 0 ? -1 : latencies[(int) (latencies.length * 0.99)] / 1000.0, fault.droppedPackets(),
                     healthySideConsumed);
+            // Where the fault's seconds went: IDC B's sends, and those that held their sender over 100 ms (a dip with
+            // many of those is senders held by the faulty IDC, not a slow host).
+            System.out.printf("%s: per second from the cut, sends IDC B acknowledged %s, of them taking over 100 ms %s%n", label,
+                    Arrays.toString(perSecondOn(log, cutAt, faultSeconds, victim.clusterName(), 0)),
+                    Arrays.toString(perSecondOn(log, cutAt, faultSeconds, victim.clusterName(), 100_000_000L)));
             assertThat(fault.droppedPackets()).as("packets the fault dropped: it must have cut real traffic").isPositive();
 
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> {

@@ -24,12 +24,16 @@ final class Callee<T> {
 
     private static final VarHandle WEIGHT;
     private static final VarHandle IN_FLIGHT;
+    private static final VarHandle LAST_TRIAL;
+    /** {@link #lastTrialNanos} before the first trial. */
+    private static final long NEVER = Long.MIN_VALUE;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             WEIGHT = lookup.findVarHandle(Callee.class, "weight", double.class);
             IN_FLIGHT = lookup.findVarHandle(Callee.class, "inFlight", int.class);
+            LAST_TRIAL = lookup.findVarHandle(Callee.class, "lastTrialNanos", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -50,6 +54,10 @@ final class Callee<T> {
     private volatile boolean slow;
     /** When it went down, or when a probe last failed; the next probe waits an interval from it. */
     private volatile long downSinceNanos;
+    /** Set by a probe's revival, cleared once successes bring the weight back to the trickle weight. */
+    private volatile boolean revived;
+    /** When it was last picked while {@link #isLimited() limited}; see {@link #claimTrial}. */
+    private volatile long lastTrialNanos = NEVER;
 
     private Callee(T value, WeightRules.Limits limits, double initialWeight) {
         this.value = value;
@@ -91,6 +99,30 @@ final class Callee<T> {
         }
     }
 
+    /**
+     * Whether it may take only a trickle of calls while a healthier peer is available: it is judged slow, or a
+     * probe revived it and it has not yet earned the trickle weight back. Failures alone do not limit it: a cluster
+     * that refused a few sends at once answers those fast, and its share rebuilds as before.
+     */
+    boolean isLimited() {
+        return slow || revived && weight > 0;
+    }
+
+    /** Whether a limited callee could take a call now: none of its calls in flight, and the interval passed. */
+    boolean mayTakeTrial(long nowNanos, long intervalNanos) {
+        long last = lastTrialNanos;
+        return inFlight == 0 && (last == NEVER || nowNanos - last >= intervalNanos);
+    }
+
+    /**
+     * Claims the trial {@link #mayTakeTrial} allowed, so that two threads picking at once do not both take it;
+     * false if another did first.
+     */
+    boolean claimTrial(long nowNanos, long intervalNanos) {
+        long last = lastTrialNanos;
+        return mayTakeTrial(nowNanos, intervalNanos) && LAST_TRIAL.compareAndSet(this, last, nowNanos);
+    }
+
     long downSinceNanos() {
         return downSinceNanos;
     }
@@ -115,7 +147,11 @@ final class Callee<T> {
             if (w <= 0 || w >= l.max()) {
                 return;
             }
-            if (WEIGHT.compareAndSet(this, w, Math.min(l.max(), w + l.increment()))) {
+            double next = Math.min(l.max(), w + l.increment());
+            if (WEIGHT.compareAndSet(this, w, next)) {
+                if (revived && next >= l.trickleBelow()) {
+                    revived = false;
+                }
                 return;
             }
         }
@@ -170,7 +206,11 @@ final class Callee<T> {
     /** Brings a down callee back at the recovery weight; true if this call did it. */
     boolean revive() {
         WeightRules.Limits l = limits;
-        return l.max() > 0 && WEIGHT.compareAndSet(this, 0.0, l.recovery());
+        if (l.max() > 0 && WEIGHT.compareAndSet(this, 0.0, l.recovery())) {
+            revived = l.recovery() < l.trickleBelow();
+            return true;
+        }
+        return false;
     }
 
     /**

@@ -45,6 +45,8 @@ final class LatencyJudge<T> {
     private final boolean median;
 
     private volatile long nextRefreshNanos;
+    /** The peers' baseline at the last refresh; NaN while no peer has a current average. */
+    private volatile double lastBaseline = Double.NaN;
 
     LatencyJudge(LatencyPolicy policy, Ticker ticker, Supplier<Membership<T>> membership) {
         this.ticker = ticker;
@@ -77,18 +79,35 @@ final class LatencyJudge<T> {
             callee.fold(now, decayPerNano);
         }
         double baseline = baseline(callees, now);
+        lastBaseline = baseline;
         for (Callee<T> callee : callees) {
             callee.setSlow(isSlow(callee, baseline, now));
         }
     }
 
+    /**
+     * Whether one answer, on its own, is as slow as a slow callee's average (against the last baseline). A callee
+     * on a trickle is judged by each answer too: a handful of samples a second make a noisy average, and under
+     * packet loss most of them are fast, so the average alone let a lossy callee back onto a share of the traffic
+     * every few seconds.
+     */
+    boolean isSlowAnswer(long latencyNanos) {
+        double baseline = lastBaseline;
+        return baseline == baseline && latencyNanos >= baseline * slowRatio && latencyNanos - baseline >= slowMarginNanos;
+    }
+
     private boolean isSlow(Callee<T> callee, double baseline, long now) {
         double ewma = callee.ewmaNanos();
+        // Hysteresis: a slow callee stays slow until its average is below half the margin. A callee whose
+        // average hovers at the line (10% packet loss: most answers in a millisecond, one in five after a 200 ms+
+        // retransmission) would otherwise be let back onto a share of the traffic every few seconds, and each
+        // time its stalls would hold every caller that picked it until it was judged slow again.
+        double margin = callee.isSlow() ? slowMarginNanos / 2 : slowMarginNanos;
         return baseline == baseline // NaN: no peer has a current average
                 && ewma == ewma
                 && now - callee.firstSampleNanos() >= halfLifeNanos
                 && ewma >= baseline * slowRatio
-                && ewma - baseline >= slowMarginNanos;
+                && ewma - baseline >= margin;
     }
 
     private double baseline(Callee<T>[] callees, long now) {

@@ -12,8 +12,10 @@ import java.util.Objects;
  * <p>Both conditions are needed: the ratio alone would punish a 2 ms callee next to a 0.5 ms
  * one, the margin alone would not scale from local to cross-region peers. Every success of a
  * slow callee cuts its weight like a failure (down to a small floor, never to zero, so a trickle
- * of traffic keeps measuring it); once its average falls back, successes rebuild the weight as
- * usual.
+ * of traffic keeps measuring it); once its average falls back below half the margin above the
+ * baseline (hysteresis, so an average hovering at the line does not flap), successes rebuild the
+ * weight as usual; while its weight is still low (on a trickle of calls, see
+ * {@link WeightedFailover.Builder#trickleInterval}) a single answer that slow cuts it again.
  *
  * <p>The average decays by time, not by sample count. Samples are summed per callee and
  * folded in once per {@code refreshInterval}: the mean of a batch arriving {@code dt} after the

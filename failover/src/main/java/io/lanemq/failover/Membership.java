@@ -67,13 +67,15 @@ final class Membership<T> {
      * Picks a callee, or null when none is eligible. With several priority groups, group g is
      * taken with probability {@code min(1, health(g) * priorityFactor)}, where health is its
      * current weight over its maximum; otherwise traffic spills to the next group. A group with
-     * nothing eligible (all down or excluded) always spills.
+     * nothing eligible (all down, excluded, or not admitted by {@code trickle}) always spills.
+     *
+     * @param trickle which limited callees may be picked now; null admits every callee that is up
      */
-    Callee<T> select(Set<T> exclude, double priorityFactor) {
+    Callee<T> select(Set<T> exclude, double priorityFactor, Trickle<T> trickle) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         int groups = groupMaxWeight.length;
         if (groups == 1) {
-            return selectIn(0, callees.length, exclude, random);
+            return selectIn(0, callees.length, exclude, trickle, random);
         }
         double roll = -1;
         for (int g = 0; g < groups; g++) {
@@ -90,14 +92,14 @@ final class Membership<T> {
                     }
                 }
             }
-            Callee<T> picked = selectIn(groupStart[g], groupStart[g + 1], exclude, random);
+            Callee<T> picked = selectIn(groupStart[g], groupStart[g + 1], exclude, trickle, random);
             if (picked != null) {
                 return picked;
             }
         }
         // The groups we rolled past may still hold eligible callees; prefer them in order.
         for (int g = 0; g < groups; g++) {
-            Callee<T> picked = selectIn(groupStart[g], groupStart[g + 1], exclude, random);
+            Callee<T> picked = selectIn(groupStart[g], groupStart[g + 1], exclude, trickle, random);
             if (picked != null) {
                 return picked;
             }
@@ -117,14 +119,14 @@ final class Membership<T> {
         return current / max;
     }
 
-    private Callee<T> selectIn(int from, int to, Set<T> exclude, ThreadLocalRandom random) {
+    private Callee<T> selectIn(int from, int to, Set<T> exclude, Trickle<T> trickle, ThreadLocalRandom random) {
         boolean filter = !exclude.isEmpty();
         Callee<T>[] cs = callees;
         double total = 0;
         for (int i = from; i < to; i++) {
             Callee<T> c = cs[i];
             double w = c.weight();
-            if (w > 0 && !(filter && exclude.contains(c.value))) {
+            if (w > 0 && !(filter && exclude.contains(c.value)) && (trickle == null || trickle.admits(c))) {
                 total += effective(w, c.inFlight());
             }
         }
@@ -136,7 +138,7 @@ final class Membership<T> {
         for (int i = from; i < to; i++) {
             Callee<T> c = cs[i];
             double w = c.weight();
-            if (w > 0 && !(filter && exclude.contains(c.value))) {
+            if (w > 0 && !(filter && exclude.contains(c.value)) && (trickle == null || trickle.admits(c))) {
                 last = c;
                 left -= effective(w, c.inFlight());
                 if (left < 0) {

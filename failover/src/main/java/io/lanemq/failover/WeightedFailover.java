@@ -3,6 +3,7 @@ package io.lanemq.failover;
 import io.lanemq.support.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +21,11 @@ import java.util.concurrent.ScheduledExecutorService;
  * fraction of its maximum (default 1%), and a success whose smoothed latency is far above its
  * peers' counts as a failure (see {@link LatencyPolicy}). A callee with minimum 0 whose weight
  * falls below the down threshold is down: never picked, probed by the {@link HealthChecker}
- * every probe interval, and brought back at the recovery weight when a probe succeeds.
+ * every probe interval, and brought back at the recovery weight when a probe succeeds. A slow
+ * callee, or a revived one until it is back at twice the recovery weight, gets a trickle of calls
+ * counted in absolute terms (one at a time, one per {@linkplain Builder#trickleInterval trickle interval}) while a
+ * healthier one can take the pick, not a share of the traffic; on that trickle each slow answer
+ * cuts its weight again, so it earns its share back only by answering well.
  *
  * <pre>{@code
  * WeightedFailover<String> failover = WeightedFailover.<String>builder()
@@ -56,6 +61,7 @@ public final class WeightedFailover<T> implements AutoCloseable {
     private final double priorityFactor;
     private final LatencyJudge<T> latency;
     private final Prober<T> prober;
+    private final Trickle<T> trickle;
     private volatile Membership<T> membership;
 
     private WeightedFailover(Builder<T> builder) {
@@ -67,6 +73,7 @@ public final class WeightedFailover<T> implements AutoCloseable {
         this.latency = builder.latency.isEnabled()
                 ? new LatencyJudge<>(builder.latency, builder.ticker, this::membership)
                 : null;
+        this.trickle = new Trickle<>(builder.ticker, builder.trickleInterval.toNanos());
         this.prober = new Prober<>(name, builder.healthChecker, builder.probeInterval.toNanos(),
                 builder.ticker, this::membership, builder.probeExecutor);
         update(builder.callees);
@@ -87,7 +94,21 @@ public final class WeightedFailover<T> implements AutoCloseable {
      * when none is available.
      */
     public Optional<Lease<T>> pick(Set<T> exclude) {
-        Callee<T> callee = membership.select(exclude, priorityFactor);
+        Membership<T> members = membership;
+        Callee<T> callee = members.select(exclude, priorityFactor, trickle);
+        if (callee != null && !trickle.claim(callee)) {
+            // Another pick took its trial between the look and the claim: choose among the others.
+            Set<T> without = new HashSet<>(exclude);
+            without.add(callee.value);
+            callee = members.select(without, priorityFactor, trickle);
+            if (callee != null && !trickle.claim(callee)) {
+                callee = null;
+            }
+        }
+        if (callee == null) {
+            // Only limited callees are left to pick from: a trickle would starve the caller, so they take it.
+            callee = members.select(exclude, priorityFactor, null);
+        }
         if (callee == null) {
             return Optional.empty();
         }
@@ -175,7 +196,9 @@ public final class WeightedFailover<T> implements AutoCloseable {
 
     void succeeded(Callee<T> callee, long latencyNanos) {
         callee.release();
-        if (latency != null && latency.recordSuccess(callee, latencyNanos)) {
+        // Read before the sample: a limited callee is on probation, and one slow answer sets it back.
+        boolean probation = callee.isLimited();
+        if (latency != null && (latency.recordSuccess(callee, latencyNanos) || probation && latency.isSlowAnswer(latencyNanos))) {
             callee.penaliseSlow();
         } else {
             callee.recordSuccess();
@@ -204,6 +227,7 @@ public final class WeightedFailover<T> implements AutoCloseable {
         private LatencyPolicy latency = LatencyPolicy.ofDefaults();
         private HealthChecker<? super T> healthChecker = HealthChecker.alwaysHealthy();
         private Duration probeInterval = Duration.ofSeconds(1);
+        private Duration trickleInterval = Duration.ofMillis(200);
         private ScheduledExecutorService probeExecutor;
         private Ticker ticker = Ticker.system();
 
@@ -300,6 +324,23 @@ public final class WeightedFailover<T> implements AutoCloseable {
                 throw new IllegalArgumentException("probeInterval must be > 0, got " + probeInterval);
             }
             this.probeInterval = probeInterval;
+            return this;
+        }
+
+        /**
+         * How often a limited callee may be picked while a healthier one can take the pick: one call at a time, at
+         * most one per interval, whatever the rate of picks; default 200 ms (at most 5 calls a second). Limited
+         * means judged slow (see {@link LatencyPolicy}), or revived by a probe and not yet back at twice the recovery
+         * weight: those calls are likely to hold their callers, so they are counted in absolute
+         * terms, not as a share of the traffic, and the callee earns its share back by answering well. When only
+         * limited callees are left to pick from, they take every pick.
+         */
+        public Builder<T> trickleInterval(Duration trickleInterval) {
+            Objects.requireNonNull(trickleInterval, "trickleInterval");
+            if (trickleInterval.isZero() || trickleInterval.isNegative()) {
+                throw new IllegalArgumentException("trickleInterval must be > 0, got " + trickleInterval);
+            }
+            this.trickleInterval = trickleInterval;
             return this;
         }
 

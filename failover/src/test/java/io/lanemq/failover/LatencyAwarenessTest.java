@@ -66,6 +66,20 @@ class LatencyAwarenessTest {
     }
 
     @Test
+    void aSlowCalleeStaysSlowUntilItsAverageIsBelowHalfTheMargin() {
+        WeightedFailover<String> failover = failover(LatencyPolicy.ofDefaults(), "fast", "slow");
+        run(failover, Duration.ofSeconds(5), Map.of("fast", Duration.ofMillis(5), "slow", Duration.ofMillis(105)), "slow");
+        assertThat(failover.stats().get(1).slow()).isTrue();
+
+        // 15 ms above the baseline: below the 20 ms margin that made it slow, above half of it.
+        run(failover, Duration.ofSeconds(10), Map.of("fast", Duration.ofMillis(5), "slow", Duration.ofMillis(20)), "slow");
+        assertThat(failover.stats().get(1).slow()).as("an average between half the margin and the margin").isTrue();
+
+        run(failover, Duration.ofSeconds(10), Map.of("fast", Duration.ofMillis(5), "slow", Duration.ofMillis(14)), "slow");
+        assertThat(failover.stats().get(1).slow()).as("9 ms above the baseline, below half the margin").isFalse();
+    }
+
+    @Test
     void bothRatioAndMarginMustBeExceeded() {
         WeightedFailover<String> failover = failover(LatencyPolicy.ofDefaults(), "a", "b");
 

@@ -57,6 +57,8 @@ public final class MemoryCluster {
     private int failuresLeft;
     private String refusal;
     private Duration sendDelay = Duration.ZERO;
+    /** While set, sends are stored and answered only once it completes (see {@link #holdAnswers()}). */
+    private java.util.concurrent.CompletableFuture<Void> answerGate;
     private boolean silent;
     private boolean failStarts;
     private Duration startStall = Duration.ZERO;
@@ -96,6 +98,30 @@ public final class MemoryCluster {
     /** Every send is stored and answered {@code delay} after it started. */
     public synchronized MemoryCluster delaySends(Duration delay) {
         sendDelay = delay;
+        return this;
+    }
+
+    /**
+     * Every send from now on waits for {@link #releaseAnswers()} before it is stored and answered: a broker that takes
+     * exactly as long as the test needs, where a delay would race the test's own pace on a loaded host.
+     */
+    public synchronized MemoryCluster holdAnswers() {
+        if (answerGate == null) {
+            answerGate = new java.util.concurrent.CompletableFuture<>();
+        }
+        return this;
+    }
+
+    /** Stores and answers the sends {@link #holdAnswers()} held (on the binding's timer thread); later ones go as before. */
+    public MemoryCluster releaseAnswers() {
+        java.util.concurrent.CompletableFuture<Void> gate;
+        synchronized (this) {
+            gate = answerGate;
+            answerGate = null;
+        }
+        if (gate != null) {
+            gate.complete(null);
+        }
         return this;
     }
 
@@ -147,6 +173,11 @@ public final class MemoryCluster {
         refusal = null;
         sendDelay = Duration.ZERO;
         silent = false;
+        java.util.concurrent.CompletableFuture<Void> gate = answerGate;
+        answerGate = null;
+        if (gate != null) {
+            gate.complete(null);
+        }
         failStarts = false;
         startStall = Duration.ZERO;
         startRefusal = null;
@@ -315,7 +346,7 @@ public final class MemoryCluster {
         }
         SendRecord.Outcome outcome = failure == null ? SendRecord.Outcome.STORED : SendRecord.Outcome.FAILED;
         messages.forEach(m -> sends.add(new SendRecord(name, kind, m, outcome, request)));
-        return new Answer(failure, sendDelay);
+        return new Answer(failure, sendDelay, answerGate);
     }
 
     /** Appends a batch to one queue of its topic, in order: the sharding key's queue, or the next one round-robin. */
@@ -530,9 +561,9 @@ public final class MemoryCluster {
         return "MemoryCluster[" + name + "]";
     }
 
-    /** How a send is answered: {@link #SILENT}, a failure, or stored after a delay. */
-    record Answer(MessagingException failure, Duration delay) {
-        static final Answer SILENT = new Answer(null, null);
+    /** How a send is answered: {@link #SILENT}, a failure, or stored after a delay, once {@code gate} (if any) completes. */
+    record Answer(MessagingException failure, Duration delay, java.util.concurrent.CompletableFuture<Void> gate) {
+        static final Answer SILENT = new Answer(null, null, null);
 
         boolean silent() {
             return this == SILENT;

@@ -107,6 +107,11 @@ final class MemoryProducer implements BoundProducer {
         if (answer.silent()) {
             return new CompletableFuture<>();
         }
+        if (answer.gate() != null) {
+            // The same answer, once the test releases it: the gate carries no fault of its own.
+            MemoryCluster.Answer released = new MemoryCluster.Answer(answer.failure(), answer.delay(), null);
+            return answer.gate().thenComposeAsync(ignored -> answered(released, store), timers);
+        }
         if (answer.failure() != null) {
             return CompletableFuture.failedFuture(answer.failure());
         }

@@ -48,13 +48,14 @@ class SendGatheringTest {
 
     @Test
     void sendsMadeWhileARequestIsOutLeaveTogetherAndEachGetsItsOwnResult() throws Exception {
-        cluster("cluster-a").delaySends(BROKER_TIME);
+        cluster("cluster-a").holdAnswers(); // the first request stays out until every send is made, however slow the host
         RoutingProducer producer = producer(new BatchConfig(64, 1 << 20, 1, Duration.ZERO));
 
         List<CompletableFuture<SendResult>> sent = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             sent.add(producer.sendAsync(message("m" + i, null)));
         }
+        cluster("cluster-a").releaseAnswers();
         List<SendResult> results = joinAll(sent);
 
         List<BoundMessage> stored = cluster("cluster-a").stored("orders");
@@ -214,9 +215,14 @@ class SendGatheringTest {
 
     @Test
     void aReloadedGatheringAppliesToTheNextSends() throws Exception {
-        cluster("cluster-a").delaySends(BROKER_TIME);
+        // Held, not delayed: with a delay, a loop of sends slower than the broker (a loaded host) let the first
+        // answer come back before the last sends were made, and they left as a third request.
+        cluster("cluster-a").holdAnswers();
         RoutingProducer producer = producer(new BatchConfig(64, 1 << 20, 1, Duration.ZERO));
-        joinAll(sendMany(producer, 20));
+        List<CompletableFuture<SendResult>> gathered = sendMany(producer, 20);
+        assertThat(cluster("cluster-a").requests()).as("the first send left alone, the others wait behind it").isEqualTo(1);
+        cluster("cluster-a").releaseAnswers();
+        joinAll(gathered);
         assertThat(cluster("cluster-a").requests()).as("gathered").isEqualTo(2);
 
         PlatformConfig off = ProducerFixture.config(producerConfig(BatchConfig.OFF), routesToA());
