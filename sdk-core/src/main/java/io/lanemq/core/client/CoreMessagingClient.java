@@ -182,6 +182,7 @@ public final class CoreMessagingClient implements MessagingClient {
                 attachments, ticker);
         try {
             Map<String, String> unreachable = chooser.checkReachable(cluster -> binding.unreachable(cluster.endpoint()));
+            attachments.reachability(config.current().clusters().keySet(), unreachable);
             if (!unreachable.isEmpty()) {
                 log.warn("producer group {} starts with {} out of rotation until a name server of each answers: {}", group,
                         unreachable.keySet(), unreachable);

@@ -18,6 +18,7 @@ import io.lanemq.api.TransactionResolution;
 import io.lanemq.config.DelayConfig;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.support.Ticker;
+import io.lanemq.support.attach.AttachPolicy;
 import io.lanemq.testkit.memory.MemoryBinding;
 import io.lanemq.testkit.memory.MemoryCluster;
 import io.lanemq.testkit.tls.SelfSignedCertificate;
@@ -108,6 +109,30 @@ class StartWithOneClusterDownTest {
         });
         assertThat(registry.get(SdkMetrics.PRODUCER_START_ATTEMPTS).tag(SdkMetrics.TAG_CLUSTER, "cluster-b")
                 .tag(SdkMetrics.TAG_OUTCOME, "refused").counter().count()).isEqualTo(1);
+    }
+
+    @Test
+    void aSubscriptionDoesNotWaitForAClusterWhoseNameServersRefusedTheProducersCheck() throws Exception {
+        // B's consumer start would hang for 5 s (a silent network); its name servers refused the producer's check.
+        cluster("cluster-b").stallStarts(Duration.ofSeconds(5)).unreachable("connection refused: 127.0.0.1:1");
+        CoreMessagingClient client = client("known-down-test", Optional.empty(), new SimpleMeterRegistry());
+        Producer producer = client.createProducer(ProducerOptions.builder().producerGroup("known-down").build());
+
+        long at = System.nanoTime();
+        List<String> received = new CopyOnWriteArrayList<>();
+        closing.add(client.subscribe(Subscription.builder("orders", "billing").build(), message -> {
+            received.add(message.messageId());
+            return ConsumeResult.SUCCESS;
+        }));
+        Duration took = Duration.ofNanos(System.nanoTime() - at);
+
+        System.out.printf("subscription with cluster-b known unreachable started in %d ms%n", took.toMillis());
+        assertThat(took).as("the subscription's start, which would wait 1 s for B's first attempt otherwise")
+                .isLessThan(AttachPolicy.DEFAULT.startWait().multipliedBy(3).dividedBy(4));
+        send(producer, Message.builder("orders"));
+        await().atMost(WAIT).until(() -> received.size() == 1);
+        assertThat(client.health().cluster("cluster-b").orElseThrow().reason()).hasValueSatisfying(why ->
+                assertThat(why).contains("consumer group 'billing'", "name servers accepted no connection", "connection refused"));
     }
 
     @Test

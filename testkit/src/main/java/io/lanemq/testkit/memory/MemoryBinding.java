@@ -6,6 +6,7 @@ import io.lanemq.api.spi.BoundConsumerSpec;
 import io.lanemq.api.spi.BoundListener;
 import io.lanemq.api.spi.BoundProducer;
 import io.lanemq.api.spi.BoundProducerSpec;
+import io.lanemq.api.spi.ClusterEndpoint;
 import io.lanemq.api.spi.MessagingBinding;
 import java.util.List;
 import java.util.Map;
@@ -65,6 +66,12 @@ public final class MemoryBinding implements MessagingBinding, AutoCloseable {
         cluster.register(producer);
         created.add(producer);
         return producer;
+    }
+
+    /** Empty unless a test made the cluster {@link MemoryCluster#unreachable(String) unreachable}. */
+    @Override
+    public Optional<String> unreachable(ClusterEndpoint cluster) {
+        return cluster(cluster.clusterName()).unreachableReason();
     }
 
     @Override

@@ -63,6 +63,7 @@ public final class MemoryCluster {
     private boolean failStarts;
     private Duration startStall = Duration.ZERO;
     private String startRefusal;
+    private String unreachable;
     private final java.util.concurrent.atomic.AtomicInteger startAttempts = new java.util.concurrent.atomic.AtomicInteger();
     private boolean failTransactionEnds;
 
@@ -153,6 +154,20 @@ public final class MemoryCluster {
         return this;
     }
 
+    /**
+     * Its access points refuse connections, as {@link io.lanemq.api.spi.MessagingBinding#unreachable} reports for a
+     * cluster whose name servers are down: {@code why} is what the binding says. Not implied by the other faults.
+     */
+    public synchronized MemoryCluster unreachable(String why) {
+        unreachable = why;
+        return this;
+    }
+
+    /** What the binding reports about reaching this cluster: see {@link #unreachable(String)}. */
+    synchronized Optional<String> unreachableReason() {
+        return Optional.ofNullable(unreachable);
+    }
+
     /** How many producers and consumers tried to start here, started or not. */
     public int startAttempts() {
         return startAttempts.get();
@@ -181,6 +196,7 @@ public final class MemoryCluster {
         failStarts = false;
         startStall = Duration.ZERO;
         startRefusal = null;
+        unreachable = null;
         failTransactionEnds = false;
         notifyAll();
         return this;

@@ -194,7 +194,9 @@ final class DirectConsumption implements AutoCloseable {
     private void awaitStart() throws MessagingException {
         AttachPolicy policy = attachments.policy();
         long begin = ticker.read();
-        waitUntil(() -> pending.values().stream().allMatch(Pending::answered), begin + policy.startWait().toNanos());
+        // A cluster whose name servers refused the client's last check would only answer when its attempt times out.
+        waitUntil(() -> pending.entrySet().stream().allMatch(entry -> entry.getValue().answered()
+                || attachments.knownUnreachable(entry.getKey())), begin + policy.startWait().toNanos());
         pending.forEach((cluster, state) -> {
             if (!state.answered()) {
                 attachments.unanswered(cluster, owner, policy.startWait());

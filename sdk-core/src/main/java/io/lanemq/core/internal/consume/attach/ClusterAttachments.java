@@ -41,6 +41,8 @@ public final class ClusterAttachments {
     private final InstantSource wallClock;
     private final LogThrottle logs;
     private final Map<Key, Detached> detached = new ConcurrentHashMap<>();
+    /** The clusters whose access points accepted no connection at the last check, and what the binding said. */
+    private final Map<String, String> unreachable = new ConcurrentHashMap<>();
     /** The consumers attached now, per cluster: evidence that a cluster no send has judged yet is reachable. */
     private final Set<Key> attachedNow = ConcurrentHashMap.newKeySet();
 
@@ -110,12 +112,36 @@ public final class ClusterAttachments {
      * holds a connect for seconds): in health from now, not only once the attempt fails.
      */
     public void unanswered(String cluster, String consumer, Duration within) {
-        detached.putIfAbsent(new Key(cluster, consumer), new Detached("its first attempt has not answered within "
-                + within.toMillis() + " ms (the cluster is slow, silent or unreachable)", true, wallClock.instant()));
+        String known = unreachable.get(cluster);
+        String reason = known != null ? "its first attempt has not answered, and its name servers accepted no connection: "
+                + known : "its first attempt has not answered within " + within.toMillis()
+                + " ms (the cluster is slow, silent or unreachable)";
+        detached.putIfAbsent(new Key(cluster, consumer), new Detached(reason, true, wallClock.instant()));
+    }
+
+    /**
+     * The result of asking every cluster whether its access points accept a connection ({@code checked}; those in
+     * {@code failed} did not, with why): a subscription starting does not wait for its first attempt on a cluster
+     * known unreachable, which would hold the application's start for the whole start wait.
+     */
+    public void reachability(Set<String> checked, Map<String, String> failed) {
+        checked.forEach(cluster -> {
+            if (failed.containsKey(cluster)) {
+                unreachable.put(cluster, failed.get(cluster));
+            } else {
+                unreachable.remove(cluster);
+            }
+        });
+    }
+
+    /** Whether {@code cluster}'s access points accepted no connection at the last check, and nothing attached since. */
+    public boolean knownUnreachable(String cluster) {
+        return unreachable.containsKey(cluster);
     }
 
     /** {@code consumer} attached to {@code cluster}. */
     public void attached(String cluster, String consumer, String group) {
+        unreachable.remove(cluster);
         metrics.attachAttempt(group, cluster, SdkMetrics.AttachOutcome.ATTACHED);
         attachedNow.add(new Key(cluster, consumer));
         recovered(cluster, consumer);
