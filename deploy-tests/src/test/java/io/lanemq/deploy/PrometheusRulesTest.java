@@ -75,8 +75,8 @@ class PrometheusRulesTest {
         String spec = lines.subList(groups, lines.size()).stream()
                 .map(line -> line.isBlank() ? "" : "  " + line)
                 .collect(Collectors.joining("\n", "", "\n"));
-        return "# Generated from observability/" + ruleFile.getFileName() + " (promtool-tested) by\n"
-                + "# deploy-tests' PrometheusRulesTest: edit the rule file, then regenerate this one (see that test).\n"
+        return "# Generated from observability/" + ruleFile.getFileName() + " (promtool-tested), so the cluster runs the\n"
+                + "# rules that were tested: edit that file, then regenerate this one (deploy-tests, -Dlanemq.regenerate=true).\n"
                 + "apiVersion: monitoring.coreos.com/v1\n"
                 + "kind: PrometheusRule\n"
                 + "metadata:\n"
