@@ -123,10 +123,13 @@ class IdcPartitionFaultIT {
         Run run = run("name server unreachable", idc -> faults -> faults.drop("name server of " + idc.name(),
                 List.of(idc.nameServer().port()), Direction.BOTH), ConsumptionMode.DIRECT, SHORT_FAULT_SECONDS);
 
-        // Routes are cached and the brokers answer: the IDC keeps its share and nobody waits. The rate over the
-        // window, and no second below half: at 4,000+ sends/s one second of 3,842 against 4,457 is noise, not a stall.
+        // Routes are cached and the brokers answer: the IDC keeps its share and its sends do not wait. Those two are
+        // the claim; the rate is a coarse guard set below the drift of a fast host's dual-IDC rate, and no second
+        // below half.
+        assertThat(run.victimSlowFromThree).as("share of IDC B's acknowledged sends from 3 s in that took over 100 ms")
+                .isLessThanOrEqualTo(0.001);
         assertThat(Arrays.stream(run.fromThree).average().orElse(0)).as("send rate from 3 s in (per second: %s), healthy %.0f/s",
-                Arrays.toString(run.fromThree), run.healthyRate).isGreaterThanOrEqualTo(0.9 * run.healthyRate);
+                Arrays.toString(run.fromThree), run.healthyRate).isGreaterThanOrEqualTo(0.8 * run.healthyRate);
         assertThat(Arrays.stream(run.fromThree).min().orElse(0)).as("slowest second from 3 s in (per second: %s)",
                 Arrays.toString(run.fromThree)).isGreaterThanOrEqualTo((long) (0.5 * run.healthyRate));
         assertThat(run.victimShareFromThree).as("share of the IDC whose name server is unreachable").isBetween(0.35, 0.65);
@@ -163,7 +166,7 @@ class IdcPartitionFaultIT {
 
     /** What one fault did to the senders and the consumer group; every assertion of the tests reads it. */
     private record Run(double healthyRate, long[] fromThree, double successFromThree, long longestMillis,
-                       double healthySideConsumedDuringFault, double victimShareFromThree) {
+                       double healthySideConsumedDuringFault, double victimShareFromThree, double victimSlowFromThree) {
     }
 
     /**
@@ -309,8 +312,12 @@ class IdcPartitionFaultIT {
                             + "(late copies of attempts given up on), %d delivered under ids never acknowledged, longest call "
                             + "%d ms%n", label, log.all().size(), acknowledged.size(), log.all().size() - acknowledged.size(),
                     received.duplicates(), unacknowledgedIds, longest);
+            List<SendOutcome> victimAcknowledged = fromThree.stream()
+                    .filter(o -> o.acknowledged() && victim.clusterName().equals(o.cluster())).toList();
+            double victimSlow = victimAcknowledged.isEmpty() ? 0 : victimAcknowledged.stream()
+                    .filter(o -> o.elapsedNanos(0) > 100_000_000L).count() / (double) victimAcknowledged.size();
             return new Run(healthyRate, perSecondFromThree, SendLog.successRate(fromThree), longest, healthySideConsumed,
-                    SendLog.shareOf(fromThree, victim.clusterName()));
+                    SendLog.shareOf(fromThree, victim.clusterName()), victimSlow);
         }
     }
 }
