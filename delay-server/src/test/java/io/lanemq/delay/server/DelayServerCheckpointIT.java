@@ -35,10 +35,10 @@ class DelayServerCheckpointIT {
             try (DelayServer server = p.startServer(store, b -> b)) {
                 p.warmUp();
                 long copiesBefore = p.internalCopies();
-                // Due 60-75 s on: the restart must find every record still held. Holding all 2,000 takes ~4 s on a
-                // quiet machine. Every copy stored is held: a send given up on a slow cluster and stored there anyway
-                // is held by both clusters' sides.
-                sent = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "g", 2_000, 60_000, 75_000);
+                // Due 35-45 s on: the restart must find every record still held, and sending, holding, the stop and
+                // the restart take seconds (see the margin printed). Every copy stored is held: a send given up on a
+                // slow cluster and stored there anyway is held by both clusters' sides.
+                sent = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "g", 2_000, 35_000, 45_000);
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
                     double held = sum(server, DelayServerMetrics.HELD_OFFSETS);
                     return held >= sent.size() && held == p.internalCopies() - copiesBefore;
@@ -54,6 +54,7 @@ class DelayServerCheckpointIT {
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
                         .until(() -> sum(server, DelayServerMetrics.HELD_OFFSETS) >= heldAtStop);
                 long readyMillis = (System.nanoTime() - began) / 1_000_000;
+                long marginMillis = firstDue(sent) - System.currentTimeMillis();
                 assertThat(checkpoints(store)).as("a checkpoint is used once").isEmpty();
                 // Something new is read on from the checkpoint's next offset.
                 List<DelayedSender.Sent> after = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "n", 100, 1_000, 3_000);
@@ -68,10 +69,10 @@ class DelayServerCheckpointIT {
                 double skipped = sum(server, DelayServerMetrics.DUPLICATES_SKIPPED);
                 long copiesSinceStop = p.internalCopies() - copiesAtStop;
                 System.out.printf("[DelayServerCheckpointIT] graceful restart with %d pending (%d offsets held): every "
-                                + "offset held again %d ms after start, %.0f restored from the checkpoint, %.0f records "
+                                + "offset held again %d ms after start (%d ms before the first was due), %.0f restored from the checkpoint, %.0f records "
                                 + "stored by the restarted server (the %d new ones; %d copies stored since the stop), %.0f "
                                 + "old copies skipped; store %d -> %.0f bytes; %d duplicates delivered (sends retried or "
-                                + "failed: %d), arrival minus due %s%n", sent.size(), heldAtStop, readyMillis, restored,
+                                + "failed: %d), arrival minus due %s%n", sent.size(), heldAtStop, readyMillis, marginMillis, restored,
                         scheduled, after.size(), copiesSinceStop, skipped, storeBytesBefore,
                         sum(server, DelayServerMetrics.STORE_BYTES), p.arrivals.duplicates(),
                         p.copiesAllowedBeyondOne(server), p.arrivals.lateness());
@@ -89,7 +90,8 @@ class DelayServerCheckpointIT {
     @Test
     void killNineAfterAPeriodicCheckpointLosesNothing() throws Exception {
         Path store = dir.resolve("store");
-        String[] options = {"--checkpoint-interval-seconds", "15"};
+        // A checkpoint every 5 s: the test waits for one begun after every offset was held.
+        String[] options = {"--checkpoint-interval-seconds", "5"};
         try (DelayPlatform p = new DelayPlatform()) {
             List<DelayedSender.Sent> before;
             List<DelayedSender.Sent> since;
@@ -97,7 +99,8 @@ class DelayServerCheckpointIT {
             try (ServerProcess server = ServerProcess.start(p.config, store, dir.resolve("first.log"), options)) {
                 p.warmUp();
                 copiesBefore = p.internalCopies();
-                before = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "b", 1_500, 40_000, 60_000);
+                // Due after the kill and the restart (see the margin printed): the restart must find all still held.
+                before = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "b", 1_500, 40_000, 50_000);
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                         .until(() -> heldEveryCopy(server, p, copiesBefore, before.size()));
                 // Wait for a checkpoint of every cluster begun after every offset was held: the second one written
@@ -108,7 +111,7 @@ class DelayServerCheckpointIT {
                     return now.size() == written.size()
                             && written.entrySet().stream().allMatch(e -> now.get(e.getKey()) >= e.getValue() + 2);
                 });
-                since = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "s", 300, 40_000, 60_000);
+                since = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "s", 300, 30_000, 40_000);
                 await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
                         .until(() -> heldEveryCopy(server, p, copiesBefore, before.size() + since.size()));
                 server.kill9();
@@ -117,6 +120,7 @@ class DelayServerCheckpointIT {
                 int all = before.size() + since.size();
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                         .until(() -> heldEveryCopy(restarted, p, copiesBefore, all));
+                long marginMillis = Math.min(firstDue(before), firstDue(since)) - System.currentTimeMillis();
                 double restored = restarted.metric("lanemq_delay_checkpoint_restored_total");
                 double skipped = restarted.metric("lanemq_delay_duplicates_skipped_total");
                 double stored = restarted.metric("lanemq_delay_scheduled_total");
@@ -124,9 +128,10 @@ class DelayServerCheckpointIT {
                         .until(() -> p.arrivals.distinct() >= all);
                 p.awaitEveryStoredCopy();
                 System.out.printf("[DelayServerCheckpointIT] kill -9 after a periodic checkpoint of %d, with %d read since:"
+                                + " every offset held again %d ms before the first was due,"
                                 + " %.0f restored from the checkpoint, copies read again: %.0f skipped as duplicates, %.0f"
                                 + " appended to buckets on disk (dropped when loaded); all %d"
-                                + " delivered, %d duplicates, arrival minus due %s%n", before.size(), since.size(), restored,
+                                + " delivered, %d duplicates, arrival minus due %s%n", before.size(), since.size(), marginMillis, restored,
                         skipped, stored, p.arrivals.distinct(), p.arrivals.duplicates(), p.arrivals.lateness());
                 // Some of the later records may have made it into a later checkpoint of their cluster; a send stored
                 // on both clusters is held (and restored) once per cluster.
@@ -143,6 +148,10 @@ class DelayServerCheckpointIT {
             throws Exception {
         double held = server.metric("lanemq_delay_held_offsets");
         return held >= sends && held == p.internalCopies() - copiesBefore;
+    }
+
+    static long firstDue(List<DelayedSender.Sent> sent) {
+        return sent.stream().mapToLong(DelayedSender.Sent::dueAt).min().orElseThrow();
     }
 
     private static double sum(DelayServer server, String meter) {

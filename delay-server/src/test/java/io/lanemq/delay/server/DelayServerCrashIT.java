@@ -61,7 +61,8 @@ class DelayServerCrashIT {
              ServerProcess b = ServerProcess.start(p.config, storeB, dir.resolve("b.log"))) {
             p.warmUp();
             long copiesBefore = p.internalCopies();
-            List<DelayedSender.Sent> sent = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "l", 1_000, 25_000, 35_000);
+            // Due after the rebalance (see the margin printed): B must still hold every record when A takes half over.
+            List<DelayedSender.Sent> sent = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "l", 1_000, 30_000, 40_000);
             await().atMost(Duration.ofSeconds(30)).until(() -> b.metric("lanemq_delay_pending") >= sent.size());
             try (ServerProcess a = ServerProcess.start(p.config, storeA, dir.resolve("a.log"))) {
                 // The group splits the queues: B hands over the records of the queues it lost, A reads them again.
@@ -70,8 +71,9 @@ class DelayServerCrashIT {
                         .until(() -> a.metric("lanemq_delay_pending") > 0 && a.metric("lanemq_delay_pending")
                                 + b.metric("lanemq_delay_pending") == p.internalCopies() - copiesBefore);
                 System.out.printf("[DelayServerCrashIT] after the rebalance: instance A holds %.0f, B holds %.0f (%d copies"
-                        + " of %d sends stored)%n", a.metric("lanemq_delay_pending"), b.metric("lanemq_delay_pending"),
-                        p.internalCopies() - copiesBefore, sent.size());
+                        + " of %d sends stored), %d ms before the first was due%n", a.metric("lanemq_delay_pending"),
+                        b.metric("lanemq_delay_pending"), p.internalCopies() - copiesBefore, sent.size(),
+                        DelayServerCheckpointIT.firstDue(sent) - System.currentTimeMillis());
                 a.kill9();
             }
             deleteRecursively(storeA);

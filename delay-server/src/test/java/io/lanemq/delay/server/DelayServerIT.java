@@ -95,13 +95,16 @@ class DelayServerIT {
             List<DelayedSender.Sent> sent;
             try (DelayServer server = p.startServer(store, b -> b)) {
                 p.warmUp();
-                sent = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "x", 50, 25_000, 30_000);
+                // Due after the restart (see the margin printed): a record delivered before the stop would be committed past.
+                sent = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "x", 50, 15_000, 20_000);
                 await().atMost(Duration.ofSeconds(20)).until(() -> pending(server) == sent.size());
             } // graceful: nothing delivered, so nothing committed past these records
             Path segment = largestSegment(store);
             flipLastByte(segment);
 
             try (DelayServer server = p.startServer(store, b -> b)) {
+                System.out.printf("[DelayServerIT] restarted on the corrupt store %d ms before the first record was due%n",
+                        DelayServerCheckpointIT.firstDue(sent) - System.currentTimeMillis());
                 List<DroppedRange> dropped = new ArrayList<>();
                 for (String cluster : List.of(p.platform.idcA().clusterName(), p.platform.idcB().clusterName())) {
                     dropped.addAll(server.engine(cluster).recoveryReport().dropped());
