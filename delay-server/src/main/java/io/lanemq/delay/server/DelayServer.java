@@ -3,6 +3,7 @@ package io.lanemq.delay.server;
 import io.lanemq.service.http.JvmMeters;
 import io.lanemq.service.http.Readiness;
 import io.lanemq.core.client.ConfigStaleness;
+import io.lanemq.core.client.CoreMessagingClient;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.service.http.ServiceEndpoints;
 import io.lanemq.api.ClientOptions;
@@ -110,13 +111,13 @@ public final class DelayServer implements AutoCloseable {
         DelayConfig delay = platform.delay();
         // The group on the brokers carries the environment's suffix, as every consumer group does.
         DelayServerOptions settings = base.withInternalTopic(delay.internalTopic(), platform.physicalGroup(delay.serverGroup()));
-        client = MessagingClient.create(ClientOptions.builder("lanemq-delay-server")
-                .configLocation(settings.configLocation()).build());
-        MessagingClient started = client;
-        // The SDK's meter name, so one dashboard shows clients and services on a local snapshot alike.
-        SdkMetrics sdkMetrics = new SdkMetrics(registry, "lanemq-delay-server");
-        sdkMetrics.configStaleGauge(
-                () -> started.health().configuration().stale().isPresent() ? 1 : 0);
+        // The client reports to this server's registry: its producer's failovers and send latencies are the
+        // deliveries', and its configuration gauges (stale, revision) carry the SDK's names, so one dashboard shows
+        // clients and services alike.
+        client = CoreMessagingClient.start(ClientOptions.builder("lanemq-delay-server")
+                .configLocation(settings.configLocation()).build(), registry);
+        // The client's tags (application, environment): Prometheus wants one set of tag keys per meter name.
+        SdkMetrics sdkMetrics = new SdkMetrics(registry, "lanemq-delay-server", ConfigSources.deploymentEnvironment());
         producer = client.createProducer(ProducerOptions.defaults());
         // Distinct per server process and per cluster: RocketMQ shares one client instance per name, and one
         // instance cannot talk to two clusters' name servers.

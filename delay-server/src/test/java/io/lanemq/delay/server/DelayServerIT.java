@@ -41,10 +41,11 @@ class DelayServerIT {
             System.out.println("[DelayServerIT] 10,000 delays of 0.1-10 s, sent in " + (sendMillis / 1000.0)
                     + " s; arrival at the consumer minus due: " + p.arrivals.lateness() + "; of those with delays of 5 s or"
                     + " more: " + p.arrivals.latenessOfDelaysOver(5_000) + "; broker ack of the server's send minus due: "
-                    + serverLag(server) + "; duplicates " + p.arrivals.duplicates());
+                    + serverLag(server) + "; duplicates " + p.arrivals.duplicates() + " (sends retried or failed, each may"
+                    + " store a copy: " + p.copiesAllowedBeyondOne(server) + ")");
             assertThat(p.arrivals.countByKey.keySet()).containsExactlyInAnyOrderElementsOf(
                     sent.stream().map(DelayedSender.Sent::key).toList());
-            assertThat(p.arrivals.duplicates()).isZero();
+            p.assertEveryDuplicateIsARetriedSend(server);
             assertThat(p.arrivals.early()).isEmpty();
         }
     }
@@ -80,9 +81,10 @@ class DelayServerIT {
             double reenqueued = server.registry().find(DelayServerMetrics.REENQUEUES).counters().stream()
                     .mapToDouble(c -> c.count()).sum();
             System.out.println("[DelayServerIT] 200 delays of 8-9 s with reenqueueAfter 2 s: " + (long) reenqueued
-                    + " re-enqueues, arrival minus due " + p.arrivals.lateness());
+                    + " re-enqueues, arrival minus due " + p.arrivals.lateness() + ", duplicates " + p.arrivals.duplicates()
+                    + " (sends retried or failed: " + p.copiesAllowedBeyondOne(server) + ")");
             assertThat(reenqueued).isGreaterThanOrEqualTo(sent.size()); // each held its offset at least 2 s
-            assertThat(p.arrivals.duplicates()).isZero();
+            p.assertEveryDuplicateIsARetriedSend(server);
             assertThat(p.arrivals.early()).isEmpty();
         }
     }
@@ -93,13 +95,16 @@ class DelayServerIT {
             List<DelayedSender.Sent> sent;
             try (DelayServer server = p.startServer(store, b -> b)) {
                 p.warmUp();
-                sent = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "x", 50, 25_000, 30_000);
+                // Due after the restart (see the margin printed): a record delivered before the stop would be committed past.
+                sent = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "x", 50, 15_000, 20_000);
                 await().atMost(Duration.ofSeconds(20)).until(() -> pending(server) == sent.size());
             } // graceful: nothing delivered, so nothing committed past these records
             Path segment = largestSegment(store);
             flipLastByte(segment);
 
             try (DelayServer server = p.startServer(store, b -> b)) {
+                System.out.printf("[DelayServerIT] restarted on the corrupt store %d ms before the first record was due%n",
+                        DelayServerCheckpointIT.firstDue(sent) - System.currentTimeMillis());
                 List<DroppedRange> dropped = new ArrayList<>();
                 for (String cluster : List.of(p.platform.idcA().clusterName(), p.platform.idcB().clusterName())) {
                     dropped.addAll(server.engine(cluster).recoveryReport().dropped());
@@ -110,7 +115,7 @@ class DelayServerIT {
                 });
                 await().atMost(Duration.ofSeconds(90)).until(() -> p.arrivals.distinct() >= sent.size());
                 p.awaitEveryStoredCopy();
-                assertThat(p.arrivals.duplicates()).isZero();
+                p.assertEveryDuplicateIsARetriedSend(server);
                 assertThat(p.arrivals.early()).isEmpty();
             }
         }
