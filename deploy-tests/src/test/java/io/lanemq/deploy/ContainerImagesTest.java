@@ -13,6 +13,7 @@ import io.lanemq.configtool.ConfigTool;
 import io.lanemq.console.ConsoleApplication;
 import io.lanemq.delay.server.DelayServerMain;
 import io.lanemq.proxy.boot.ConsumerProxyApplication;
+import io.lanemq.testkit.RepoRoot;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,7 +65,7 @@ class ContainerImagesTest {
         }
 
         Path tar() {
-            return Path.of("..", module, "target", "jib-image.tar").toAbsolutePath().normalize();
+            return RepoRoot.resolve(module, "target", "jib-image.tar");
         }
     }
 

@@ -27,6 +27,7 @@ import io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule;
 import io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor;
 import io.lanemq.config.ConfigSources;
 import io.lanemq.service.http.ServiceEndpoints;
+import io.lanemq.testkit.RepoRoot;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
@@ -50,7 +51,7 @@ import org.junit.jupiter.api.Test;
  * exists, and every file path an argument names is mounted.
  */
 class KubernetesManifestsTest {
-    static final Path BASE = Path.of("..", "deploy", "kubernetes").toAbsolutePath().normalize();
+    static final Path BASE = RepoRoot.resolve("deploy", "kubernetes");
     private static final Map<String, Class<? extends HasMetadata>> TYPES = Map.of(
             "v1/Namespace", Namespace.class,
             "v1/Service", Service.class,
@@ -216,7 +217,7 @@ class KubernetesManifestsTest {
 
     @Test
     void theDashboardsAreConfigMapsForTheGrafanaSidecarMadeFromEveryDashboardFile() throws Exception {
-        Path dashboards = Path.of("..", "observability").toAbsolutePath().normalize();
+        Path dashboards = RepoRoot.resolve("observability");
         List<Path> files;
         try (Stream<Path> list = Files.list(dashboards)) {
             files = list.filter(p -> p.toString().endsWith(".json")).sorted().toList();

@@ -3,6 +3,7 @@ package io.lanemq.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lanemq.testkit.RepoRoot;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,7 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code mvn -pl deploy-tests test -Dtest=PrometheusRulesTest -Dlanemq.regenerate=true} and commit both.
  */
 class PrometheusRulesTest {
-    private static final Path RULES = Path.of("..", "observability").toAbsolutePath().normalize();
+    private static final Path RULES = RepoRoot.resolve("observability");
     private static final Path MONITORING = KubernetesManifestsTest.BASE.resolve("monitoring");
 
     @ParameterizedTest
@@ -44,7 +45,7 @@ class PrometheusRulesTest {
     @ParameterizedTest
     @ValueSource(strings = {"consumer-proxy", "delay-server", "dialtest", "sdk"})
     void everyAlertHasARunbookSectionInTheDeployGuide(String component) throws IOException {
-        Path guide = Path.of("..", "deploy", "README.md").toAbsolutePath().normalize();
+        Path guide = RepoRoot.resolve("deploy", "README.md");
         java.util.Set<String> anchors = Files.readAllLines(guide).stream().filter(l -> l.startsWith("#"))
                 .map(l -> l.replaceFirst("^#+\\s*", "").toLowerCase(java.util.Locale.ROOT)
                         .replaceAll("[^a-z0-9 _-]", "").replace(' ', '-'))

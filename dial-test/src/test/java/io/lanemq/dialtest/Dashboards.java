@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.lanemq.testkit.RepoRoot;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -51,7 +53,8 @@ final class Dashboards {
     }
 
     static Path dir() {
-        return Path.of(System.getProperty("dialtest.dashboards", "../observability")).toAbsolutePath();
+        return Optional.ofNullable(System.getProperty("dialtest.dashboards")).map(Path::of)
+                .orElseGet(() -> RepoRoot.resolve("observability")).toAbsolutePath();
     }
 
     /** One panel query: its panel's title and its expression. */

@@ -12,6 +12,7 @@ import io.lanemq.config.TopicRoute;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.dialtest.DialTestMetrics;
 import io.lanemq.service.http.ServiceEndpoints;
+import io.lanemq.testkit.RepoRoot;
 import io.lanemq.testkit.etcd.EtcdServer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Tags;
@@ -229,7 +230,7 @@ class ConsoleApiIT {
 
     @Test
     void aDrainAndItsUndoOnTheExampleDocumentChangeOnlyItsWeightsAndTheOperationsPageShowsWhatIsDrained() throws Exception {
-        String example = Files.readString(Path.of("..", "examples", "platform.yaml"));
+        String example = Files.readString(RepoRoot.resolve("examples", "platform.yaml"));
         try (ConsoleFixture own = ConsoleFixture.start(etcd, "/lanemq/platform/console-example-it", example)) {
             ConsoleSession olga = ConsoleSession.signIn(own.base(), "olga", ConsoleFixture.PASSWORD);
             String before = olga.get("/operations").body();
@@ -286,7 +287,7 @@ class ConsoleApiIT {
 
     @Test
     void moreThanOnePageOfHistoryPagesWithNewerAndOlderLinksShowingEveryEntryOnce() throws Exception {
-        String example = Files.readString(Path.of("..", "examples", "platform.yaml"));
+        String example = Files.readString(RepoRoot.resolve("examples", "platform.yaml"));
         try (ConsoleFixture own = ConsoleFixture.start(etcd, "/lanemq/platform/console-history-it", example)) {
             ConsoleSession olga = ConsoleSession.signIn(own.base(), "olga", ConsoleFixture.PASSWORD);
             List<Long> published = new java.util.ArrayList<>();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lanemq.api.ClientOptions;
+import io.lanemq.testkit.RepoRoot;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -30,7 +31,7 @@ import org.springframework.core.io.Resource;
 class SampleApplicationYmlTest {
     @Test
     void theSampleBindsEveryKeyAndGivesValidClientOptions() throws Exception {
-        LaneMqProperties properties = bindEveryKey(new FileSystemResource(Path.of("..", "examples", "application.yml")));
+        LaneMqProperties properties = bindEveryKey(new FileSystemResource(RepoRoot.resolve("examples", "application.yml")));
         ClientOptions options = properties.clientOptions();
 
         assertThat(options.applicationName()).isEqualTo("orders");

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 
 class BrokerProfileTest {
 
-    // Surefire runs in the module directory; the profile's one source is the deployed file.
-    private static final Path DEPLOYED = Path.of("..", "deploy", "broker", "broker.conf");
+    // The profile's one source is the deployed file.
+    private static final Path DEPLOYED = RepoRoot.resolve("deploy", "broker", "broker.conf");
 
     @Test
     void tunedProfileIsTheDeployedFileLessTheTopologyALoopbackStackLacks() throws IOException {

@@ -16,6 +16,7 @@ import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.PlatformConfigParser;
 import io.lanemq.config.PlatformConfigWriter;
 import io.lanemq.config.TopicRoute;
+import io.lanemq.testkit.RepoRoot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -88,7 +89,7 @@ class InPlaceEditPropertyTest {
             """;
 
     static Stream<String> documents() throws Exception {
-        Path root = Path.of("..").toAbsolutePath().normalize();
+        Path root = RepoRoot.dir();
         String example = Files.readString(root.resolve("examples/platform.yaml"));
         return Stream.of(example, Files.readString(root.resolve("deploy/kubernetes/config/platform.yaml")), BLOCK_FIXTURE,
                 JSON_FIXTURE, WRITER.toYaml(Configs.parse(example, "example")));

@@ -1,5 +1,6 @@
 package io.lanemq.testkit.metrics;
 
+import io.lanemq.testkit.RepoRoot;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
@@ -22,9 +23,9 @@ public final class PrometheusNames {
     private PrometheusNames() {
     }
 
-    /** The platform's dashboards and alert rules, seen from any module's directory (the tests' working directory). */
+    /** The platform's dashboards and alert rules, found from any module's directory (the tests' working directory). */
     public static Path dashboardsDir() {
-        return Path.of("..", "observability");
+        return RepoRoot.resolve("observability");
     }
 
     /** The sample names of a scrape in the text exposition format ({@code _total}, {@code _bucket}... included). */
