@@ -5,11 +5,14 @@ import io.grpc.Server;
 import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptors;
 import io.grpc.Status;
-import io.grpc.TlsServerCredentials;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.lanemq.core.grpc.GrpcServerLimits;
-import io.lanemq.core.grpc.GrpcServerTransport;
+import io.lanemq.grpc.server.BearerTokenInterceptor;
+import io.lanemq.grpc.server.CallRefusals;
+import io.lanemq.grpc.server.GrpcServerLimits;
+import io.lanemq.grpc.server.GrpcServerTransport;
+import io.lanemq.grpc.server.MalformedMessageGuard;
+import io.lanemq.grpc.server.ServerTls;
 import io.lanemq.support.LogThrottle;
 import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.config.ConfigListener;
@@ -26,19 +29,13 @@ import java.util.Optional;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import javax.net.ssl.KeyManagerFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -101,14 +98,16 @@ public final class ConsumerProxyServer implements AutoCloseable {
         this.transport = GrpcServerTransport.create("lanemq-proxy", Runtime.getRuntime().availableProcessors(),
                 config.serverLimits(), "consumer proxy " + config.proxyId(),
                 metrics.refusedConnections("connection_cap")::increment, refusals);
+        CallRefusals callRefusals = new CallRefusals("consumer proxy " + config.proxyId(), refusals,
+                code -> metrics.refusedCalls(code.name()).increment());
         try {
             // Clients send small frames (subscriptions, acks, credits); the bound still follows the one message size
             // limit, so nothing a producer may send is refused on any hop.
             int maxFrameBytes = GrpcServerLimits.maxFrameBytes(initial.producer().maxBodyBytes());
             this.server = transport.applyTo(NettyServerBuilder.forAddress(config.grpcAddress(), credentials(config)), maxFrameBytes)
                     .addService(ServerInterceptors.intercept(ServerInterceptors.useInputStreamMessages(service.bindService()),
-                            new MalformedFrameGuard(metrics, refusals, maxFrameBytes),
-                            new TokenAuthInterceptor(config.tokens(), metrics, refusals)))
+                            new MalformedMessageGuard("ConsumeRequest", maxFrameBytes, callRefusals),
+                            BearerTokenInterceptor.perApplication(config.tokens(), callRefusals)))
                     .build()
                     .start();
         } catch (IOException | RuntimeException e) {
@@ -174,22 +173,11 @@ public final class ConsumerProxyServer implements AutoCloseable {
         }
     }
 
-    private static ServerCredentials credentials(ProxyServerOptions config) {
+    private static ServerCredentials credentials(ProxyServerOptions config) throws IOException {
         if (config.keyStore().isEmpty()) {
             return InsecureServerCredentials.create();
         }
-        char[] password = config.keyStorePassword();
-        try (InputStream in = Files.newInputStream(config.keyStore().get())) {
-            KeyStore store = KeyStore.getInstance("PKCS12");
-            store.load(in, password);
-            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            keys.init(store, password);
-            return TlsServerCredentials.newBuilder().keyManager(keys.getKeyManagers()).build();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the TLS key store " + config.keyStore().get(), e);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalArgumentException("the TLS key store " + config.keyStore().get() + " is unusable: " + e.getMessage(), e);
-        }
+        return ServerTls.pkcs12(config.keyStore().get(), config.keyStorePassword()).credentials();
     }
 
     /**

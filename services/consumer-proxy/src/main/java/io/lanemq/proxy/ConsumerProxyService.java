@@ -3,6 +3,8 @@ package io.lanemq.proxy;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import io.lanemq.grpc.server.BearerTokenInterceptor;
+import io.lanemq.grpc.server.MalformedMessageGuard;
 import io.lanemq.proxy.protocol.ConsumeRequest;
 import io.lanemq.proxy.protocol.ConsumeResponse;
 import io.lanemq.proxy.protocol.ConsumerProxyGrpc;
@@ -27,9 +29,9 @@ final class ConsumerProxyService extends ConsumerProxyGrpc.ConsumerProxyImplBase
     @Override
     public StreamObserver<ConsumeRequest> consume(StreamObserver<ConsumeResponse> responseObserver) {
         StreamSession stream = new StreamSession((ServerCallStreamObserver<ConsumeResponse>) responseObserver,
-                TokenAuthInterceptor.APPLICATION.get(), groups, config, metrics, streams::remove);
+                BearerTokenInterceptor.APPLICATION.get(), groups, config, metrics, streams::remove);
         streams.add(stream);
-        MalformedFrameGuard.ON_MALFORMED.get().set(stream::endedOnMalformedFrame);
+        MalformedMessageGuard.ON_REFUSED.get().set(stream::endedOnMalformedFrame);
         return stream;
     }
 

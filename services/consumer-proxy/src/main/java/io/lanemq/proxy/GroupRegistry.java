@@ -11,7 +11,7 @@ import io.lanemq.config.ConsumerConfig;
 import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.PlatformConfigRef;
-import io.lanemq.core.grpc.GrpcServerLimits;
+import io.lanemq.grpc.server.GrpcServerLimits;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

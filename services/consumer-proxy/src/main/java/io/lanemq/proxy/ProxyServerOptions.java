@@ -1,6 +1,6 @@
 package io.lanemq.proxy;
 
-import io.lanemq.core.grpc.GrpcServerLimits;
+import io.lanemq.grpc.server.GrpcServerLimits;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;

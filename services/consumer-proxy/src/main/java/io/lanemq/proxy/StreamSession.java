@@ -198,7 +198,7 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
         }
     }
 
-    /** The call was closed on a frame that did not parse (see {@link MalformedFrameGuard}). */
+    /** The call was closed on a frame that did not parse (see {@link io.lanemq.grpc.server.MalformedMessageGuard}). */
     void endedOnMalformedFrame() {
         synchronized (this) {
             if (ended) {

@@ -14,7 +14,7 @@ import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.config.ProducerConfig;
-import io.lanemq.core.grpc.GrpcServerLimits;
+import io.lanemq.grpc.server.GrpcServerLimits;
 import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.proxy.protocol.Delivery;
 import io.lanemq.testkit.net.PortFuzzer;
@@ -105,7 +105,7 @@ class ProxyHardeningIT {
         io.grpc.Status refused = ProxyHarness.rawCall(proxy, new byte[limit + 1]);
 
         assertThat(refused.getCode()).isEqualTo(io.grpc.Status.Code.RESOURCE_EXHAUSTED);
-        assertThat(refused.getDescription()).isEqualTo("frame of " + (limit + 1) + " bytes is over the limit of " + limit
+        assertThat(refused.getDescription()).isEqualTo("ConsumeRequest of " + (limit + 1) + " bytes is over the limit of " + limit
                 + " bytes (producer.maxBodyBytes plus framing room)");
         assertThat(proxy.meters().counter(ProxyMetrics.REFUSED_CALLS, "code", "RESOURCE_EXHAUSTED").count()).isEqualTo(1);
         ProxyHarness.send(platform, "proxy-hardening", 2, i -> null);

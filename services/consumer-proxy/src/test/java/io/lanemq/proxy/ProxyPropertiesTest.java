@@ -2,7 +2,7 @@ package io.lanemq.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lanemq.core.grpc.GrpcServerLimits;
+import io.lanemq.grpc.server.GrpcServerLimits;
 import io.lanemq.proxy.boot.InvalidProxyPropertyException;
 import io.lanemq.proxy.boot.InvalidProxyPropertyFailureAnalyzer;
 import io.lanemq.proxy.boot.ProxyProperties;

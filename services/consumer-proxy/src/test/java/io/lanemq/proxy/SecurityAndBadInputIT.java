@@ -69,7 +69,7 @@ class SecurityAndBadInputIT {
         // Bytes that are not a protobuf message at all.
         Status garbage = rawCall(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, 0x01, 0x02});
         assertThat(garbage.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
-        assertThat(garbage.getDescription()).startsWith("malformed frame, not a ConsumeRequest");
+        assertThat(garbage.getDescription()).startsWith("not a ConsumeRequest: ");
 
         assertThat(terminalStatusOf(c -> c.subscribe(ProxyHarness.APPLICATION, group, "no-such-topic", 1)))
                 .satisfies(s -> assertThat(s.getCode()).isEqualTo(Status.Code.NOT_FOUND))

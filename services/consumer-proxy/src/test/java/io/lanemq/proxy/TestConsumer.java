@@ -1,7 +1,7 @@
 package io.lanemq.proxy;
 
 import io.lanemq.config.ProducerConfig;
-import io.lanemq.core.grpc.GrpcServerLimits;
+import io.lanemq.grpc.server.GrpcServerLimits;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;

@@ -1,5 +1,8 @@
 package io.lanemq.layers;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -10,6 +13,8 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.lanemq.api.MessagingClient;
 import io.lanemq.api.spi.ClientProvider;
+import io.lanemq.core.client.ConfigStaleness;
+import io.lanemq.core.metrics.SdkMetrics;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +32,7 @@ class LayerRulesTest {
                 .importPackages("io.lanemq");
         // A rule over an empty import passes whatever the code does: make sure every module was read.
         for (String layer : new String[] {"io.lanemq.api", "io.lanemq.support", "io.lanemq.config", "io.lanemq.core",
-                "io.lanemq.rocketmq", "io.lanemq.proxy", "io.lanemq.delay", "io.lanemq.dialtest", "io.lanemq.testkit",
+                "io.lanemq.rocketmq", "io.lanemq.grpc.server", "io.lanemq.proxy", "io.lanemq.delay", "io.lanemq.dialtest", "io.lanemq.testkit",
                 "io.lanemq.console"}) {
             assertThat(production.stream().anyMatch(c -> c.getPackageName().startsWith(layer))).as(layer).isTrue();
         }
@@ -61,6 +66,27 @@ class LayerRulesTest {
         noClasses().that().resideOutsideOfPackages("io.lanemq.rocketmq..", "io.lanemq.testkit..", "io.lanemq.dialtest..",
                         "io.lanemq.benchmarks..")
                 .should().dependOnClassesThat().resideInAPackage("org.apache.rocketmq..")
+                .check(production);
+    }
+
+    /**
+     * The gRPC server conventions serve the consumer proxy and lane forwarding alike: they know gRPC, the wire
+     * protocol's headers and the shared utilities, and none of their users.
+     */
+    @Test
+    void theGrpcServerConventionsKnowNoneOfTheirUsers() {
+        classes().that().resideInAPackage("io.lanemq.grpc.server..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "javax.net.ssl..", "io.grpc..",
+                        "org.slf4j..", "io.lanemq.support..", "io.lanemq.proxy.protocol..", "io.lanemq.grpc.server..")
+                .check(production);
+    }
+
+    /** The consumer proxy takes only the SDK's meters and its staleness reading from the core, not its clients. */
+    @Test
+    void theConsumerProxyUsesOnlyTheCoresMetricsAndStaleness() {
+        noClasses().that().resideInAPackage("io.lanemq.proxy..")
+                .should().dependOnClassesThat(resideInAPackage("io.lanemq.core..")
+                        .and(not(belongToAnyOf(SdkMetrics.class, ConfigStaleness.class))))
                 .check(production);
     }
 

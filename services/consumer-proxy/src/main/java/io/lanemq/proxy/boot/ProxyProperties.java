@@ -1,6 +1,6 @@
 package io.lanemq.proxy.boot;
 
-import io.lanemq.core.grpc.GrpcServerLimits;
+import io.lanemq.grpc.server.GrpcServerLimits;
 import io.lanemq.proxy.GroupLimits;
 import io.lanemq.proxy.ProxyServerOptions;
 import io.lanemq.service.http.GracefulShutdown;

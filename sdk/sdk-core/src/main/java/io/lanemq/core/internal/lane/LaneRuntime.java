@@ -9,7 +9,7 @@ import io.lanemq.api.MessageListener;
 import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.Subscription;
 import io.lanemq.core.internal.consume.listener.ListenerAdapter;
-import io.lanemq.core.grpc.GrpcServerLimits;
+import io.lanemq.grpc.server.GrpcServerLimits;
 import io.lanemq.core.internal.lane.forward.ForwardClientOptions;
 import io.lanemq.core.internal.lane.forward.ForwardServerOptions;
 import io.lanemq.core.internal.lane.forward.LaneForwardClient;

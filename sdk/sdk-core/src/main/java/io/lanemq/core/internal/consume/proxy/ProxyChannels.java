@@ -8,7 +8,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.TlsChannelCredentials;
 import io.lanemq.config.ProducerConfig;
-import io.lanemq.core.grpc.GrpcServerLimits;
+import io.lanemq.grpc.server.GrpcServerLimits;
 import io.lanemq.proxy.protocol.ProxyHeaders;
 import java.io.IOException;
 import java.io.UncheckedIOException;

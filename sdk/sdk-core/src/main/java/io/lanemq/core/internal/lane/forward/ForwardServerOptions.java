@@ -1,7 +1,7 @@
 package io.lanemq.core.internal.lane.forward;
 
 import io.lanemq.config.ProducerConfig;
-import io.lanemq.core.grpc.GrpcServerLimits;
+import io.lanemq.grpc.server.GrpcServerLimits;
 import java.nio.file.Path;
 import java.time.Duration;
 

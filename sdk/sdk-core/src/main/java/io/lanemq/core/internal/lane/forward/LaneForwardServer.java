@@ -2,10 +2,14 @@ package io.lanemq.core.internal.lane.forward;
 
 import io.grpc.Server;
 import io.grpc.ServerCredentials;
+import io.grpc.Status;
 import io.grpc.ServerInterceptors;
-import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.lanemq.core.grpc.GrpcServerTransport;
+import io.lanemq.grpc.server.BearerTokenInterceptor;
+import io.lanemq.grpc.server.CallRefusals;
+import io.lanemq.grpc.server.GrpcServerTransport;
+import io.lanemq.grpc.server.MalformedMessageGuard;
+import io.lanemq.grpc.server.ServerTls;
 import io.lanemq.support.LogThrottle;
 import io.lanemq.support.NamedThreads;
 import io.lanemq.support.Ticker;
@@ -78,12 +82,14 @@ public final class LaneForwardServer implements AutoCloseable {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(handler, "handler");
         LaneForwardMetrics metrics = new LaneForwardMetrics(Objects.requireNonNull(registry, "registry"));
-        ServerCredentials credentials = credentials(settings);
+        ServerCredentials credentials = ServerTls.pem(settings.certificateChain(), settings.privateKey()).credentials();
         ThreadPoolExecutor listeners = listenerExecutor(settings, owner);
         LogThrottle refusals = LogThrottle.every(Duration.ofMinutes(1), ticker);
         InetSocketAddress bind = new InetSocketAddress(settings.host(), settings.port());
         FailedConnections failedConnections = new FailedConnections(metrics, refusals);
         Counter overCap = metrics.rejected(LaneForwardMetrics.REASON_CONNECTION_CAP);
+        CallRefusals callRefusals = new CallRefusals("lane forward server " + bind, refusals,
+                code -> metrics.rejected(reason(code)).increment());
         // Two event loops: TLS and framing only, the listeners run on threads of their own.
         GrpcServerTransport transport = GrpcServerTransport.create(NamedThreads.name("lanemq-lane-forward", owner), 2,
                 settings.limits(), "lane forward server " + bind, overCap::increment, refusals);
@@ -93,8 +99,8 @@ public final class LaneForwardServer implements AutoCloseable {
                     // The last interceptor runs first: the token is checked before the request is parsed.
                     .addService(ServerInterceptors.intercept(
                             ServerInterceptors.useInputStreamMessages(new LaneForwardService(handler, listeners, metrics).bindService()),
-                            new MalformedRequestGuard(metrics, refusals, settings.maxMessageBytes()),
-                            new BearerTokenInterceptor(settings.token(), metrics, refusals)))
+                            new MalformedMessageGuard("ForwardRequest", settings.maxMessageBytes(), callRefusals),
+                            BearerTokenInterceptor.single(settings.token(), callRefusals)))
                     .addTransportFilter(failedConnections)
                     .build()
                     .start();
@@ -109,13 +115,13 @@ public final class LaneForwardServer implements AutoCloseable {
         }
     }
 
-    private static ServerCredentials credentials(ForwardServerOptions settings) throws IOException {
-        try {
-            return TlsServerCredentials.create(settings.certificateChain().toFile(), settings.privateKey().toFile());
-        } catch (IOException | RuntimeException e) {
-            throw new IOException("cannot use the lane forward server's certificate chain " + settings.certificateChain()
-                    + " and private key " + settings.privateKey() + " (PEM, the key PKCS#8): " + e.getMessage(), e);
-        }
+    /** The rejected meter's reason for a call the shared guards refused. */
+    private static String reason(Status.Code code) {
+        return switch (code) {
+            case UNAUTHENTICATED -> LaneForwardMetrics.REASON_UNAUTHENTICATED;
+            case RESOURCE_EXHAUSTED -> LaneForwardMetrics.REASON_TOO_LARGE;
+            default -> LaneForwardMetrics.REASON_MALFORMED;
+        };
     }
 
     private static ThreadPoolExecutor listenerExecutor(ForwardServerOptions settings, String owner) {

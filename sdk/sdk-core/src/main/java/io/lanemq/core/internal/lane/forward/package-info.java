@@ -31,10 +31,10 @@
  * {@link io.lanemq.core.internal.lane.forward.ForwardClientOptions#idleTimeout()}, and re-dials a target that was
  * down as soon as it is asked for again.
  *
- * <p>The server applies {@link io.lanemq.core.grpc.GrpcServerLimits} (handshake timeout, connection cap, calls per
+ * <p>The server applies {@link io.lanemq.grpc.server.GrpcServerLimits} (handshake timeout, connection cap, calls per
  * connection, keepalive, idle, metadata size; defaults and reasons there) on event loops of its own. Both ends take
  * their message limit from the platform's {@code producer.maxBodyBytes} plus framing room
- * ({@link io.lanemq.core.grpc.GrpcServerLimits#maxFrameBytes(int)}): the client refuses a larger request before
+ * ({@link io.lanemq.grpc.server.GrpcServerLimits#maxFrameBytes(int)}): the client refuses a larger request before
  * sending it ({@code RESOURCE_EXHAUSTED} naming the logic topic, its size and the limit), the server refuses one
  * from a client that did not with {@code RESOURCE_EXHAUSTED} naming the limit (counted as {@code too_large}); its
  * transport takes up to twice the limit for that, and resets the stream ({@code CANCELLED}) beyond.

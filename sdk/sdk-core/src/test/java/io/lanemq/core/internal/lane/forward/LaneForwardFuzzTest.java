@@ -6,7 +6,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.lanemq.api.ConsumeResult;
-import io.lanemq.core.grpc.GrpcServerLimits;
+import io.lanemq.grpc.server.GrpcServerLimits;
 import io.lanemq.testkit.net.PortFuzzer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

@@ -1,4 +1,4 @@
-package io.lanemq.core.grpc;
+package io.lanemq.grpc.server;
 
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.Channel;

@@ -1,4 +1,4 @@
-package io.lanemq.core.grpc;
+package io.lanemq.grpc.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.lanemq.core.grpc;
+package io.lanemq.grpc.server;
 
 import java.time.Duration;
 import java.util.Objects;
