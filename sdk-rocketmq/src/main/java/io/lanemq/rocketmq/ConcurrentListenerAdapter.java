@@ -1,5 +1,6 @@
 package io.lanemq.rocketmq;
 
+import io.lanemq.api.ConsumeResult;
 import java.util.List;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyContext;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
@@ -9,9 +10,14 @@ import org.apache.rocketmq.common.message.MessageExt;
 /**
  * Unordered consumption. The consumer is configured for one message per call, so RECONSUME_LATER
  * never sends back a message that was consumed; RocketMQ then redelivers through the group's
- * retry topic with its growing back-off.
+ * retry topic with its growing back-off. A dead letter is sent back the same way with delay level
+ * -1, which RocketMQ's broker takes as "to the group's dead-letter topic now", as it does with a
+ * message past its maximum reconsume times.
  */
 final class ConcurrentListenerAdapter implements MessageListenerConcurrently {
+    /** RocketMQ's delay level for "no more attempts": the broker stores the message in %DLQ%group. */
+    static final int DEAD_LETTER_LEVEL = -1;
+
     private final ListenerInvoker invoker;
 
     ConcurrentListenerAdapter(ListenerInvoker invoker) {
@@ -20,8 +26,13 @@ final class ConcurrentListenerAdapter implements MessageListenerConcurrently {
 
     @Override
     public ConsumeConcurrentlyStatus consumeMessage(List<MessageExt> messages, ConsumeConcurrentlyContext context) {
-        return invoker.consumedAll(messages)
-                ? ConsumeConcurrentlyStatus.CONSUME_SUCCESS
-                : ConsumeConcurrentlyStatus.RECONSUME_LATER;
+        ConsumeResult result = invoker.consume(messages);
+        if (result == ConsumeResult.SUCCESS) {
+            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+        }
+        if (result == ConsumeResult.DEAD_LETTER) {
+            context.setDelayLevelWhenNextConsume(DEAD_LETTER_LEVEL);
+        }
+        return ConsumeConcurrentlyStatus.RECONSUME_LATER;
     }
 }

@@ -46,7 +46,8 @@ final class RocketMqConsumer implements BoundConsumer {
         DefaultMQPushConsumer consumer = RocketMqClients.newPushConsumer(spec, settings);
         ListenerInvoker invoker = new ListenerInvoker(listener, spec.cluster().clusterName(), spec.consumerGroup(), spec.topic());
         if (spec.ordered()) {
-            consumer.setMessageListener(new OrderlyListenerAdapter(invoker));
+            consumer.setMessageListener(new OrderlyListenerAdapter(invoker,
+                    (message, level) -> consumer.sendMessageBack(message, level, message.getBrokerName())));
         } else {
             consumer.setMessageListener(new ConcurrentListenerAdapter(invoker));
         }

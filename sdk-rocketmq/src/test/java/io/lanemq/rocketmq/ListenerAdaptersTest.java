@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.spi.BoundListener;
 import io.lanemq.api.spi.BoundMessage;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyContext;
@@ -27,12 +28,22 @@ class ListenerAdaptersTest {
     }
 
     private static ConsumeConcurrentlyStatus concurrently(BoundListener listener) {
+        return concurrently(listener, new ConsumeConcurrentlyContext(QUEUE));
+    }
+
+    private static ConsumeConcurrentlyStatus concurrently(BoundListener listener, ConsumeConcurrentlyContext context) {
         return new ConcurrentListenerAdapter(new ListenerInvoker(listener, "idc-a", "billing", "orders_a"))
-                .consumeMessage(List.of(message()), new ConsumeConcurrentlyContext(QUEUE));
+                .consumeMessage(List.of(message()), context);
     }
 
     private static ConsumeOrderlyStatus orderly(BoundListener listener) {
-        return new OrderlyListenerAdapter(new ListenerInvoker(listener, "idc-a", "billing", "orders_a"))
+        return orderly(listener, (message, level) -> {
+            throw new AssertionError("nothing is sent back for " + message);
+        });
+    }
+
+    private static ConsumeOrderlyStatus orderly(BoundListener listener, OrderlyListenerAdapter.SendBack sendBack) {
+        return new OrderlyListenerAdapter(new ListenerInvoker(listener, "idc-a", "billing", "orders_a"), sendBack)
                 .consumeMessage(List.of(message()), new ConsumeOrderlyContext(QUEUE));
     }
 
@@ -53,6 +64,28 @@ class ListenerAdaptersTest {
         assertThat(orderly(m -> {
             throw new IllegalStateException("boom");
         })).isEqualTo(ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT);
+    }
+
+    @Test
+    void aDeadLetterIsSentBackWithTheLevelTheBrokerStoresInTheDeadLetterTopic() {
+        ConsumeConcurrentlyContext context = new ConsumeConcurrentlyContext(QUEUE);
+        assertThat(concurrently(m -> ConsumeResult.DEAD_LETTER, context)).isEqualTo(ConsumeConcurrentlyStatus.RECONSUME_LATER);
+        assertThat(context.getDelayLevelWhenNextConsume()).as("-1: %DLQ% at once, whatever the attempts left").isEqualTo(-1);
+
+        ConsumeConcurrentlyContext retried = new ConsumeConcurrentlyContext(QUEUE);
+        concurrently(m -> ConsumeResult.RETRY_LATER, retried);
+        assertThat(retried.getDelayLevelWhenNextConsume()).as("0: the broker's ladder").isZero();
+    }
+
+    @Test
+    void anOrderedDeadLetterIsSentBackAndTheQueueMovesOnUnlessTheSendFails() {
+        List<Integer> levels = new ArrayList<>();
+        assertThat(orderly(m -> ConsumeResult.DEAD_LETTER, (message, level) -> levels.add(level)))
+                .isEqualTo(ConsumeOrderlyStatus.SUCCESS);
+        assertThat(levels).containsExactly(-1);
+        assertThat(orderly(m -> ConsumeResult.DEAD_LETTER, (message, level) -> {
+            throw new IllegalStateException("broker gone");
+        })).as("not stored in %DLQ%: it comes again").isEqualTo(ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT);
     }
 
     @Test

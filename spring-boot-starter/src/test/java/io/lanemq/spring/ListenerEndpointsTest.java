@@ -99,28 +99,51 @@ class ListenerEndpointsTest {
             assertThat(context.getBean(BatchHandler.class).seen).as("the unreadable message is left out of the list")
                     .containsExactly(Map.of("order", 1), Map.of("order", 3));
             assertThat(List.of(result.resultOf(0), result.resultOf(1), result.resultOf(2)))
-                    .as("the method retried its list's index 1 (batch index 2); the unreadable one is retried too")
-                    .containsExactly(ConsumeResult.SUCCESS, ConsumeResult.RETRY_LATER, ConsumeResult.RETRY_LATER);
+                    .as("the method retried its list's index 1 (batch index 2); the unreadable one is not retried")
+                    .containsExactly(ConsumeResult.SUCCESS, ConsumeResult.DEAD_LETTER, ConsumeResult.RETRY_LATER);
         }
     }
 
     @Test
-    void aBatchSizeOnAMethodThatDoesNotTakeAListOrWithAnErrorHandlerFailsTheStartupNamingWhy() {
+    void aBatchListenersErrorHandlerIsCalledOncePerFailedMessageAndItsNotRetryableTypesDeadLetterTheBatch() {
+        List<String> handled = new CopyOnWriteArrayList<>();
+        try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
+            context.registerBean("ledger", ErrorHandledBatchHandler.class);
+            context.registerBean("parking", LaneMqErrorHandler.class, () -> (message, failure) -> {
+                handled.add(new String(message.body(), StandardCharsets.UTF_8) + "@" + message.deliveryAttempt() + ": "
+                        + failure.getClass().getSimpleName());
+                return LaneMqErrorHandler.Resolution.DEAD_LETTER;
+            });
+            context.refresh();
+            ListenerEndpoint endpoint = ListenerEndpoints.discover(context.getBeanFactory()).get(0);
+
+            BatchResult last = endpoint.batchListener().consume(List.of(json("{\"order\":1}").attempt(3),
+                    json("{\"order\":2}").attempt(2), json("oops").attempt(1)));
+            assertThat(List.of(last.resultOf(0), last.resultOf(1), last.resultOf(2)))
+                    .as("retried at its last attempt, retried, unreadable").containsExactly(ConsumeResult.RETRY_LATER,
+                            ConsumeResult.RETRY_LATER, ConsumeResult.DEAD_LETTER);
+            assertThat(handled).as("per failed message: the last attempt and the unreadable one")
+                    .containsExactly("oops@1: MessageConversionException", "{\"order\":1}@3: IllegalStateException");
+
+            handled.clear();
+            BatchResult rejected = endpoint.batchListener().consume(List.of(json("{\"order\":-1}"), json("{\"order\":4}")));
+            assertThat(List.of(rejected.resultOf(0), rejected.resultOf(1))).as("the method threw a not-retryable failure")
+                    .containsOnly(ConsumeResult.DEAD_LETTER);
+            assertThat(handled).hasSize(2).allMatch(h -> h.endsWith("IllegalArgumentException"));
+        }
+    }
+
+    @Test
+    void aBatchSizeOnAMethodThatDoesNotTakeAListFailsTheStartupNamingWhy() {
         try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
             context.registerBean("wrong", NotAListBatchHandler.class);
             context.refresh();
             assertThatThrownBy(() -> ListenerEndpoints.discover(context.getBeanFactory()))
                     .hasMessageContaining("NotAListBatchHandler.record").hasMessageContaining("takes one parameter, a List");
         }
-        try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
-            context.registerBean("wrong", ErrorHandledBatchHandler.class);
-            context.refresh();
-            assertThatThrownBy(() -> ListenerEndpoints.discover(context.getBeanFactory()))
-                    .hasMessageContaining("errorHandler cannot go with batchSize");
-        }
     }
 
-    private static ReceivedMessage json(String body) {
+    private static TestMessage json(String body) {
         return TestMessage.of(Message.builder("order-paid").body(body.getBytes(StandardCharsets.UTF_8)).build());
     }
 
@@ -141,8 +164,13 @@ class ListenerEndpointsTest {
     }
 
     static class ErrorHandledBatchHandler {
-        @LaneMqListener(topic = "order-paid", group = "ledger", batchSize = "16", errorHandler = "parking")
-        void record(List<Map<String, Object>> payloads) {
+        @LaneMqListener(topic = "order-paid", group = "ledger", batchSize = "16", errorHandler = "parking",
+                notRetryable = IllegalArgumentException.class)
+        BatchResult record(List<Map<String, Object>> payloads) {
+            if (payloads.stream().anyMatch(p -> ((Number) p.get("order")).intValue() < 0)) {
+                throw new IllegalArgumentException("no such order");
+            }
+            return BatchResult.retryOnly(0, 1);
         }
     }
 

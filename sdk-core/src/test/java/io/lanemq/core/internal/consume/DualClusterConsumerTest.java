@@ -107,6 +107,57 @@ class DualClusterConsumerTest {
     }
 
     @Test
+    void aMessageTheListenerRejectsGoesToItsClustersDeadLettersAtTheFirstAttemptAndIsCounted() throws Exception {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        start(config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)), message -> {
+            String body = new String(message.body(), StandardCharsets.UTF_8);
+            seen.add(body);
+            return body.startsWith("bad") ? ConsumeResult.DEAD_LETTER : ConsumeResult.SUCCESS;
+        }, Optional.empty());
+
+        publish("cluster-a", "orders_a", "bad-a");
+        publish("cluster-b", "orders_b", "bad-b");
+        publish("cluster-a", "orders_a", "good");
+
+        await().atMost(WAIT).until(() -> cluster("cluster-a").deadLetters("billing").size() == 1
+                && cluster("cluster-b").deadLetters("billing").size() == 1 && seen.contains("good"));
+        assertThat(cluster("cluster-a").deadLetters("billing")).extracting(m -> m.deliveryAttempt())
+                .as("no attempt spent on retries (max 3)").containsExactly(1);
+        assertThat(seen).as("each delivered once").containsExactlyInAnyOrder("bad-a", "bad-b", "good");
+        for (String cluster : List.of("cluster-a", "cluster-b")) {
+            assertThat(metrics.registry().get(SdkMetrics.CONSUMED).tag(SdkMetrics.TAG_CLUSTER, cluster)
+                    .tag(SdkMetrics.TAG_OUTCOME, "dead_letter").counter().count()).as("dead letters on %s", cluster).isEqualTo(1.0);
+        }
+    }
+
+    @Test
+    void aBatchListenerDeadLettersSomeMessagesOfItsBatchAndTheOthersAreDone() throws Exception {
+        List<String> done = new CopyOnWriteArrayList<>();
+        start(config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)),
+                new GatheringListener(batch -> {
+                    List<Integer> rejected = new ArrayList<>();
+                    for (int i = 0; i < batch.size(); i++) {
+                        String body = new String(batch.get(i).body(), StandardCharsets.UTF_8);
+                        if (body.startsWith("bad")) {
+                            rejected.add(i);
+                        } else {
+                            done.add(body);
+                        }
+                    }
+                    return BatchResult.deadLetterOnly(rejected.stream().mapToInt(Integer::intValue).toArray());
+                }, Batching.of(8, Duration.ofMillis(50))), Optional.empty());
+
+        for (int i = 0; i < 4; i++) {
+            publish("cluster-a", "orders_a", i % 2 == 0 ? "bad-" + i : "a-" + i);
+        }
+
+        await().atMost(WAIT).until(() -> cluster("cluster-a").deadLetters("billing").size() == 2 && done.size() == 2);
+        assertThat(cluster("cluster-a").deadLetters("billing")).extracting(m -> new String(m.body(), StandardCharsets.UTF_8))
+                .containsExactlyInAnyOrder("bad-0", "bad-2");
+        assertThat(done).containsExactlyInAnyOrder("a-1", "a-3");
+    }
+
+    @Test
     void aSubscriptionsOwnMaxDeliveryAttemptsDeadLettersSoonerThanTheGroupsPlatformSetting() throws Exception {
         List<Integer> attempts = new CopyOnWriteArrayList<>();
         Subscription impatient = Subscription.builder("orders", "billing").maxDeliveryAttempts(2).build();

@@ -66,7 +66,17 @@ public final class ListenerAdapter implements BoundListener {
                     delivered, logicTopic, group, cluster, e);
             result = ConsumeResult.RETRY_LATER;
         }
-        metrics.consumed(logicTopic, group, cluster, result == ConsumeResult.SUCCESS, ticker.read() - start);
+        metrics.consumed(logicTopic, group, cluster, outcome(result, delivered), ticker.read() - start);
         return result;
+    }
+
+    /** A retry at the last allowed attempt is the broker's dead letter; known only where the maximum is known. */
+    static SdkMetrics.ConsumeOutcome outcome(ConsumeResult result, ReceivedMessage delivered) {
+        return switch (result) {
+            case SUCCESS -> SdkMetrics.ConsumeOutcome.SUCCESS;
+            case DEAD_LETTER -> SdkMetrics.ConsumeOutcome.DEAD_LETTER;
+            case RETRY_LATER -> delivered.lastDeliveryAttempt() ? SdkMetrics.ConsumeOutcome.DEAD_LETTER
+                    : SdkMetrics.ConsumeOutcome.RETRY;
+        };
     }
 }

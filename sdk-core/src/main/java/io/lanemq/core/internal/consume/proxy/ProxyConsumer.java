@@ -152,14 +152,14 @@ public final class ProxyConsumer implements AutoCloseable {
                 cluster -> new ListenerAdapter(spec.logicTopic(), spec.group(), cluster, listener, metrics, ticker));
         DeliveredMessage delivered = new DeliveredMessage(spec.logicTopic(), delivery.getCluster(), message,
                 maxDeliveryAttempts);
-        settle(stream, delivery.getDeliveryId(), adapter.consume(delivered) == ConsumeResult.SUCCESS);
+        settle(stream, delivery.getDeliveryId(), adapter.consume(delivered));
     }
 
-    private static void settle(ProxyStream stream, long deliveryId, boolean success) {
-        if (success) {
-            stream.ack(deliveryId);
-        } else {
-            stream.nack(deliveryId);
+    private static void settle(ProxyStream stream, long deliveryId, ConsumeResult result) {
+        switch (result) {
+            case SUCCESS -> stream.ack(deliveryId);
+            case RETRY_LATER -> stream.nack(deliveryId);
+            case DEAD_LETTER -> stream.deadLetter(deliveryId);
         }
     }
 
@@ -223,7 +223,7 @@ public final class ProxyConsumer implements AutoCloseable {
         public void delivered(ProxyStream stream, Delivery delivery) {
             BoundMessage message = ProxyDeliveries.toBound(delivery);
             if (!tagFilter.matches(message.tag())) {
-                settle(stream, delivery.getDeliveryId(), true);
+                stream.ack(delivery.getDeliveryId());
                 return;
             }
             Runnable task = () -> process(stream, delivery, message);

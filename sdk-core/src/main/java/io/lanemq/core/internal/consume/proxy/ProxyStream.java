@@ -89,7 +89,16 @@ final class ProxyStream implements ClientResponseObserver<ConsumeRequest, Consum
 
     /** A failed attempt: the proxy redelivers after its backoff for the attempt number; the credit comes back at once. */
     void nack(long deliveryId) {
-        send(ConsumeRequest.newBuilder().setNack(Nack.newBuilder().setDeliveryId(deliveryId)).build());
+        nack(Nack.newBuilder().setDeliveryId(deliveryId));
+    }
+
+    /** Tells the proxy the delivery's message goes to the group's dead-letter topic now. */
+    void deadLetter(long deliveryId) {
+        nack(Nack.newBuilder().setDeliveryId(deliveryId).setDeadLetter(true));
+    }
+
+    private void nack(Nack.Builder nack) {
+        send(ConsumeRequest.newBuilder().setNack(nack).build());
         send(ConsumeRequest.newBuilder().setCredit(CreditGrant.newBuilder().setCredits(1)).build());
         acks.settledWithoutAck();
     }
