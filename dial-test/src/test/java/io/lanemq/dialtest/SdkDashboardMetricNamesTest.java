@@ -49,6 +49,7 @@ class SdkDashboardMetricNamesTest {
         metrics.laneRouted("g", SdkMetrics.LaneOutcome.FORWARDED);
         metrics.duplicatesDropped("t", "g").increment();
         metrics.dedupStoreFailures("t", "g", "claim").increment();
+        metrics.retryBackoff("t", "g", SdkMetrics.RetryPath.PROXY);
         exported = PrometheusNames.ofScrape(registry.scrape());
         registry.close();
     }

@@ -1,7 +1,9 @@
 package io.lanemq.rocketmq;
 
 import io.lanemq.api.ConsumeResult;
+import io.lanemq.api.RetryBackoff;
 import java.util.List;
+import java.util.Optional;
 import org.apache.rocketmq.client.consumer.listener.ConsumeOrderlyContext;
 import org.apache.rocketmq.client.consumer.listener.ConsumeOrderlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerOrderly;
@@ -14,17 +16,20 @@ import org.slf4j.LoggerFactory;
  * before any later message of the queue, so send order is kept. A dead letter is sent back to its
  * broker with delay level -1 (the broker stores it in the group's dead-letter topic, as RocketMQ's
  * own orderly consumer does past its maximum reconsume times) and the queue moves on; if that send
- * fails, the queue pauses and the message comes again.
+ * fails, the queue pauses and the message comes again. With a back-off, the queue pauses for exactly the
+ * back-off's delay of the attempt (RocketMQ's orderly consumer takes any pause), not its default second.
  */
 final class OrderlyListenerAdapter implements MessageListenerOrderly {
     private static final Logger LOG = LoggerFactory.getLogger(OrderlyListenerAdapter.class);
 
     private final ListenerInvoker invoker;
     private final SendBack sendBack;
+    private final Optional<RetryBackoff> backoff;
 
-    OrderlyListenerAdapter(ListenerInvoker invoker, SendBack sendBack) {
+    OrderlyListenerAdapter(ListenerInvoker invoker, SendBack sendBack, Optional<RetryBackoff> backoff) {
         this.invoker = invoker;
         this.sendBack = sendBack;
+        this.backoff = backoff;
     }
 
     @Override
@@ -32,6 +37,9 @@ final class OrderlyListenerAdapter implements MessageListenerOrderly {
         for (MessageExt message : messages) {
             ConsumeResult result = invoker.consume(message);
             if (result == ConsumeResult.RETRY_LATER || result == ConsumeResult.DEAD_LETTER && !deadLettered(message)) {
+                if (result == ConsumeResult.RETRY_LATER && backoff.isPresent()) {
+                    context.setSuspendCurrentQueueTimeMillis(backoff.get().delayAfter(message.getReconsumeTimes() + 1).toMillis());
+                }
                 return ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT;
             }
         }

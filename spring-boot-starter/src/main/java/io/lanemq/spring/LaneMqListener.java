@@ -80,6 +80,20 @@ public @interface LaneMqListener {
     String errorHandler() default "";
 
     /**
+     * The wait before each redelivery of a message this listener did not process, as an ISO-8601 duration such as
+     * {@code PT2S}, or a placeholder that resolves to one; empty: the broker's ladder (DIRECT) or the proxy's (PROXY).
+     * Alone it is a fixed back-off; with {@link #retryMultiplier()} the first of an exponential one, capped at
+     * {@link #retryMaxDelay()}. See {@link io.lanemq.api.RetryBackoff} for how each mode keeps the delay.
+     */
+    String retryDelay() default "";
+
+    /** With {@link #retryDelay()}: each wait is this many times the one before (a number >= 1); empty: fixed. */
+    String retryMultiplier() default "";
+
+    /** With {@link #retryMultiplier()}: the longest wait, an ISO-8601 duration; empty: ten times {@link #retryDelay()}. */
+    String retryMaxDelay() default "";
+
+    /**
      * Exception types this listener never retries, besides {@code lanemq.retry.not-retryable}: a failure that is one of
      * them, or caused by one, sends the message to the dead-letter topic at once (through the {@link #errorHandler()}
      * first). A payload that cannot be converted is not retried either, unless

@@ -3,6 +3,7 @@ package io.lanemq.spring;
 import io.lanemq.api.Batching;
 import io.lanemq.api.Deduplication;
 import io.lanemq.api.MessageListener;
+import io.lanemq.api.RetryBackoff;
 import io.lanemq.api.Subscription;
 import io.lanemq.core.convert.MessageConversion;
 import java.lang.reflect.Method;
@@ -11,6 +12,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanInitializationException;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -115,6 +117,7 @@ final class ListenerEndpoints {
             if (attempts != null) {
                 builder.maxDeliveryAttempts(attempts);
             }
+            retryBackoff(where, annotation, beanFactory).ifPresent(builder::retryBackoff);
             Duration window = duration(where, "deduplicateWindow", annotation.deduplicateWindow(), beanFactory);
             if (window != null) {
                 builder.deduplicate(annotation.deduplicateBy() == Deduplication.Identity.FIRST_KEY
@@ -124,6 +127,34 @@ final class ListenerEndpoints {
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new BeanInitializationException("@LaneMqListener on " + where + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The listener's back-off from {@code retryDelay}, {@code retryMultiplier} and {@code retryMaxDelay}. */
+    private static Optional<RetryBackoff> retryBackoff(String where, LaneMqListener annotation,
+                                                       ConfigurableListableBeanFactory beanFactory) {
+        Duration delay = duration(where, "retryDelay", annotation.retryDelay(), beanFactory);
+        String multiplier = beanFactory.resolveEmbeddedValue(annotation.retryMultiplier());
+        Duration max = duration(where, "retryMaxDelay", annotation.retryMaxDelay(), beanFactory);
+        boolean exponential = multiplier != null && !multiplier.isBlank();
+        if (delay == null) {
+            if (exponential || max != null) {
+                throw new IllegalArgumentException("retryMultiplier and retryMaxDelay need a retryDelay");
+            }
+            return Optional.empty();
+        }
+        if (!exponential) {
+            if (max != null) {
+                throw new IllegalArgumentException("retryMaxDelay needs a retryMultiplier (without one the delay is fixed)");
+            }
+            return Optional.of(RetryBackoff.fixed(delay));
+        }
+        double factor;
+        try {
+            factor = Double.parseDouble(multiplier.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("retryMultiplier must be a number >= 1, was '" + multiplier + "'");
+        }
+        return Optional.of(RetryBackoff.exponential(delay, factor, max != null ? max : delay.multipliedBy(10)));
     }
 
     /** The attribute's duration; null when empty. */

@@ -76,6 +76,8 @@ class ListenerEndpointsTest {
 
             assertThat(endpoint.subscription().threads()).hasValue(6);
             assertThat(endpoint.subscription().maxDeliveryAttempts()).hasValue(2);
+            assertThat(endpoint.subscription().retryBackoff()).as("from retryDelay, retryMultiplier and retryMaxDelay")
+                    .contains(io.lanemq.api.RetryBackoff.exponential(Duration.ofSeconds(2), 3, Duration.ofMinutes(1)));
             assertThat(endpoint.subscription().deduplication()).as("from deduplicateWindow and deduplicateBy")
                     .contains(Deduplication.byFirstKey(Duration.ofMinutes(10)));
             Message notJson = Message.builder("order-paid").body("not json".getBytes(StandardCharsets.UTF_8)).build();
@@ -134,6 +136,22 @@ class ListenerEndpointsTest {
     }
 
     @Test
+    void aBackOffWithoutItsDelayFailsTheStartupNamingWhy() {
+        try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
+            context.registerBean("wrong", CapWithoutDelay.class);
+            context.refresh();
+            assertThatThrownBy(() -> ListenerEndpoints.discover(context.getBeanFactory()))
+                    .hasMessageContaining("CapWithoutDelay.record").hasMessageContaining("need a retryDelay");
+        }
+    }
+
+    static class CapWithoutDelay {
+        @LaneMqListener(topic = "order-paid", group = "ledger", retryMaxDelay = "PT1M")
+        void record(Map<String, Object> payload) {
+        }
+    }
+
+    @Test
     void aBatchSizeOnAMethodThatDoesNotTakeAListFailsTheStartupNamingWhy() {
         try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
             context.registerBean("wrong", NotAListBatchHandler.class);
@@ -176,6 +194,7 @@ class ListenerEndpointsTest {
 
     static class TypedHandler {
         @LaneMqListener(topic = "order-paid", group = "billing", concurrency = "${test.concurrency:3}", maxDeliveryAttempts = "2",
+                retryDelay = "PT2S", retryMultiplier = "3", retryMaxDelay = "PT1M",
                 errorHandler = "parking", deduplicateWindow = "PT10M", deduplicateBy = Deduplication.Identity.FIRST_KEY)
         void record(Map<String, Object> payload) {
         }

@@ -65,6 +65,11 @@ public final class SdkMetrics {
      * dead-letter topic: the listener answered {@code DEAD_LETTER}, or failed its last allowed attempt.
      */
     public static final String CONSUMED = "lanemq.consumer.messages";
+    /**
+     * Retries a subscription with a back-off scheduled, by {@code path} (a {@link RetryPath}: how the delay is kept);
+     * counter. Only with a back-off: without one the broker's or the proxy's own ladder applies.
+     */
+    public static final String RETRY_BACKOFFS = "lanemq.consumer.retry.backoffs";
     /** Time a listener took per message; timer with a percentile histogram ({@code _bucket}), for p99 by group. */
     public static final String CONSUME_LATENCY = "lanemq.consumer.process.latency";
     /**
@@ -134,6 +139,7 @@ public final class SdkMetrics {
     public static final String TAG_OPERATION = "operation";
     /** One PROXY-mode consumer's id, as the proxy knows it. */
     public static final String TAG_CONSUMER = "consumer";
+    public static final String TAG_PATH = "path";
     /** One subscription (a {@code Consumer} the application holds) in this process, {@code <pid>-<n>}. */
     public static final String TAG_SUBSCRIPTION = "subscription";
     /** A {@code ConsumptionMode}, lower case: {@code direct} or {@code proxy}. */
@@ -323,6 +329,27 @@ public final class SdkMetrics {
         public String tag() {
             return name().toLowerCase(Locale.ROOT);
         }
+    }
+
+    /** How a back-off's delay is kept: the {@value #TAG_PATH} of {@link #RETRY_BACKOFFS}. */
+    public enum RetryPath {
+        /** DIRECT, unordered: RocketMQ's retry topic, at the delay level nearest the back-off's delay. */
+        DELAY_LEVEL,
+        /** DIRECT, ordered: the message's queue pauses for exactly the delay. */
+        QUEUE_PAUSE,
+        /** PROXY: the consumer proxy waits exactly the delay (in memory, or as a timer message on the broker). */
+        PROXY;
+
+        /** The {@code path} tag value. */
+        public String tag() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** Counts one retry scheduled with a back-off, by the path that keeps its delay. */
+    public void retryBackoff(String logicTopic, String group, RetryPath path) {
+        Counter.builder(RETRY_BACKOFFS).tags(common).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_PATH, path.tag())
+                .register(registry).increment();
     }
 
     /** What became of a message handed to a listener: the {@value #TAG_OUTCOME} of {@link #CONSUMED}. */

@@ -158,6 +158,36 @@ class DualClusterConsumerTest {
     }
 
     @Test
+    void aRetryWithABackOffIsCountedByItsPathAndKeepsItsLaneStressMarkAndTraceContext() throws Exception {
+        List<ReceivedMessage> seen = new CopyOnWriteArrayList<>();
+        List<io.lanemq.api.MessageContext> contexts = new CopyOnWriteArrayList<>();
+        Subscription backingOff = Subscription.builder("orders", "billing")
+                .retryBackoff(io.lanemq.api.RetryBackoff.fixed(Duration.ofSeconds(2))).build();
+        closing.add(DualClusterConsumer.start(backingOff, message -> {
+            seen.add(message);
+            contexts.add(io.lanemq.api.MessageContext.current());
+            return message.deliveryAttempt() < 2 ? ConsumeResult.RETRY_LATER : ConsumeResult.SUCCESS;
+        }, config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)), binding, metrics,
+                new ProxyIdentity("app", Optional.empty()), Optional.empty(), Ticker.system(), c -> { }));
+        Map<String, String> marks = Map.of(io.lanemq.api.MessageContext.LANE_PROPERTY, "A.X",
+                io.lanemq.api.MessageContext.STRESS_TEST_PROPERTY, "true", "traceparent",
+                "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+        cluster("cluster-a").publish(new PhysicalMessage("orders_a", "marked".getBytes(StandardCharsets.UTF_8),
+                List.of("order-7"), Optional.empty(), marks, Optional.empty()));
+
+        await().atMost(WAIT).until(() -> seen.size() == 2);
+        assertThat(seen).extracting(ReceivedMessage::deliveryAttempt).containsExactly(1, 2);
+        assertThat(seen).allSatisfy(m -> {
+            assertThat(m.properties()).containsAllEntriesOf(marks);
+            assertThat(m.keys()).containsExactly("order-7");
+        });
+        assertThat(contexts).as("the listener runs in the message's lane and stress mark at every attempt")
+                .containsOnly(io.lanemq.api.MessageContext.none().withLane(io.lanemq.api.Lane.of("A.X")).withStressTest(true));
+        assertThat(metrics.registry().get(SdkMetrics.RETRY_BACKOFFS).tag(SdkMetrics.TAG_PATH, "delay_level").counter().count())
+                .as("DIRECT, unordered: kept by a delay level").isEqualTo(1.0);
+    }
+
+    @Test
     void aSubscriptionsOwnMaxDeliveryAttemptsDeadLettersSoonerThanTheGroupsPlatformSetting() throws Exception {
         List<Integer> attempts = new CopyOnWriteArrayList<>();
         Subscription impatient = Subscription.builder("orders", "billing").maxDeliveryAttempts(2).build();

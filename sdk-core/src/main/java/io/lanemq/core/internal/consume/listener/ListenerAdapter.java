@@ -26,16 +26,22 @@ public final class ListenerAdapter implements BoundListener {
     private final Ticker ticker;
     /** After how many deliveries the binding sends a message to the dead-letter topic; 0 when it is not known here. */
     private final int maxDeliveryAttempts;
+    /** How a retry's back-off delay is kept; null when the subscription has no back-off. */
+    private final SdkMetrics.RetryPath retryPath;
 
     public ListenerAdapter(String logicTopic, String group, String cluster, MessageListener listener, SdkMetrics metrics,
                            Ticker ticker) {
-        this(logicTopic, group, cluster, listener, metrics, ticker, 0);
+        this(logicTopic, group, cluster, listener, metrics, ticker, 0, null);
     }
 
-    /** An adapter whose messages tell the listener their {@link ReceivedMessage#maxDeliveryAttempts()}. */
+    /**
+     * An adapter whose messages tell the listener their {@link ReceivedMessage#maxDeliveryAttempts()}, and whose
+     * retries are counted by {@code retryPath} (null: the subscription has no back-off).
+     */
     public ListenerAdapter(String logicTopic, String group, String cluster, MessageListener listener, SdkMetrics metrics,
-                           Ticker ticker, int maxDeliveryAttempts) {
+                           Ticker ticker, int maxDeliveryAttempts, SdkMetrics.RetryPath retryPath) {
         this.maxDeliveryAttempts = maxDeliveryAttempts;
+        this.retryPath = retryPath;
         this.logicTopic = logicTopic;
         this.group = group;
         this.cluster = cluster;
@@ -66,7 +72,11 @@ public final class ListenerAdapter implements BoundListener {
                     delivered, logicTopic, group, cluster, e);
             result = ConsumeResult.RETRY_LATER;
         }
-        metrics.consumed(logicTopic, group, cluster, outcome(result, delivered), ticker.read() - start);
+        SdkMetrics.ConsumeOutcome outcome = outcome(result, delivered);
+        metrics.consumed(logicTopic, group, cluster, outcome, ticker.read() - start);
+        if (outcome == SdkMetrics.ConsumeOutcome.RETRY && retryPath != null) {
+            metrics.retryBackoff(logicTopic, group, retryPath);
+        }
         return result;
     }
 

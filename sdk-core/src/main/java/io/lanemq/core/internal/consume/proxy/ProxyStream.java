@@ -92,6 +92,11 @@ final class ProxyStream implements ClientResponseObserver<ConsumeRequest, Consum
         nack(Nack.newBuilder().setDeliveryId(deliveryId));
     }
 
+    /** A failed attempt, redelivered no sooner than {@code delay} from now (capped at what the protocol carries). */
+    void nack(long deliveryId, Duration delay) {
+        nack(Nack.newBuilder().setDeliveryId(deliveryId).setRetryDelayMs((int) Math.min(delay.toMillis(), Integer.MAX_VALUE)));
+    }
+
     /** Tells the proxy the delivery's message goes to the group's dead-letter topic now. */
     void deadLetter(long deliveryId) {
         nack(Nack.newBuilder().setDeliveryId(deliveryId).setDeadLetter(true));

@@ -59,9 +59,9 @@ class ListenerAdapterTest {
     @Test
     void aRejectedMessageAndARetryAtTheLastAttemptAreCountedAsDeadLetters() {
         ListenerAdapter rejecting = new ListenerAdapter("orders", "billing", "cluster-b", message -> ConsumeResult.DEAD_LETTER,
-                metrics, Ticker.system(), 16);
+                metrics, Ticker.system(), 16, null);
         ListenerAdapter failing = new ListenerAdapter("orders", "billing", "cluster-b", message -> ConsumeResult.RETRY_LATER,
-                metrics, Ticker.system(), 3);
+                metrics, Ticker.system(), 3, SdkMetrics.RetryPath.DELAY_LEVEL);
 
         assertThat(rejecting.onMessage(bound(Map.of(), 1))).isEqualTo(ConsumeResult.DEAD_LETTER);
         assertThat(failing.onMessage(bound(Map.of(), 2))).isEqualTo(ConsumeResult.RETRY_LATER);
@@ -69,6 +69,8 @@ class ListenerAdapterTest {
 
         assertThat(consumed("dead_letter")).as("the rejected one, and the last attempt of the failing one").isEqualTo(2.0);
         assertThat(consumed("retry")).as("the failing one's second attempt").isEqualTo(1.0);
+        assertThat(registry.get(SdkMetrics.RETRY_BACKOFFS).tag(SdkMetrics.TAG_PATH, "delay_level").counter().count())
+                .as("the retry kept by the back-off's delay level; the last attempt is no retry").isEqualTo(1.0);
     }
 
     private double consumed(boolean succeeded) {
