@@ -5,21 +5,25 @@ import java.util.BitSet;
 
 /**
  * What became of a batch given to a {@link BatchMessageListener}: which of its messages are done and which are
- * delivered again later (each with its own attempt count and, after its last attempt, the dead-letter topic).
+ * delivered again later (each with its own attempt count and, after its last attempt, the dead-letter topic), and
+ * which go to the dead-letter topic at once.
  * Immutable.
  */
 public final class BatchResult {
-    private static final BatchResult SUCCESS = new BatchResult(Integer.MAX_VALUE, new BitSet());
-    private static final BatchResult RETRY_ALL = new BatchResult(0, new BitSet());
+    private static final BatchResult SUCCESS = new BatchResult(Integer.MAX_VALUE, new BitSet(), new BitSet());
+    private static final BatchResult RETRY_ALL = new BatchResult(0, new BitSet(), new BitSet());
 
     /** The first index from which every message is delivered again; {@code Integer.MAX_VALUE}: none. */
     private final int retryFrom;
     /** Single indexes delivered again, below {@code retryFrom}. */
     private final BitSet retried;
+    /** Indexes sent to the dead-letter topic at once, whatever the two fields above say. */
+    private final BitSet deadLettered;
 
-    private BatchResult(int retryFrom, BitSet retried) {
+    private BatchResult(int retryFrom, BitSet retried, BitSet deadLettered) {
         this.retryFrom = retryFrom;
         this.retried = retried;
+        this.deadLettered = deadLettered;
     }
 
     /** Every message of the batch is done. */
@@ -40,24 +44,51 @@ public final class BatchResult {
         if (index < 0) {
             throw new IllegalArgumentException("retryFrom index must be >= 0, was " + index);
         }
-        return index == 0 ? RETRY_ALL : new BatchResult(index, new BitSet());
+        return index == 0 ? RETRY_ALL : new BatchResult(index, new BitSet(), new BitSet());
     }
 
     /** The messages at these indexes are delivered again; all others are done. */
     public static BatchResult retryOnly(int... indexes) {
-        BitSet retried = new BitSet();
-        for (int index : indexes) {
-            if (index < 0) {
-                throw new IllegalArgumentException("retryOnly indexes must be >= 0, were " + Arrays.toString(indexes));
-            }
-            retried.set(index);
-        }
-        return retried.isEmpty() ? SUCCESS : new BatchResult(Integer.MAX_VALUE, retried);
+        BitSet retried = indexes("retryOnly", indexes);
+        return retried.isEmpty() ? SUCCESS : new BatchResult(Integer.MAX_VALUE, retried, new BitSet());
+    }
+
+    /**
+     * The messages at these indexes go to the dead-letter topic at once (see {@link ConsumeResult#DEAD_LETTER}); all
+     * others are done.
+     */
+    public static BatchResult deadLetterOnly(int... indexes) {
+        return SUCCESS.withDeadLetters(indexes);
+    }
+
+    /**
+     * This result, except that the messages at these indexes go to the dead-letter topic at once, whatever this
+     * result said of them: {@code BatchResult.retryFrom(7).withDeadLetters(3)} is done with 0-2 and 4-6, dead-letters
+     * 3 and retries the rest.
+     */
+    public BatchResult withDeadLetters(int... indexes) {
+        BitSet dead = indexes("withDeadLetters", indexes);
+        dead.or(deadLettered);
+        return new BatchResult(retryFrom, retried, dead);
     }
 
     /** The outcome of the message at {@code index} in its batch. */
     public ConsumeResult resultOf(int index) {
+        if (deadLettered.get(index)) {
+            return ConsumeResult.DEAD_LETTER;
+        }
         return index < retryFrom && !retried.get(index) ? ConsumeResult.SUCCESS : ConsumeResult.RETRY_LATER;
+    }
+
+    private static BitSet indexes(String method, int... indexes) {
+        BitSet set = new BitSet();
+        for (int index : indexes) {
+            if (index < 0) {
+                throw new IllegalArgumentException(method + " indexes must be >= 0, were " + Arrays.toString(indexes));
+            }
+            set.set(index);
+        }
+        return set;
     }
 
     @Override
@@ -66,6 +97,7 @@ public final class BatchResult {
             return "BatchResult[success]";
         }
         return "BatchResult[" + (retried.isEmpty() ? "" : "retryOnly=" + retried)
-                + (retryFrom == Integer.MAX_VALUE ? "" : "retryFrom=" + retryFrom) + "]";
+                + (retryFrom == Integer.MAX_VALUE ? "" : "retryFrom=" + retryFrom)
+                + (deadLettered.isEmpty() ? "" : "deadLetter=" + deadLettered) + "]";
     }
 }

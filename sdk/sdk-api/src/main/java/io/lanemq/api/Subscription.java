@@ -30,6 +30,7 @@ public final class Subscription {
     private final Deduplication deduplication;
     private final int threads;
     private final int maxDeliveryAttempts;
+    private final RetryBackoff retryBackoff;
 
     private Subscription(Builder builder) {
         this.logicTopic = builder.logicTopic;
@@ -39,6 +40,7 @@ public final class Subscription {
         this.deduplication = builder.deduplication;
         this.threads = builder.threads;
         this.maxDeliveryAttempts = builder.maxDeliveryAttempts;
+        this.retryBackoff = builder.retryBackoff;
     }
 
     public static Builder builder(String logicTopic, String consumerGroup) {
@@ -85,12 +87,18 @@ public final class Subscription {
         return maxDeliveryAttempts == 0 ? OptionalInt.empty() : OptionalInt.of(maxDeliveryAttempts);
     }
 
+    /** The wait before each redelivery; empty (the default): RocketMQ's ladder in DIRECT mode, the proxy's in PROXY mode. */
+    public Optional<RetryBackoff> retryBackoff() {
+        return Optional.ofNullable(retryBackoff);
+    }
+
     @Override
     public String toString() {
         return "Subscription[logicTopic=" + logicTopic + ", consumerGroup=" + consumerGroup + ", ordered=" + ordered
                 + ", tagFilter=" + tagFilter + (threads == 0 ? "" : ", threads=" + threads)
                 + (maxDeliveryAttempts == 0 ? "" : ", maxDeliveryAttempts=" + maxDeliveryAttempts)
-                + (deduplication == null ? "" : ", " + deduplication) + "]";
+                + (deduplication == null ? "" : ", " + deduplication)
+                + (retryBackoff == null ? "" : ", " + retryBackoff) + "]";
     }
 
     /** Builds a {@link Subscription}; not thread-safe. */
@@ -102,6 +110,7 @@ public final class Subscription {
         private Deduplication deduplication;
         private int threads;
         private int maxDeliveryAttempts;
+        private RetryBackoff retryBackoff;
 
         private Builder(String logicTopic, String consumerGroup) {
             this.logicTopic = Names.requireName("logicTopic", logicTopic);
@@ -141,6 +150,12 @@ public final class Subscription {
                         + " [logicTopic=" + logicTopic + ", consumerGroup=" + consumerGroup + "]");
             }
             this.maxDeliveryAttempts = maxDeliveryAttempts;
+            return this;
+        }
+
+        /** The wait before each redelivery of a message the listener did not process (see {@link RetryBackoff}). */
+        public Builder retryBackoff(RetryBackoff retryBackoff) {
+            this.retryBackoff = Objects.requireNonNull(retryBackoff, "retryBackoff");
             return this;
         }
 

@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Hands one RocketMQ message to the core's listener and says whether it was consumed. An exception
+ * Hands one RocketMQ message to the core's listener and says what became of it. An exception
  * or a null answer means "deliver again later"; it is logged here, where it is handled.
  */
 final class ListenerInvoker {
@@ -23,31 +23,37 @@ final class ListenerInvoker {
     }
 
     /**
-     * True when the listener consumed every message, stopping at the first it did not. The
-     * consumer asks for one message per call, so a batch never holds a message already consumed.
+     * The outcome of the messages, stopping at the first the listener did not consume: {@code SUCCESS} when it
+     * consumed every one, else that message's outcome. The consumer asks for one message per call, so a batch never
+     * holds a message already consumed.
      */
-    boolean consumedAll(List<MessageExt> messages) {
+    ConsumeResult consume(List<MessageExt> messages) {
         for (MessageExt message : messages) {
-            if (!consumed(message)) {
-                return false;
+            ConsumeResult result = consume(message);
+            if (result != ConsumeResult.SUCCESS) {
+                return result;
             }
         }
-        return true;
+        return ConsumeResult.SUCCESS;
     }
 
-    /** True when the listener consumed the message; false when it is to be delivered again. */
-    private boolean consumed(MessageExt message) {
+    /** The listener's outcome of one message; RETRY_LATER when it threw or answered null. */
+    ConsumeResult consume(MessageExt message) {
         try {
             ConsumeResult result = listener.onMessage(MessageMapping.toBoundMessage(message));
             if (result == null) {
                 LOG.warn("listener returned null for message {}; it will be delivered again {}", message.getMsgId(), context);
-                return false;
+                return ConsumeResult.RETRY_LATER;
             }
-            return result == ConsumeResult.SUCCESS;
+            return result;
         } catch (RuntimeException e) {
             LOG.warn("listener failed on message {} (delivery {}); it will be delivered again {}",
                     message.getMsgId(), message.getReconsumeTimes() + 1, context, e);
-            return false;
+            return ConsumeResult.RETRY_LATER;
         }
+    }
+
+    String context() {
+        return context;
     }
 }

@@ -46,9 +46,10 @@ final class RocketMqConsumer implements BoundConsumer {
         DefaultMQPushConsumer consumer = RocketMqClients.newPushConsumer(spec, settings);
         ListenerInvoker invoker = new ListenerInvoker(listener, spec.cluster().clusterName(), spec.consumerGroup(), spec.topic());
         if (spec.ordered()) {
-            consumer.setMessageListener(new OrderlyListenerAdapter(invoker));
+            consumer.setMessageListener(new OrderlyListenerAdapter(invoker,
+                    (message, level) -> consumer.sendMessageBack(message, level, message.getBrokerName()), spec.retryBackoff()));
         } else {
-            consumer.setMessageListener(new ConcurrentListenerAdapter(invoker));
+            consumer.setMessageListener(new ConcurrentListenerAdapter(invoker, spec.retryBackoff()));
         }
         try {
             consumer.subscribe(spec.topic(), spec.tagFilter());

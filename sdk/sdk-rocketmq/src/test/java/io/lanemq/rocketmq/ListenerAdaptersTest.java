@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.spi.BoundListener;
 import io.lanemq.api.spi.BoundMessage;
+import io.lanemq.api.RetryBackoff;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyContext;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
@@ -27,12 +31,22 @@ class ListenerAdaptersTest {
     }
 
     private static ConsumeConcurrentlyStatus concurrently(BoundListener listener) {
-        return new ConcurrentListenerAdapter(new ListenerInvoker(listener, "idc-a", "billing", "orders_a"))
-                .consumeMessage(List.of(message()), new ConsumeConcurrentlyContext(QUEUE));
+        return concurrently(listener, new ConsumeConcurrentlyContext(QUEUE));
+    }
+
+    private static ConsumeConcurrentlyStatus concurrently(BoundListener listener, ConsumeConcurrentlyContext context) {
+        return new ConcurrentListenerAdapter(new ListenerInvoker(listener, "idc-a", "billing", "orders_a"), Optional.empty())
+                .consumeMessage(List.of(message()), context);
     }
 
     private static ConsumeOrderlyStatus orderly(BoundListener listener) {
-        return new OrderlyListenerAdapter(new ListenerInvoker(listener, "idc-a", "billing", "orders_a"))
+        return orderly(listener, (message, level) -> {
+            throw new AssertionError("nothing is sent back for " + message);
+        });
+    }
+
+    private static ConsumeOrderlyStatus orderly(BoundListener listener, OrderlyListenerAdapter.SendBack sendBack) {
+        return new OrderlyListenerAdapter(new ListenerInvoker(listener, "idc-a", "billing", "orders_a"), sendBack, Optional.empty())
                 .consumeMessage(List.of(message()), new ConsumeOrderlyContext(QUEUE));
     }
 
@@ -53,6 +67,51 @@ class ListenerAdaptersTest {
         assertThat(orderly(m -> {
             throw new IllegalStateException("boom");
         })).isEqualTo(ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT);
+    }
+
+    @Test
+    void aDeadLetterIsSentBackWithTheLevelTheBrokerStoresInTheDeadLetterTopic() {
+        ConsumeConcurrentlyContext context = new ConsumeConcurrentlyContext(QUEUE);
+        assertThat(concurrently(m -> ConsumeResult.DEAD_LETTER, context)).isEqualTo(ConsumeConcurrentlyStatus.RECONSUME_LATER);
+        assertThat(context.getDelayLevelWhenNextConsume()).as("-1: %DLQ% at once, whatever the attempts left").isEqualTo(-1);
+
+        ConsumeConcurrentlyContext retried = new ConsumeConcurrentlyContext(QUEUE);
+        concurrently(m -> ConsumeResult.RETRY_LATER, retried);
+        assertThat(retried.getDelayLevelWhenNextConsume()).as("0: the broker's ladder").isZero();
+    }
+
+    @Test
+    void anOrderedDeadLetterIsSentBackAndTheQueueMovesOnUnlessTheSendFails() {
+        List<Integer> levels = new ArrayList<>();
+        assertThat(orderly(m -> ConsumeResult.DEAD_LETTER, (message, level) -> levels.add(level)))
+                .isEqualTo(ConsumeOrderlyStatus.SUCCESS);
+        assertThat(levels).containsExactly(-1);
+        assertThat(orderly(m -> ConsumeResult.DEAD_LETTER, (message, level) -> {
+            throw new IllegalStateException("broker gone");
+        })).as("not stored in %DLQ%: it comes again").isEqualTo(ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT);
+    }
+
+    @Test
+    void aBackOffPicksTheNearestDelayLevelUnorderedAndPausesTheQueueForExactlyItsDelayOrdered() {
+        RetryBackoff backoff = RetryBackoff.exponential(Duration.ofSeconds(4), 2.0, Duration.ofMinutes(1));
+        ConsumeConcurrentlyContext context = new ConsumeConcurrentlyContext(QUEUE);
+        new ConcurrentListenerAdapter(new ListenerInvoker(m -> ConsumeResult.RETRY_LATER, "idc-a", "billing", "orders_a"),
+                Optional.of(backoff)).consumeMessage(List.of(message()), context);
+        assertThat(context.getDelayLevelWhenNextConsume()).as("attempt 2 failed: 8 s, nearest level 10 s").isEqualTo(3);
+
+        ConsumeOrderlyContext ordered = new ConsumeOrderlyContext(QUEUE);
+        new OrderlyListenerAdapter(new ListenerInvoker(m -> ConsumeResult.RETRY_LATER, "idc-a", "billing", "orders_a"),
+                (message, level) -> { }, Optional.of(backoff)).consumeMessage(List.of(message()), ordered);
+        assertThat(ordered.getSuspendCurrentQueueTimeMillis()).isEqualTo(8_000);
+    }
+
+    @Test
+    void delayLevelsAreRocketMqsDefaultLadder() {
+        assertThat(DelayLevels.nearest(Duration.ofMillis(100))).isEqualTo(1);
+        assertThat(DelayLevels.nearest(Duration.ofSeconds(20))).as("a tie takes the shorter").isEqualTo(3);
+        assertThat(DelayLevels.nearest(Duration.ofSeconds(50))).isEqualTo(5);
+        assertThat(DelayLevels.nearest(Duration.ofDays(1))).isEqualTo(18);
+        assertThat(DelayLevels.of(18)).isEqualTo(Duration.ofHours(2));
     }
 
     @Test

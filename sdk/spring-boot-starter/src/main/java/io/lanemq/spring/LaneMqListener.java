@@ -18,7 +18,7 @@ import java.lang.annotation.Target;
  * {@code String} take the body as it is), plus any of: {@code @Header(LaneMqHeaders...)} for the message id, keys,
  * delivery attempt, lane and more, {@code @Header("name")} for a user property, {@code @Headers Map<String, String>},
  * the {@code ReceivedMessage} itself. It returns {@code void}, where returning means done and an exception means
- * retry later, or a {@code ConsumeResult}.
+ * retry later, or a {@code ConsumeResult} ({@code DEAD_LETTER}: never retried).
  *
  * <pre>{@code
  * @Component
@@ -73,10 +73,33 @@ public @interface LaneMqListener {
     String maxDeliveryAttempts() default "";
 
     /**
-     * The name of a {@link LaneMqErrorHandler} bean, called when the handler fails a message on its last delivery
-     * attempt, before the dead-letter topic; empty: none.
+     * The name of a {@link LaneMqErrorHandler} bean, called when the handler fails a message for the last time: on its
+     * last delivery attempt, or with a failure that is not retried; before the dead-letter topic. A batch listener's
+     * handler is called once per failed message. Empty: none.
      */
     String errorHandler() default "";
+
+    /**
+     * The wait before each redelivery of a message this listener did not process, as an ISO-8601 duration such as
+     * {@code PT2S}, or a placeholder that resolves to one; empty: the broker's ladder (DIRECT) or the proxy's (PROXY).
+     * Alone it is a fixed back-off; with {@link #retryMultiplier()} the first of an exponential one, capped at
+     * {@link #retryMaxDelay()}. See {@link io.lanemq.api.RetryBackoff} for how each mode keeps the delay.
+     */
+    String retryDelay() default "";
+
+    /** With {@link #retryDelay()}: each wait is this many times the one before (a number >= 1); empty: fixed. */
+    String retryMultiplier() default "";
+
+    /** With {@link #retryMultiplier()}: the longest wait, an ISO-8601 duration; empty: ten times {@link #retryDelay()}. */
+    String retryMaxDelay() default "";
+
+    /**
+     * Exception types this listener never retries, besides {@code lanemq.retry.not-retryable}: a failure that is one of
+     * them, or caused by one, sends the message to the dead-letter topic at once (through the {@link #errorHandler()}
+     * first). A payload that cannot be converted is not retried either, unless
+     * {@code lanemq.retry.retry-conversion-failures} is set.
+     */
+    Class<? extends Throwable>[] notRetryable() default {};
 
     /**
      * Drops copies of messages this instance already processed successfully within this window (see
@@ -93,7 +116,7 @@ public @interface LaneMqListener {
      * at once: its one parameter is a {@code List} of payloads (or of {@code ReceivedMessage}), and it returns
      * {@code void} (an exception retries the whole batch) or a {@link io.lanemq.api.BatchResult}. Give the listener at
      * least as many threads ({@link #concurrency()}): a batch holds what they hold at once. Empty: one message per
-     * call. Not with {@link #errorHandler()}, whose per-message verdict a batch's result cannot carry.
+     * call.
      */
     String batchSize() default "";
 

@@ -52,6 +52,7 @@ public class LaneMqProperties {
     private final Context context = new Context();
 
     private final Startup startup = new Startup();
+    private final RetryProperties retry = new RetryProperties();
     private final ConfigSnapshot configSnapshot = new ConfigSnapshot();
 
     /** The SDK's client options; every problem names the property it comes from. */
@@ -176,6 +177,11 @@ public class LaneMqProperties {
         public void setRequireClusterWithin(java.time.Duration requireClusterWithin) {
             this.requireClusterWithin = requireClusterWithin;
         }
+    }
+
+    /** {@code lanemq.retry.*}: the failures no listener retries. */
+    public RetryProperties getRetry() {
+        return retry;
     }
 
     public ConfigSnapshot getConfigSnapshot() {

@@ -3,6 +3,7 @@ package io.lanemq.spring;
 import io.lanemq.api.Batching;
 import io.lanemq.api.Deduplication;
 import io.lanemq.api.MessageListener;
+import io.lanemq.api.RetryBackoff;
 import io.lanemq.api.Subscription;
 import io.lanemq.core.convert.MessageConversion;
 import java.lang.reflect.Method;
@@ -11,6 +12,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanInitializationException;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -24,6 +26,7 @@ import org.springframework.util.ClassUtils;
  * a {@link MessageListener} bean annotated on its class or on its {@code @Bean} method, or a handler
  * method of any bean whose parameters {@link HandlerMethodListener} can fill; topic, group and tag filter
  * must be valid names, concurrency and attempts positive numbers, the error handler a {@link LaneMqErrorHandler} bean.
+ * Each listener is wrapped in its {@link FailurePolicy} (what it does not retry, and its error handler).
  */
 final class ListenerEndpoints {
     private ListenerEndpoints() {
@@ -56,7 +59,8 @@ final class ListenerEndpoints {
                     + " taking a List; a MessageListener bean takes one message at a time");
         }
         return ListenerEndpoint.single(beanName, subscription(where, annotation, beanFactory),
-                withErrorHandler(where, annotation, beanFactory.getBean(beanName, MessageListener.class), beanFactory));
+                withFailurePolicy(beanFactory.getBean(beanName, MessageListener.class),
+                        failurePolicy(where, annotation, beanFactory)));
     }
 
     /** Annotated methods other than {@code @Bean} methods, which declare listener beans (above). */
@@ -76,14 +80,15 @@ final class ListenerEndpoints {
             Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
             String name = beanName + "." + method.getName();
             Integer batchSize = number(where, "batchSize", annotation.batchSize(), beanFactory);
+            FailurePolicy policy = failurePolicy(where, annotation, beanFactory);
             try {
                 if (batchSize != null) {
                     endpoints.add(ListenerEndpoint.batch(name, subscription(where, annotation, beanFactory),
-                            BatchHandlerMethodListener.of(bean, method, invocable, conversion),
+                            BatchHandlerMethodListener.of(bean, method, invocable, conversion, policy),
                             batching(where, annotation, batchSize, beanFactory)));
                 } else {
-                    endpoints.add(ListenerEndpoint.single(name, subscription(where, annotation, beanFactory), withErrorHandler(
-                            where, annotation, HandlerMethodListener.of(bean, method, invocable, conversion), beanFactory)));
+                    endpoints.add(ListenerEndpoint.single(name, subscription(where, annotation, beanFactory),
+                            withFailurePolicy(HandlerMethodListener.of(bean, method, invocable, conversion), policy)));
                 }
             } catch (IllegalArgumentException e) {
                 throw new BeanInitializationException("@LaneMqListener on " + where + ": " + e.getMessage(), e);
@@ -94,10 +99,6 @@ final class ListenerEndpoints {
 
     private static Batching batching(String where, LaneMqListener annotation, int batchSize,
                                      ConfigurableListableBeanFactory beanFactory) {
-        if (!beanFactory.resolveEmbeddedValue(annotation.errorHandler()).isBlank()) {
-            throw new IllegalArgumentException("errorHandler cannot go with batchSize: a batch's result settles a prefix"
-                    + " of the batch, not single messages; handle failures in the method or return a BatchResult");
-        }
         Duration wait = duration(where, "batchWait", annotation.batchWait(), beanFactory);
         return Batching.of(batchSize, wait == null ? Duration.ofMillis(100) : wait);
     }
@@ -116,6 +117,7 @@ final class ListenerEndpoints {
             if (attempts != null) {
                 builder.maxDeliveryAttempts(attempts);
             }
+            retryBackoff(where, annotation, beanFactory).ifPresent(builder::retryBackoff);
             Duration window = duration(where, "deduplicateWindow", annotation.deduplicateWindow(), beanFactory);
             if (window != null) {
                 builder.deduplicate(annotation.deduplicateBy() == Deduplication.Identity.FIRST_KEY
@@ -125,6 +127,34 @@ final class ListenerEndpoints {
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new BeanInitializationException("@LaneMqListener on " + where + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The listener's back-off from {@code retryDelay}, {@code retryMultiplier} and {@code retryMaxDelay}. */
+    private static Optional<RetryBackoff> retryBackoff(String where, LaneMqListener annotation,
+                                                       ConfigurableListableBeanFactory beanFactory) {
+        Duration delay = duration(where, "retryDelay", annotation.retryDelay(), beanFactory);
+        String multiplier = beanFactory.resolveEmbeddedValue(annotation.retryMultiplier());
+        Duration max = duration(where, "retryMaxDelay", annotation.retryMaxDelay(), beanFactory);
+        boolean exponential = multiplier != null && !multiplier.isBlank();
+        if (delay == null) {
+            if (exponential || max != null) {
+                throw new IllegalArgumentException("retryMultiplier and retryMaxDelay need a retryDelay");
+            }
+            return Optional.empty();
+        }
+        if (!exponential) {
+            if (max != null) {
+                throw new IllegalArgumentException("retryMaxDelay needs a retryMultiplier (without one the delay is fixed)");
+            }
+            return Optional.of(RetryBackoff.fixed(delay));
+        }
+        double factor;
+        try {
+            factor = Double.parseDouble(multiplier.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("retryMultiplier must be a number >= 1, was '" + multiplier + "'");
+        }
+        return Optional.of(RetryBackoff.exponential(delay, factor, max != null ? max : delay.multipliedBy(10)));
     }
 
     /** The attribute's duration; null when empty. */
@@ -160,17 +190,27 @@ final class ListenerEndpoints {
         return number;
     }
 
-    private static MessageListener withErrorHandler(String where, LaneMqListener annotation, MessageListener listener,
-                                                    ConfigurableListableBeanFactory beanFactory) {
+    private static MessageListener withFailurePolicy(MessageListener listener, FailurePolicy policy) {
+        return policy.isDefault() ? listener : new RecoveringListener(listener, policy);
+    }
+
+    /** The listener's failure policy: the application's {@code lanemq.retry.*} plus the annotation's own. */
+    private static FailurePolicy failurePolicy(String where, LaneMqListener annotation,
+                                               ConfigurableListableBeanFactory beanFactory) {
+        RetryProperties defaults = beanFactory.getBeanProvider(LaneMqProperties.class)
+                .getIfAvailable(LaneMqProperties::new).getRetry();
+        List<Class<? extends Throwable>> notRetryable = new ArrayList<>(defaults.getNotRetryable());
+        notRetryable.addAll(List.of(annotation.notRetryable()));
         String name = beanFactory.resolveEmbeddedValue(annotation.errorHandler());
         if (name == null || name.isBlank()) {
-            return listener;
+            return new FailurePolicy(notRetryable, defaults.isRetryConversionFailures(), null, null);
         }
         if (!beanFactory.containsBean(name) || !beanFactory.isTypeMatch(name, LaneMqErrorHandler.class)) {
             throw new BeanInitializationException("@LaneMqListener on " + where + ": errorHandler '" + name + "' is not a "
                     + LaneMqErrorHandler.class.getSimpleName() + " bean; those here: "
                     + List.of(beanFactory.getBeanNamesForType(LaneMqErrorHandler.class)));
         }
-        return new RecoveringListener(listener, beanFactory.getBean(name, LaneMqErrorHandler.class), name);
+        return new FailurePolicy(notRetryable, defaults.isRetryConversionFailures(),
+                beanFactory.getBean(name, LaneMqErrorHandler.class), name);
     }
 }

@@ -3,60 +3,29 @@ package io.lanemq.spring;
 import io.lanemq.api.ConsumeResult;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.ReceivedMessage;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-/** A listener whose failures on a message's last delivery attempt go to its {@link LaneMqErrorHandler} first. */
+/** A listener whose failures its {@link FailurePolicy} settles: dead-lettered at once, retried, or handled. */
 final class RecoveringListener implements MessageListener {
-    private static final Logger log = LoggerFactory.getLogger(RecoveringListener.class);
-
     private final MessageListener listener;
-    private final LaneMqErrorHandler handler;
-    private final String handlerName;
+    private final FailurePolicy policy;
 
-    RecoveringListener(MessageListener listener, LaneMqErrorHandler handler, String handlerName) {
+    RecoveringListener(MessageListener listener, FailurePolicy policy) {
         this.listener = listener;
-        this.handler = handler;
-        this.handlerName = handlerName;
+        this.policy = policy;
     }
 
     @Override
     public ConsumeResult consume(ReceivedMessage message) {
-        if (!message.lastDeliveryAttempt()) {
-            return listener.consume(message);
-        }
-        Throwable failure;
-        boolean thrown = false;
+        ConsumeResult result;
         try {
-            ConsumeResult result = listener.consume(message);
-            if (result == ConsumeResult.SUCCESS) {
-                return result;
-            }
-            failure = new IllegalStateException(listener + " answered " + result + " on the last delivery attempt ("
-                    + message.deliveryAttempt() + ")");
+            result = listener.consume(message);
         } catch (RuntimeException | Error e) {
-            failure = e;
-            thrown = true;
+            return policy.settle(toString(), message, null, e, true);
         }
-        try {
-            LaneMqErrorHandler.Resolution resolution = handler.handle(message, failure);
-            if (resolution == LaneMqErrorHandler.Resolution.ACKNOWLEDGE) {
-                return ConsumeResult.SUCCESS;
-            }
-        } catch (RuntimeException e) {
-            e.addSuppressed(failure);
-            log.error("error handler '{}' of {} failed on {}; the message goes to the dead-letter topic", handlerName, listener,
-                    message, e);
-            return ConsumeResult.RETRY_LATER;
+        if (result == ConsumeResult.SUCCESS) {
+            return result;
         }
-        if (!thrown) {
-            return ConsumeResult.RETRY_LATER;
-        }
-        if (failure instanceof RuntimeException runtime) {
-            // The SDK logs it once, as for any failed listener, and the binding dead-letters the message.
-            throw runtime;
-        }
-        throw (Error) failure;
+        return policy.settle(toString(), message, result == null ? ConsumeResult.RETRY_LATER : result, null, true);
     }
 
     @Override

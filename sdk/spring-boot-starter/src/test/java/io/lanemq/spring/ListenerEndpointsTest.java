@@ -76,6 +76,8 @@ class ListenerEndpointsTest {
 
             assertThat(endpoint.subscription().threads()).hasValue(6);
             assertThat(endpoint.subscription().maxDeliveryAttempts()).hasValue(2);
+            assertThat(endpoint.subscription().retryBackoff()).as("from retryDelay, retryMultiplier and retryMaxDelay")
+                    .contains(io.lanemq.api.RetryBackoff.exponential(Duration.ofSeconds(2), 3, Duration.ofMinutes(1)));
             assertThat(endpoint.subscription().deduplication()).as("from deduplicateWindow and deduplicateBy")
                     .contains(Deduplication.byFirstKey(Duration.ofMinutes(10)));
             Message notJson = Message.builder("order-paid").body("not json".getBytes(StandardCharsets.UTF_8)).build();
@@ -99,28 +101,67 @@ class ListenerEndpointsTest {
             assertThat(context.getBean(BatchHandler.class).seen).as("the unreadable message is left out of the list")
                     .containsExactly(Map.of("order", 1), Map.of("order", 3));
             assertThat(List.of(result.resultOf(0), result.resultOf(1), result.resultOf(2)))
-                    .as("the method retried its list's index 1 (batch index 2); the unreadable one is retried too")
-                    .containsExactly(ConsumeResult.SUCCESS, ConsumeResult.RETRY_LATER, ConsumeResult.RETRY_LATER);
+                    .as("the method retried its list's index 1 (batch index 2); the unreadable one is not retried")
+                    .containsExactly(ConsumeResult.SUCCESS, ConsumeResult.DEAD_LETTER, ConsumeResult.RETRY_LATER);
         }
     }
 
     @Test
-    void aBatchSizeOnAMethodThatDoesNotTakeAListOrWithAnErrorHandlerFailsTheStartupNamingWhy() {
+    void aBatchListenersErrorHandlerIsCalledOncePerFailedMessageAndItsNotRetryableTypesDeadLetterTheBatch() {
+        List<String> handled = new CopyOnWriteArrayList<>();
+        try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
+            context.registerBean("ledger", ErrorHandledBatchHandler.class);
+            context.registerBean("parking", LaneMqErrorHandler.class, () -> (message, failure) -> {
+                handled.add(new String(message.body(), StandardCharsets.UTF_8) + "@" + message.deliveryAttempt() + ": "
+                        + failure.getClass().getSimpleName());
+                return LaneMqErrorHandler.Resolution.DEAD_LETTER;
+            });
+            context.refresh();
+            ListenerEndpoint endpoint = ListenerEndpoints.discover(context.getBeanFactory()).get(0);
+
+            BatchResult last = endpoint.batchListener().consume(List.of(json("{\"order\":1}").attempt(3),
+                    json("{\"order\":2}").attempt(2), json("oops").attempt(1)));
+            assertThat(List.of(last.resultOf(0), last.resultOf(1), last.resultOf(2)))
+                    .as("retried at its last attempt, retried, unreadable").containsExactly(ConsumeResult.RETRY_LATER,
+                            ConsumeResult.RETRY_LATER, ConsumeResult.DEAD_LETTER);
+            assertThat(handled).as("per failed message: the last attempt and the unreadable one")
+                    .containsExactly("oops@1: MessageConversionException", "{\"order\":1}@3: IllegalStateException");
+
+            handled.clear();
+            BatchResult rejected = endpoint.batchListener().consume(List.of(json("{\"order\":-1}"), json("{\"order\":4}")));
+            assertThat(List.of(rejected.resultOf(0), rejected.resultOf(1))).as("the method threw a not-retryable failure")
+                    .containsOnly(ConsumeResult.DEAD_LETTER);
+            assertThat(handled).hasSize(2).allMatch(h -> h.endsWith("IllegalArgumentException"));
+        }
+    }
+
+    @Test
+    void aBackOffWithoutItsDelayFailsTheStartupNamingWhy() {
+        try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
+            context.registerBean("wrong", CapWithoutDelay.class);
+            context.refresh();
+            assertThatThrownBy(() -> ListenerEndpoints.discover(context.getBeanFactory()))
+                    .hasMessageContaining("CapWithoutDelay.record").hasMessageContaining("need a retryDelay");
+        }
+    }
+
+    static class CapWithoutDelay {
+        @LaneMqListener(topic = "order-paid", group = "ledger", retryMaxDelay = "PT1M")
+        void record(Map<String, Object> payload) {
+        }
+    }
+
+    @Test
+    void aBatchSizeOnAMethodThatDoesNotTakeAListFailsTheStartupNamingWhy() {
         try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
             context.registerBean("wrong", NotAListBatchHandler.class);
             context.refresh();
             assertThatThrownBy(() -> ListenerEndpoints.discover(context.getBeanFactory()))
                     .hasMessageContaining("NotAListBatchHandler.record").hasMessageContaining("takes one parameter, a List");
         }
-        try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
-            context.registerBean("wrong", ErrorHandledBatchHandler.class);
-            context.refresh();
-            assertThatThrownBy(() -> ListenerEndpoints.discover(context.getBeanFactory()))
-                    .hasMessageContaining("errorHandler cannot go with batchSize");
-        }
     }
 
-    private static ReceivedMessage json(String body) {
+    private static TestMessage json(String body) {
         return TestMessage.of(Message.builder("order-paid").body(body.getBytes(StandardCharsets.UTF_8)).build());
     }
 
@@ -141,13 +182,19 @@ class ListenerEndpointsTest {
     }
 
     static class ErrorHandledBatchHandler {
-        @LaneMqListener(topic = "order-paid", group = "ledger", batchSize = "16", errorHandler = "parking")
-        void record(List<Map<String, Object>> payloads) {
+        @LaneMqListener(topic = "order-paid", group = "ledger", batchSize = "16", errorHandler = "parking",
+                notRetryable = IllegalArgumentException.class)
+        BatchResult record(List<Map<String, Object>> payloads) {
+            if (payloads.stream().anyMatch(p -> ((Number) p.get("order")).intValue() < 0)) {
+                throw new IllegalArgumentException("no such order");
+            }
+            return BatchResult.retryOnly(0, 1);
         }
     }
 
     static class TypedHandler {
         @LaneMqListener(topic = "order-paid", group = "billing", concurrency = "${test.concurrency:3}", maxDeliveryAttempts = "2",
+                retryDelay = "PT2S", retryMultiplier = "3", retryMaxDelay = "PT1M",
                 errorHandler = "parking", deduplicateWindow = "PT10M", deduplicateBy = Deduplication.Identity.FIRST_KEY)
         void record(Map<String, Object> payload) {
         }

@@ -10,7 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The error handler sees a failed message once, on its last delivery attempt, and decides whether it is dead-lettered. */
+/**
+ * The error handler sees a failed message once, when its failure is final (its last delivery attempt, or a failure that is
+ * not retried), and decides whether it is dead-lettered.
+ */
 class RecoveringListenerTest {
     private static final TestMessage MESSAGE = TestMessage.of(Message.builder("order-paid").body(new byte[] {1}).build());
     private final List<String> handled = new ArrayList<>();
@@ -19,10 +22,20 @@ class RecoveringListenerTest {
     };
 
     private RecoveringListener recovering(MessageListener listener, LaneMqErrorHandler.Resolution resolution) {
-        return new RecoveringListener(listener, (message, failure) -> {
+        return recovering(listener, resolution, List.of());
+    }
+
+    private RecoveringListener recovering(MessageListener listener, LaneMqErrorHandler.Resolution resolution,
+                                          List<Class<? extends Throwable>> notRetryable) {
+        return new RecoveringListener(listener, new FailurePolicy(notRetryable, false, (message, failure) -> {
             handled.add(message.deliveryAttempt() + ": " + failure.getMessage());
             return resolution;
-        }, "parking");
+        }, "parking"));
+    }
+
+    private static RecoveringListener withoutHandler(MessageListener listener, List<Class<? extends Throwable>> notRetryable,
+                                                     boolean retryConversionFailures) {
+        return new RecoveringListener(listener, new FailurePolicy(notRetryable, retryConversionFailures, null, null));
     }
 
     @Test
@@ -61,10 +74,45 @@ class RecoveringListenerTest {
 
     @Test
     void aHandlerThatThrowsLeavesTheMessageToTheDeadLetterTopic() {
-        RecoveringListener listener = new RecoveringListener(failing, (message, failure) -> {
+        RecoveringListener listener = new RecoveringListener(failing, new FailurePolicy(List.of(), false, (message, failure) -> {
             throw new IllegalStateException("parking lot full");
-        }, "parking");
+        }, "parking"));
 
         assertThat(listener.consume(MESSAGE.attempt(3))).isEqualTo(ConsumeResult.RETRY_LATER);
+    }
+
+    @Test
+    void aFailureDeclaredNotRetryableOrCausedByOneIsDeadLetteredAtItsFirstAttemptThroughTheHandler() {
+        MessageListener rejecting = message -> {
+            throw new IllegalStateException("wrapped", new IllegalArgumentException("order 7 does not exist"));
+        };
+
+        ConsumeResult result = recovering(rejecting, LaneMqErrorHandler.Resolution.DEAD_LETTER,
+                List.of(IllegalArgumentException.class)).consume(MESSAGE.attempt(1));
+
+        assertThat(result).isEqualTo(ConsumeResult.DEAD_LETTER);
+        assertThat(handled).as("the handler sees it once, at once").containsExactly("1: wrapped");
+    }
+
+    @Test
+    void aDeadLetterAnswerGoesThroughTheHandlerWhichMayStillSettleIt() {
+        ConsumeResult result = recovering(message -> ConsumeResult.DEAD_LETTER, LaneMqErrorHandler.Resolution.ACKNOWLEDGE)
+                .consume(MESSAGE.attempt(1));
+
+        assertThat(result).as("parked by the handler").isEqualTo(ConsumeResult.SUCCESS);
+        assertThat(handled).singleElement().asString().contains("answered DEAD_LETTER");
+    }
+
+    @Test
+    void aConversionFailureIsNotRetriedUnlessTheApplicationSaysSo() {
+        MessageListener unreadable = message -> {
+            throw new io.lanemq.core.convert.MessageConversionException("not json", null);
+        };
+
+        assertThat(withoutHandler(unreadable, List.of(), false).consume(MESSAGE.attempt(1))).isEqualTo(ConsumeResult.DEAD_LETTER);
+        assertThatThrownBy(() -> withoutHandler(unreadable, List.of(), true).consume(MESSAGE.attempt(1)))
+                .as("retried: the SDK logs and retries it").hasMessage("not json");
+        assertThatThrownBy(() -> withoutHandler(failing, List.of(IllegalArgumentException.class), false)
+                .consume(MESSAGE.attempt(1))).as("another type is retried").hasMessage("ledger down");
     }
 }

@@ -5,7 +5,8 @@ package io.lanemq.proxy;
  * (a dead-letter send is handed to another thread).
  */
 interface DispatchListener {
-    enum FailedBy { NACK, TIMEOUT, DISCONNECT }
+    /** Why a delivery ended without an ack; {@code REJECTED}: the consumer's nack asked for the dead-letter topic. */
+    enum FailedBy { NACK, TIMEOUT, DISCONNECT, REJECTED }
 
     void delivered(ConsumerSession session, HeldMessage message);
 
@@ -20,7 +21,7 @@ interface DispatchListener {
     void willRedeliver(HeldMessage message, FailedBy reason);
 
     /**
-     * The message failed its last allowed attempt: it must go to the dead-letter topic, and only
+     * The message failed its last allowed attempt, or its consumer rejected it: it must go to the dead-letter topic, and only
      * then be finished ({@link HeldMessage#finish()}), so a crash before that redelivers it.
      */
     void deadLetter(HeldMessage message, FailedBy reason);

@@ -181,6 +181,19 @@ final class GroupDispatcher {
         });
     }
 
+    /** The consumer will never process the delivery's message: to the dead-letter topic now, whatever attempts are left. */
+    Settled deadLetter(ConsumerSession session, long deliveryId) {
+        return underLockThenPush(() -> {
+            Outstanding out = take(session, deliveryId);
+            if (out == null) {
+                return Settled.UNKNOWN_DELIVERY;
+            }
+            release(out.message);
+            listener.deadLetter(out.message, DispatchListener.FailedBy.REJECTED);
+            return Settled.DONE;
+        });
+    }
+
     /** Newly fetched messages, in queue order. */
     void offer(List<HeldMessage> messages) {
         underLockThenPush(() -> offerLocked(messages));

@@ -246,8 +246,13 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
 
     @Override
     public void deadLetter(HeldMessage message, FailedBy reason) {
-        log.info("{}: {} failed its last allowed attempt ({}, {}); sending it to {}", key, message, message.attempts(),
-                reason, topics.deadLetterTopic());
+        if (reason == FailedBy.REJECTED) {
+            log.info("{}: {} was rejected by its consumer (attempt {}); sending it to {}", key, message, message.attempts(),
+                    topics.deadLetterTopic());
+        } else {
+            log.info("{}: {} failed its last allowed attempt ({}, {}); sending it to {}", key, message, message.attempts(),
+                    reason, topics.deadLetterTopic());
+        }
         topics.deadLetter(message, dead -> {
             dead.finish();
             metrics.deadLetters(key).increment();

@@ -141,7 +141,10 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
             return;
         }
         OptionalLong delay = nack.hasRetryDelayMs() ? OptionalLong.of(Integer.toUnsignedLong(nack.getRetryDelayMs())) : OptionalLong.empty();
-        if (group.dispatcher().nack(session, nack.getDeliveryId(), delay) == GroupDispatcher.Settled.UNKNOWN_DELIVERY) {
+        GroupDispatcher.Settled settled = nack.getDeadLetter()
+                ? group.dispatcher().deadLetter(session, nack.getDeliveryId())
+                : group.dispatcher().nack(session, nack.getDeliveryId(), delay);
+        if (settled == GroupDispatcher.Settled.UNKNOWN_DELIVERY) {
             drop(io.lanemq.proxy.protocol.Status.Code.UNKNOWN_DELIVERY, nack.getDeliveryId(), "nack for delivery "
                     + nack.getDeliveryId() + ", which is not outstanding on this stream (unknown, already settled or timed out)");
         }

@@ -245,6 +245,23 @@ class GroupDispatcherTest {
     }
 
     @Test
+    void aRejectedDeliveryGoesToTheDeadLetterTopicAtItsFirstAttemptAndFreesItsKey() {
+        Sink a = new Sink();
+        ConsumerSession sa = dispatcher.connect("a", 10, a);
+        dispatcher.offer(messages(0, 2, "k"));
+        assertThat(a.received).extracting(Delivery::getMessageId).as("one at a time per key").containsExactly("m0");
+
+        assertThat(dispatcher.deadLetter(sa, a.received.get(0).getDeliveryId())).isEqualTo(GroupDispatcher.Settled.DONE);
+        dispatcher.tick();
+
+        assertThat(recorder.deadLettered).extracting(m -> m.template().getMessageId()).containsExactly("m0");
+        assertThat(recorder.redelivered).as("no attempt is spent on it").isEmpty();
+        assertThat(a.received).extracting(Delivery::getMessageId).as("the key moves on").containsExactly("m0", "m1");
+        assertThat(dispatcher.deadLetter(sa, a.received.get(0).getDeliveryId()))
+                .as("settled once").isEqualTo(GroupDispatcher.Settled.UNKNOWN_DELIVERY);
+    }
+
+    @Test
     void orderedMessagesGoOneAtATimePerKeyInOrderAndStickToTheirConsumer() {
         Sink a = new Sink();
         Sink b = new Sink();

@@ -83,6 +83,28 @@ class RedeliveryIT {
         }
     }
 
+    @Test
+    void aMessageTheConsumerRejectsLandsInTheGroupsDeadLetterTopicAtItsFirstAttempt() throws Exception {
+        String group = LocalPlatform.unique("proxy-reject");
+        LocalPlatform platform = ProxyHarness.platform().addTopic("proxy-reject", 1, 100, 0, group);
+        try (ConsumerProxyServer proxy = ConsumerProxyServer.start(ProxyHarness.config(platform, b -> b));
+             TestConsumer rejecter = ProxyHarness.consumer(proxy, "rejecter", d -> false)
+                     .subscribe(ProxyHarness.APPLICATION, group, "proxy-reject", 100)) {
+            String id = ProxyHarness.send(platform, "proxy-reject", 1, i -> null).get(0);
+            await().atMost(Duration.ofSeconds(60)).until(() -> !rejecter.deliveries.isEmpty());
+            rejecter.deadLetter(rejecter.deliveries.get(0));
+
+            await().atMost(Duration.ofSeconds(60)).until(() -> proxy.meters().counter(ProxyMetrics.DEAD_LETTERS, "topic",
+                    "proxy-reject", "group", group).count() == 1);
+            assertThat(rejecter.deliveries).as("no attempt spent on retries (the group allows 5)")
+                    .extracting(Delivery::getAttempt).containsExactly(1);
+            MessageExt dead = readOne(platform, "%DLQ%" + group);
+            assertThat(MessageClientIDSetter.getUniqID(dead)).isEqualTo(id);
+        } finally {
+            platform.close();
+        }
+    }
+
     /** Reads the first message of a topic on cluster A with a throwaway group. */
     private static MessageExt readOne(LocalPlatform platform, String topic) throws Exception {
         DefaultLitePullConsumer reader = new DefaultLitePullConsumer(LocalPlatform.unique("dlq-reader"));

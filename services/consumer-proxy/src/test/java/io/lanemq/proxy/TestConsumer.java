@@ -91,6 +91,12 @@ final class TestConsumer implements AutoCloseable {
                 .setRetryDelayMs(delayMs)).build());
     }
 
+    /** Nacks the delivery with dead_letter: to the group's dead-letter topic now. */
+    void deadLetter(Delivery delivery) {
+        send(ConsumeRequest.newBuilder().setNack(Nack.newBuilder().setDeliveryId(delivery.getDeliveryId())
+                .setDeadLetter(true)).build());
+    }
+
     void grant(int credits) {
         send(ConsumeRequest.newBuilder().setCredit(CreditGrant.newBuilder().setCredits(credits)).build());
     }

@@ -37,7 +37,7 @@ class SdkDashboardMetricNamesTest {
         metrics.reloadHealthGauge(() -> 0);
         metrics.configStaleGauge(() -> 0);
         metrics.configRevisionGauge(() -> 42);
-        metrics.consumed("t", "g", "c", true, 1_000_000);
+        metrics.consumed("t", "g", "c", SdkMetrics.ConsumeOutcome.SUCCESS, 1_000_000);
         metrics.consumerModeGauges("t", "g", "1-1", () -> ConsumptionMode.DIRECT);
         metrics.directThreadsGauge("t", "g", "1-1", "c", "t_a", 8);
         metrics.directDrainingGauge("t", "g", "1-1", () -> 0);
@@ -49,6 +49,7 @@ class SdkDashboardMetricNamesTest {
         metrics.laneRouted("g", SdkMetrics.LaneOutcome.FORWARDED);
         metrics.duplicatesDropped("t", "g").increment();
         metrics.dedupStoreFailures("t", "g", "claim").increment();
+        metrics.retryBackoff("t", "g", SdkMetrics.RetryPath.PROXY);
         exported = PrometheusNames.ofScrape(registry.scrape());
         registry.close();
     }

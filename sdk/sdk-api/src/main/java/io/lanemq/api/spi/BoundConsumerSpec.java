@@ -1,5 +1,6 @@
 package io.lanemq.api.spi;
 
+import io.lanemq.api.RetryBackoff;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -35,11 +36,14 @@ import java.util.regex.Pattern;
  *                          {@link BoundConsumer#memberTags()}); letters, digits and {@code . _ - ~ :}, at most 96
  * @param shadowTopics      the shadow topics of {@code topic} that hold its stress-test traffic; subscribed
  *                          alongside it, by the same group and listener, for as long as the consumer runs
+ * @param retryBackoff      the wait before each redelivery of a message the listener did not process; empty: the
+ *                          broker's own ladder
  */
 public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, String topic, String tagFilter,
                                 boolean ordered, int consumeThreads, int maxDeliveryAttempts,
                                 StartPosition startPosition, int batchSize, List<String> drainTopics,
-                                Optional<String> memberTag, List<String> shadowTopics) {
+                                Optional<String> memberTag, List<String> shadowTopics,
+                                Optional<RetryBackoff> retryBackoff) {
     private static final Pattern MEMBER_TAG = Pattern.compile("[A-Za-z0-9._~:\\-]{1,96}");
 
     public BoundConsumerSpec {
@@ -52,6 +56,7 @@ public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, S
         Objects.requireNonNull(memberTag, "memberTag");
         memberTag.ifPresent(BoundConsumerSpec::requireMemberTag);
         shadowTopics = List.copyOf(shadowTopics);
+        Objects.requireNonNull(retryBackoff, "retryBackoff");
         requireAtLeastOne("consumeThreads", consumeThreads);
         requireAtLeastOne("batchSize", batchSize);
         requireAtLeastOne("maxDeliveryAttempts", maxDeliveryAttempts);
@@ -72,6 +77,7 @@ public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, S
                 .consumeThreads(consumeThreads).maxDeliveryAttempts(maxDeliveryAttempts).startPosition(startPosition)
                 .batchSize(batchSize).drainTopics(drainTopics).shadowTopics(shadowTopics);
         memberTag.ifPresent(builder::memberTag);
+        retryBackoff.ifPresent(builder::retryBackoff);
         return builder;
     }
 
@@ -125,6 +131,7 @@ public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, S
         private List<String> drainTopics = List.of();
         private Optional<String> memberTag = Optional.empty();
         private List<String> shadowTopics = List.of();
+        private Optional<RetryBackoff> retryBackoff = Optional.empty();
 
         private Builder(ClusterEndpoint cluster, String consumerGroup, String topic) {
             this.cluster = requireNonNull("cluster", cluster);
@@ -179,9 +186,15 @@ public record BoundConsumerSpec(ClusterEndpoint cluster, String consumerGroup, S
             return this;
         }
 
+        /** The wait before each redelivery; none: the broker's own ladder. */
+        public Builder retryBackoff(RetryBackoff retryBackoff) {
+            this.retryBackoff = Optional.of(requireNonNull("retryBackoff", retryBackoff));
+            return this;
+        }
+
         public BoundConsumerSpec build() {
             return new BoundConsumerSpec(cluster, consumerGroup, topic, tagFilter, ordered, consumeThreads, maxDeliveryAttempts,
-                    startPosition, batchSize, drainTopics, memberTag, shadowTopics);
+                    startPosition, batchSize, drainTopics, memberTag, shadowTopics, retryBackoff);
         }
     }
 

@@ -17,7 +17,7 @@ class BoundConsumerSpecTest {
         BoundConsumerSpec spec = BoundConsumerSpec.builder(IDC_A, "billing", "order_paid").build();
 
         assertThat(spec).isEqualTo(new BoundConsumerSpec(IDC_A, "billing", "order_paid", "*", false, 8, 16, StartPosition.LATEST,
-                32, List.of(), java.util.Optional.empty(), List.of()));
+                32, List.of(), java.util.Optional.empty(), List.of(), java.util.Optional.empty()));
     }
 
     @Test
@@ -41,7 +41,7 @@ class BoundConsumerSpecTest {
 
         assertThat(spec.toBuilder().build()).isEqualTo(spec);
         assertThat(spec.draining(List.of())).isEqualTo(new BoundConsumerSpec(IDC_A, "billing", "order_paid", "paid", true, 3, 4,
-                StartPosition.EARLIEST, 5, List.of(), spec.memberTag(), List.of("order_paid.load")));
+                StartPosition.EARLIEST, 5, List.of(), spec.memberTag(), List.of("order_paid.load"), spec.retryBackoff()));
         assertThat(spec.withMemberTag("B~h~1").memberTag()).contains("B~h~1");
         assertThat(spec.withShadowTopics(List.of()).shadowTopics()).isEmpty();
     }

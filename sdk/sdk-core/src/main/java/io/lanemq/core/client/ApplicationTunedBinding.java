@@ -47,7 +47,7 @@ final class ApplicationTunedBinding implements MessagingBinding {
     public BoundConsumer createConsumer(BoundConsumerSpec spec, BoundListener listener) throws MessagingException {
         return binding.createConsumer(new BoundConsumerSpec(tuned(spec.cluster()), spec.consumerGroup(), spec.topic(),
                 spec.tagFilter(), spec.ordered(), spec.consumeThreads(), spec.maxDeliveryAttempts(), spec.startPosition(),
-                spec.batchSize(), spec.drainTopics(), spec.memberTag(), spec.shadowTopics()), listener);
+                spec.batchSize(), spec.drainTopics(), spec.memberTag(), spec.shadowTopics(), spec.retryBackoff()), listener);
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Timer;
 import io.lanemq.config.ConsumptionMode;
 import io.lanemq.support.attach.AttachLoop;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -58,8 +59,17 @@ public final class SdkMetrics {
     public static final String CONFIG_STALE = "lanemq.config.stale";
     /** The config centre's revision of the configuration in force (etcd's revision of the key), 0 for a file; gauge. */
     public static final String CONFIG_REVISION = "lanemq.config.revision";
-    /** Messages handed to listeners, by outcome ({@code success} / {@code retry}); counter. */
+    /**
+     * Messages handed to listeners, by outcome (a {@link ConsumeOutcome}: {@code success} / {@code retry} /
+     * {@code dead_letter}); counter. {@code dead_letter} counts each message this consumer sent to its group's
+     * dead-letter topic: the listener answered {@code DEAD_LETTER}, or failed its last allowed attempt.
+     */
     public static final String CONSUMED = "lanemq.consumer.messages";
+    /**
+     * Retries a subscription with a back-off scheduled, by {@code path} (a {@link RetryPath}: how the delay is kept);
+     * counter. Only with a back-off: without one the broker's or the proxy's own ladder applies.
+     */
+    public static final String RETRY_BACKOFFS = "lanemq.consumer.retry.backoffs";
     /** Time a listener took per message; timer with a percentile histogram ({@code _bucket}), for p99 by group. */
     public static final String CONSUME_LATENCY = "lanemq.consumer.process.latency";
     /**
@@ -129,6 +139,7 @@ public final class SdkMetrics {
     public static final String TAG_OPERATION = "operation";
     /** One PROXY-mode consumer's id, as the proxy knows it. */
     public static final String TAG_CONSUMER = "consumer";
+    public static final String TAG_PATH = "path";
     /** One subscription (a {@code Consumer} the application holds) in this process, {@code <pid>-<n>}. */
     public static final String TAG_SUBSCRIPTION = "subscription";
     /** A {@code ConsumptionMode}, lower case: {@code direct} or {@code proxy}. */
@@ -232,18 +243,20 @@ public final class SdkMetrics {
                 .register(registry));
     }
 
-    public void consumed(String logicTopic, String group, String cluster, boolean success, long nanos) {
+    public void consumed(String logicTopic, String group, String cluster, ConsumeOutcome outcome, long nanos) {
         ConsumeMeters meters = consumeMeters.computeIfAbsent(new MeterKey(logicTopic, group, cluster), this::consumeMeters);
-        (success ? meters.succeeded : meters.retried).increment();
+        meters.outcomes.get(outcome).increment();
         meters.latency.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     private ConsumeMeters consumeMeters(MeterKey key) {
-        return new ConsumeMeters(
-                Counter.builder(CONSUMED).tags(common).tags(TAG_LOGIC_TOPIC, key.logicTopic, TAG_GROUP, key.group,
-                        TAG_CLUSTER, key.cluster, TAG_OUTCOME, "success").register(registry),
-                Counter.builder(CONSUMED).tags(common).tags(TAG_LOGIC_TOPIC, key.logicTopic, TAG_GROUP, key.group,
-                        TAG_CLUSTER, key.cluster, TAG_OUTCOME, "retry").register(registry),
+        // Registered together, so a dashboard sees a group's dead_letter series at 0 before its first dead letter.
+        Map<ConsumeOutcome, Counter> outcomes = new EnumMap<>(ConsumeOutcome.class);
+        for (ConsumeOutcome outcome : ConsumeOutcome.values()) {
+            outcomes.put(outcome, Counter.builder(CONSUMED).tags(common).tags(TAG_LOGIC_TOPIC, key.logicTopic, TAG_GROUP,
+                    key.group, TAG_CLUSTER, key.cluster, TAG_OUTCOME, outcome.tag()).register(registry));
+        }
+        return new ConsumeMeters(outcomes,
                 Timer.builder(CONSUME_LATENCY).tags(common).tags(TAG_LOGIC_TOPIC, key.logicTopic, TAG_GROUP, key.group,
                         TAG_CLUSTER, key.cluster).publishPercentileHistogram().register(registry));
     }
@@ -314,7 +327,43 @@ public final class SdkMetrics {
 
         /** The {@code outcome} tag value. */
         public String tag() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** How a back-off's delay is kept: the {@value #TAG_PATH} of {@link #RETRY_BACKOFFS}. */
+    public enum RetryPath {
+        /** DIRECT, unordered: RocketMQ's retry topic, at the delay level nearest the back-off's delay. */
+        DELAY_LEVEL,
+        /** DIRECT, ordered: the message's queue pauses for exactly the delay. */
+        QUEUE_PAUSE,
+        /** PROXY: the consumer proxy waits exactly the delay (in memory, or as a timer message on the broker). */
+        PROXY;
+
+        /** The {@code path} tag value. */
+        public String tag() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** Counts one retry scheduled with a back-off, by the path that keeps its delay. */
+    public void retryBackoff(String logicTopic, String group, RetryPath path) {
+        Counter.builder(RETRY_BACKOFFS).tags(common).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_GROUP, group, TAG_PATH, path.tag())
+                .register(registry).increment();
+    }
+
+    /** What became of a message handed to a listener: the {@value #TAG_OUTCOME} of {@link #CONSUMED}. */
+    public enum ConsumeOutcome {
+        /** Processed and acknowledged. */
+        SUCCESS,
+        /** Not processed; delivered again later. */
+        RETRY,
+        /** Sent to the group's dead-letter topic: rejected by the listener, or failed at its last attempt. */
+        DEAD_LETTER;
+
+        /** The {@code outcome} tag value. */
+        public String tag() {
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -416,6 +465,6 @@ public final class SdkMetrics {
     private record SendMeters(Counter succeeded, Counter failed, Timer latency) {
     }
 
-    private record ConsumeMeters(Counter succeeded, Counter retried, Timer latency) {
+    private record ConsumeMeters(Map<ConsumeOutcome, Counter> outcomes, Timer latency) {
     }
 }

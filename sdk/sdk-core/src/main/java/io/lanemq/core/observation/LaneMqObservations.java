@@ -37,6 +37,8 @@ public final class LaneMqObservations {
     public static final String FAILURE = "failure";
     /** {@value #OUTCOME} of a listener that answered RETRY_LATER (or null): the message comes again. */
     public static final String RETRY = "retry";
+    /** {@value #OUTCOME} of a listener that answered DEAD_LETTER: the message goes to the dead-letter topic now. */
+    public static final String DEAD_LETTER = "dead_letter";
     /** {@value #OUTCOME} of a listener that threw (the observation carries the error); the message comes again. */
     public static final String ERROR = "error";
     /** A key whose value is not known: the cluster of a send no cluster accepted. */
@@ -52,7 +54,10 @@ public final class LaneMqObservations {
 
     /** The {@value #OUTCOME} of a listener's answer. */
     static String outcome(ConsumeResult result) {
-        return result == ConsumeResult.SUCCESS ? SUCCESS : RETRY;
+        if (result == ConsumeResult.SUCCESS) {
+            return SUCCESS;
+        }
+        return result == ConsumeResult.DEAD_LETTER ? DEAD_LETTER : RETRY;
     }
 
     private static final class SendConvention implements ObservationConvention<SendContext> {

@@ -245,7 +245,7 @@ public final class MemoryCluster {
         return prepared.values().stream().map(Prepared::message).toList();
     }
 
-    /** Messages {@code group} gave up on after their last delivery attempt. */
+    /** Messages {@code group} gave up on after their last delivery attempt, or dead-lettered at once. */
     public synchronized List<BoundMessage> deadLetters(String group) {
         return List.copyOf(group(group).deadLetters);
     }
@@ -528,13 +528,16 @@ public final class MemoryCluster {
 
     /**
      * Settles a delivery by its listener's answer. A message to retry goes to the group's retries (ordered: comes
-     * again in its place) with its attempt counted, and to the group's dead letters after its last attempt.
+     * again in its place) with its attempt counted, and to the group's dead letters after its last attempt or when the
+     * listener answered {@code DEAD_LETTER}.
      */
     synchronized void settle(MemoryConsumer consumer, Delivery delivery, ConsumeResult result) {
         Group state = group(consumer.spec().consumerGroup());
         BoundMessage message = delivery.message();
         boolean retry = result != ConsumeResult.SUCCESS;
-        boolean lastAttempt = message.deliveryAttempt() >= consumer.spec().maxDeliveryAttempts();
+        // DEAD_LETTER gives up at once, as RocketMQ's broker does with a message sent back at delay level -1.
+        boolean lastAttempt = result == ConsumeResult.DEAD_LETTER
+                || message.deliveryAttempt() >= consumer.spec().maxDeliveryAttempts();
         if (retry && lastAttempt) {
             state.deadLetters.add(message);
         }

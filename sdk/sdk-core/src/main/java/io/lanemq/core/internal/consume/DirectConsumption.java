@@ -137,6 +137,7 @@ final class DirectConsumption implements AutoCloseable {
                     .startPosition(BoundConsumerSpec.StartPosition.valueOf(settings.startPosition().name()))
                     .batchSize(settings.batchSize());
             memberTag.ifPresent(spec::memberTag);
+            subscription.retryBackoff().ifPresent(spec::retryBackoff);
             plan.put(route.cluster(), spec.build());
         }
         if (topic.stressTest()) {
@@ -308,7 +309,9 @@ final class DirectConsumption implements AutoCloseable {
 
     private BoundConsumer startConsumer(BoundConsumerSpec spec) throws MessagingException {
         return binding.createConsumer(spec, new ListenerAdapter(subscription.logicTopic(), subscription.consumerGroup(),
-                spec.cluster().clusterName(), listener, metrics, ticker, spec.maxDeliveryAttempts()));
+                spec.cluster().clusterName(), listener, metrics, ticker, spec.maxDeliveryAttempts(),
+                spec.retryBackoff().isEmpty() ? null
+                        : spec.ordered() ? SdkMetrics.RetryPath.QUEUE_PAUSE : SdkMetrics.RetryPath.DELAY_LEVEL));
     }
 
     /** Starts {@code spec}'s consumer now, on the caller's thread (a configuration change's). */

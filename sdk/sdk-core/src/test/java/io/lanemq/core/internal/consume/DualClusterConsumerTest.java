@@ -107,6 +107,87 @@ class DualClusterConsumerTest {
     }
 
     @Test
+    void aMessageTheListenerRejectsGoesToItsClustersDeadLettersAtTheFirstAttemptAndIsCounted() throws Exception {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        start(config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)), message -> {
+            String body = new String(message.body(), StandardCharsets.UTF_8);
+            seen.add(body);
+            return body.startsWith("bad") ? ConsumeResult.DEAD_LETTER : ConsumeResult.SUCCESS;
+        }, Optional.empty());
+
+        publish("cluster-a", "orders_a", "bad-a");
+        publish("cluster-b", "orders_b", "bad-b");
+        publish("cluster-a", "orders_a", "good");
+
+        await().atMost(WAIT).until(() -> cluster("cluster-a").deadLetters("billing").size() == 1
+                && cluster("cluster-b").deadLetters("billing").size() == 1 && seen.contains("good"));
+        assertThat(cluster("cluster-a").deadLetters("billing")).extracting(m -> m.deliveryAttempt())
+                .as("no attempt spent on retries (max 3)").containsExactly(1);
+        assertThat(seen).as("each delivered once").containsExactlyInAnyOrder("bad-a", "bad-b", "good");
+        for (String cluster : List.of("cluster-a", "cluster-b")) {
+            assertThat(metrics.registry().get(SdkMetrics.CONSUMED).tag(SdkMetrics.TAG_CLUSTER, cluster)
+                    .tag(SdkMetrics.TAG_OUTCOME, "dead_letter").counter().count()).as("dead letters on %s", cluster).isEqualTo(1.0);
+        }
+    }
+
+    @Test
+    void aBatchListenerDeadLettersSomeMessagesOfItsBatchAndTheOthersAreDone() throws Exception {
+        List<String> done = new CopyOnWriteArrayList<>();
+        start(config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)),
+                new GatheringListener(batch -> {
+                    List<Integer> rejected = new ArrayList<>();
+                    for (int i = 0; i < batch.size(); i++) {
+                        String body = new String(batch.get(i).body(), StandardCharsets.UTF_8);
+                        if (body.startsWith("bad")) {
+                            rejected.add(i);
+                        } else {
+                            done.add(body);
+                        }
+                    }
+                    return BatchResult.deadLetterOnly(rejected.stream().mapToInt(Integer::intValue).toArray());
+                }, Batching.of(8, Duration.ofMillis(50))), Optional.empty());
+
+        for (int i = 0; i < 4; i++) {
+            publish("cluster-a", "orders_a", i % 2 == 0 ? "bad-" + i : "a-" + i);
+        }
+
+        await().atMost(WAIT).until(() -> cluster("cluster-a").deadLetters("billing").size() == 2 && done.size() == 2);
+        assertThat(cluster("cluster-a").deadLetters("billing")).extracting(m -> new String(m.body(), StandardCharsets.UTF_8))
+                .containsExactlyInAnyOrder("bad-0", "bad-2");
+        assertThat(done).containsExactlyInAnyOrder("a-1", "a-3");
+    }
+
+    @Test
+    void aRetryWithABackOffIsCountedByItsPathAndKeepsItsLaneStressMarkAndTraceContext() throws Exception {
+        List<ReceivedMessage> seen = new CopyOnWriteArrayList<>();
+        List<io.lanemq.api.MessageContext> contexts = new CopyOnWriteArrayList<>();
+        Subscription backingOff = Subscription.builder("orders", "billing")
+                .retryBackoff(io.lanemq.api.RetryBackoff.fixed(Duration.ofSeconds(2))).build();
+        closing.add(DualClusterConsumer.start(backingOff, message -> {
+            seen.add(message);
+            contexts.add(io.lanemq.api.MessageContext.current());
+            return message.deliveryAttempt() < 2 ? ConsumeResult.RETRY_LATER : ConsumeResult.SUCCESS;
+        }, config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)), binding, metrics,
+                new ProxyIdentity("app", Optional.empty()), Optional.empty(), Ticker.system(), c -> { }));
+        Map<String, String> marks = Map.of(io.lanemq.api.MessageContext.LANE_PROPERTY, "A.X",
+                io.lanemq.api.MessageContext.STRESS_TEST_PROPERTY, "true", "traceparent",
+                "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+        cluster("cluster-a").publish(new PhysicalMessage("orders_a", "marked".getBytes(StandardCharsets.UTF_8),
+                List.of("order-7"), Optional.empty(), marks, Optional.empty()));
+
+        await().atMost(WAIT).until(() -> seen.size() == 2);
+        assertThat(seen).extracting(ReceivedMessage::deliveryAttempt).containsExactly(1, 2);
+        assertThat(seen).allSatisfy(m -> {
+            assertThat(m.properties()).containsAllEntriesOf(marks);
+            assertThat(m.keys()).containsExactly("order-7");
+        });
+        assertThat(contexts).as("the listener runs in the message's lane and stress mark at every attempt")
+                .containsOnly(io.lanemq.api.MessageContext.none().withLane(io.lanemq.api.Lane.of("A.X")).withStressTest(true));
+        assertThat(metrics.registry().get(SdkMetrics.RETRY_BACKOFFS).tag(SdkMetrics.TAG_PATH, "delay_level").counter().count())
+                .as("DIRECT, unordered: kept by a delay level").isEqualTo(1.0);
+    }
+
+    @Test
     void aSubscriptionsOwnMaxDeliveryAttemptsDeadLettersSoonerThanTheGroupsPlatformSetting() throws Exception {
         List<Integer> attempts = new CopyOnWriteArrayList<>();
         Subscription impatient = Subscription.builder("orders", "billing").maxDeliveryAttempts(2).build();

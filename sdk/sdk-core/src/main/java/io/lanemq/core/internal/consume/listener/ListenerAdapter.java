@@ -26,16 +26,22 @@ public final class ListenerAdapter implements BoundListener {
     private final Ticker ticker;
     /** After how many deliveries the binding sends a message to the dead-letter topic; 0 when it is not known here. */
     private final int maxDeliveryAttempts;
+    /** How a retry's back-off delay is kept; null when the subscription has no back-off. */
+    private final SdkMetrics.RetryPath retryPath;
 
     public ListenerAdapter(String logicTopic, String group, String cluster, MessageListener listener, SdkMetrics metrics,
                            Ticker ticker) {
-        this(logicTopic, group, cluster, listener, metrics, ticker, 0);
+        this(logicTopic, group, cluster, listener, metrics, ticker, 0, null);
     }
 
-    /** An adapter whose messages tell the listener their {@link ReceivedMessage#maxDeliveryAttempts()}. */
+    /**
+     * An adapter whose messages tell the listener their {@link ReceivedMessage#maxDeliveryAttempts()}, and whose
+     * retries are counted by {@code retryPath} (null: the subscription has no back-off).
+     */
     public ListenerAdapter(String logicTopic, String group, String cluster, MessageListener listener, SdkMetrics metrics,
-                           Ticker ticker, int maxDeliveryAttempts) {
+                           Ticker ticker, int maxDeliveryAttempts, SdkMetrics.RetryPath retryPath) {
         this.maxDeliveryAttempts = maxDeliveryAttempts;
+        this.retryPath = retryPath;
         this.logicTopic = logicTopic;
         this.group = group;
         this.cluster = cluster;
@@ -66,7 +72,21 @@ public final class ListenerAdapter implements BoundListener {
                     delivered, logicTopic, group, cluster, e);
             result = ConsumeResult.RETRY_LATER;
         }
-        metrics.consumed(logicTopic, group, cluster, result == ConsumeResult.SUCCESS, ticker.read() - start);
+        SdkMetrics.ConsumeOutcome outcome = outcome(result, delivered);
+        metrics.consumed(logicTopic, group, cluster, outcome, ticker.read() - start);
+        if (outcome == SdkMetrics.ConsumeOutcome.RETRY && retryPath != null) {
+            metrics.retryBackoff(logicTopic, group, retryPath);
+        }
         return result;
+    }
+
+    /** A retry at the last allowed attempt is the broker's dead letter; known only where the maximum is known. */
+    static SdkMetrics.ConsumeOutcome outcome(ConsumeResult result, ReceivedMessage delivered) {
+        return switch (result) {
+            case SUCCESS -> SdkMetrics.ConsumeOutcome.SUCCESS;
+            case DEAD_LETTER -> SdkMetrics.ConsumeOutcome.DEAD_LETTER;
+            case RETRY_LATER -> delivered.lastDeliveryAttempt() ? SdkMetrics.ConsumeOutcome.DEAD_LETTER
+                    : SdkMetrics.ConsumeOutcome.RETRY;
+        };
     }
 }

@@ -149,17 +149,18 @@ public final class ProxyConsumer implements AutoCloseable {
 
     private void process(ProxyStream stream, Delivery delivery, BoundMessage message) {
         ListenerAdapter adapter = adapters.computeIfAbsent(delivery.getCluster(),
-                cluster -> new ListenerAdapter(spec.logicTopic(), spec.group(), cluster, listener, metrics, ticker));
+                cluster -> new ListenerAdapter(spec.logicTopic(), spec.group(), cluster, listener, metrics, ticker, 0,
+                        spec.subscription().retryBackoff().isPresent() ? SdkMetrics.RetryPath.PROXY : null));
         DeliveredMessage delivered = new DeliveredMessage(spec.logicTopic(), delivery.getCluster(), message,
                 maxDeliveryAttempts);
-        settle(stream, delivery.getDeliveryId(), adapter.consume(delivered) == ConsumeResult.SUCCESS);
-    }
-
-    private static void settle(ProxyStream stream, long deliveryId, boolean success) {
-        if (success) {
-            stream.ack(deliveryId);
-        } else {
-            stream.nack(deliveryId);
+        long deliveryId = delivery.getDeliveryId();
+        switch (adapter.consume(delivered)) {
+            case SUCCESS -> stream.ack(deliveryId);
+            // With the subscription's back-off the proxy waits exactly its delay; without, the proxy's own back-off.
+            case RETRY_LATER -> spec.subscription().retryBackoff().ifPresentOrElse(
+                    backoff -> stream.nack(deliveryId, backoff.delayAfter(delivered.deliveryAttempt())),
+                    () -> stream.nack(deliveryId));
+            case DEAD_LETTER -> stream.deadLetter(deliveryId);
         }
     }
 
@@ -223,7 +224,7 @@ public final class ProxyConsumer implements AutoCloseable {
         public void delivered(ProxyStream stream, Delivery delivery) {
             BoundMessage message = ProxyDeliveries.toBound(delivery);
             if (!tagFilter.matches(message.tag())) {
-                settle(stream, delivery.getDeliveryId(), true);
+                stream.ack(delivery.getDeliveryId());
                 return;
             }
             Runnable task = () -> process(stream, delivery, message);

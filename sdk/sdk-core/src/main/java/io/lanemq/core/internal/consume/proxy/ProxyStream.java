@@ -89,7 +89,21 @@ final class ProxyStream implements ClientResponseObserver<ConsumeRequest, Consum
 
     /** A failed attempt: the proxy redelivers after its backoff for the attempt number; the credit comes back at once. */
     void nack(long deliveryId) {
-        send(ConsumeRequest.newBuilder().setNack(Nack.newBuilder().setDeliveryId(deliveryId)).build());
+        nack(Nack.newBuilder().setDeliveryId(deliveryId));
+    }
+
+    /** A failed attempt, redelivered no sooner than {@code delay} from now (capped at what the protocol carries). */
+    void nack(long deliveryId, Duration delay) {
+        nack(Nack.newBuilder().setDeliveryId(deliveryId).setRetryDelayMs((int) Math.min(delay.toMillis(), Integer.MAX_VALUE)));
+    }
+
+    /** Tells the proxy the delivery's message goes to the group's dead-letter topic now. */
+    void deadLetter(long deliveryId) {
+        nack(Nack.newBuilder().setDeliveryId(deliveryId).setDeadLetter(true));
+    }
+
+    private void nack(Nack.Builder nack) {
+        send(ConsumeRequest.newBuilder().setNack(nack).build());
         send(ConsumeRequest.newBuilder().setCredit(CreditGrant.newBuilder().setCredits(1)).build());
         acks.settledWithoutAck();
     }

@@ -123,6 +123,7 @@ public final class LaneForwardClient implements AutoCloseable {
         return switch (reply.getResult()) {
             case SUCCESS -> ConsumeResult.SUCCESS;
             case RETRY_LATER -> ConsumeResult.RETRY_LATER;
+            case DEAD_LETTER -> ConsumeResult.DEAD_LETTER;
             default -> {
                 // A newer server's answer this version does not know: not consumed is the safe reading.
                 log.warn("lane forward to {} for group {}: unknown result {}; taken as RETRY_LATER", target, consumerGroup,

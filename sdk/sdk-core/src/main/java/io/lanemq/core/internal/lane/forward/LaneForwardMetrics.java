@@ -20,9 +20,9 @@ public final class LaneForwardMetrics {
     public static final String CALLS = "lanemq.lane.forward.calls";
 
     public static final String TAG_GROUP = "group";
-    /** {@code success} or {@code retry_later}. */
+    /** {@code success}, {@code retry_later} or {@code dead_letter}. */
     public static final String TAG_RESULT = "result";
-    /** {@code success}, {@code retry_later}, or the gRPC status in lower case ({@code unavailable}...). */
+    /** {@code success}, {@code retry_later}, {@code dead_letter}, or the gRPC status in lower case ({@code unavailable}...). */
     public static final String TAG_OUTCOME = "outcome";
     public static final String TAG_REASON = "reason";
 

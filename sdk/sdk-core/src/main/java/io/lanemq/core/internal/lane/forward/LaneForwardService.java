@@ -78,8 +78,11 @@ final class LaneForwardService extends LaneForwardGrpc.LaneForwardImplBase {
             result = ConsumeResult.RETRY_LATER;
         }
         metrics.served(group, result);
-        call.onNext(ForwardReply.newBuilder().setResult(result == ConsumeResult.SUCCESS
-                ? ForwardReply.Result.SUCCESS : ForwardReply.Result.RETRY_LATER).build());
+        call.onNext(ForwardReply.newBuilder().setResult(switch (result) {
+            case SUCCESS -> ForwardReply.Result.SUCCESS;
+            case RETRY_LATER -> ForwardReply.Result.RETRY_LATER;
+            case DEAD_LETTER -> ForwardReply.Result.DEAD_LETTER;
+        }).build());
         call.onCompleted();
     }
 }

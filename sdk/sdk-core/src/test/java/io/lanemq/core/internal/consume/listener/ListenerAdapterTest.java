@@ -56,13 +56,38 @@ class ListenerAdapterTest {
         assertThat(MessageContext.current()).as("context restored after a failure").isEqualTo(MessageContext.none());
     }
 
+    @Test
+    void aRejectedMessageAndARetryAtTheLastAttemptAreCountedAsDeadLetters() {
+        ListenerAdapter rejecting = new ListenerAdapter("orders", "billing", "cluster-b", message -> ConsumeResult.DEAD_LETTER,
+                metrics, Ticker.system(), 16, null);
+        ListenerAdapter failing = new ListenerAdapter("orders", "billing", "cluster-b", message -> ConsumeResult.RETRY_LATER,
+                metrics, Ticker.system(), 3, SdkMetrics.RetryPath.DELAY_LEVEL);
+
+        assertThat(rejecting.onMessage(bound(Map.of(), 1))).isEqualTo(ConsumeResult.DEAD_LETTER);
+        assertThat(failing.onMessage(bound(Map.of(), 2))).isEqualTo(ConsumeResult.RETRY_LATER);
+        assertThat(failing.onMessage(bound(Map.of(), 3))).isEqualTo(ConsumeResult.RETRY_LATER);
+
+        assertThat(consumed("dead_letter")).as("the rejected one, and the last attempt of the failing one").isEqualTo(2.0);
+        assertThat(consumed("retry")).as("the failing one's second attempt").isEqualTo(1.0);
+        assertThat(registry.get(SdkMetrics.RETRY_BACKOFFS).tag(SdkMetrics.TAG_PATH, "delay_level").counter().count())
+                .as("the retry kept by the back-off's delay level; the last attempt is no retry").isEqualTo(1.0);
+    }
+
     private double consumed(boolean succeeded) {
+        return consumed(succeeded ? "success" : "retry");
+    }
+
+    private double consumed(String outcome) {
         return registry.get(SdkMetrics.CONSUMED).tag(SdkMetrics.TAG_GROUP, "billing")
-                .tag(SdkMetrics.TAG_OUTCOME, succeeded ? "success" : "retry").counter().count();
+                .tag(SdkMetrics.TAG_OUTCOME, outcome).counter().count();
     }
 
     private static BoundMessage bound(Map<String, String> properties) {
+        return bound(properties, 1);
+    }
+
+    private static BoundMessage bound(Map<String, String> properties, int attempt) {
         return new BoundMessage("id", "orders_b", new byte[] {1}, List.of(), Optional.empty(), properties, Optional.empty(),
-                "broker-b", 0, 7, 1, 0);
+                "broker-b", 0, 7, attempt, 0);
     }
 }
