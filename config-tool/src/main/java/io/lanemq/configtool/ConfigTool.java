@@ -22,7 +22,8 @@ import picocli.CommandLine.Command;
  * }</pre>
  *
  * <p>Plaintext etcd is accepted on loopback addresses only (tests). Exit codes: 0 done, 1 invalid document or
- * missing key, 2 usage error, 3 etcd unreachable or failed, 4 not published because the key changed in between.
+ * missing key, 2 usage error, 3 etcd unreachable or failed, 4 not published because the key changed in between (or a
+ * canary is pending), 5 refused by a guard rail ({@link io.lanemq.config.store.PublishGuard}).
  */
 @Command(name = "lanemq-config", mixinStandardHelpOptions = true, version = "lanemq-config 0.1.0",
         description = "Validates LaneMQ platform configuration and publishes it to etcd.",
@@ -30,12 +31,14 @@ import picocli.CommandLine.Command;
                 CanaryStepCommand.Promote.class, CanaryStepCommand.Abandon.class, HistoryCommand.class, RollbackCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done", "1:invalid document, or no such key", "2:usage error", "3:etcd unreachable or failed",
-                "4:not published: the key changed since the expected revision, or a canary is pending"})
+                "4:not published: the key changed since the expected revision, or a canary is pending",
+                "5:not published: the change trips a guard rail (publish --force if it is meant)"})
 public final class ConfigTool implements Runnable {
     static final int OK = 0;
     static final int INVALID = 1;
     static final int ETCD_FAILED = 3;
     static final int CONFLICT = 4;
+    static final int GUARDED = 5;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

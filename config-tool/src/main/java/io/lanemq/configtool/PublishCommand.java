@@ -6,6 +6,8 @@ import io.lanemq.config.etcd.EtcdClient;
 import io.lanemq.config.etcd.EtcdException;
 import io.lanemq.config.store.ConfigStore;
 import io.lanemq.config.store.PendingCanary;
+import io.lanemq.config.store.PublishGuard;
+import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.config.store.PublishOutcome;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -57,6 +59,10 @@ final class PublishCommand implements Callable<Integer> {
     @Option(names = "--author", paramLabel = "<name>", description = "Who, kept in the key's history (default: ${sys:user.name}).")
     String author = System.getProperty("user.name", "unknown");
 
+    @Option(names = "--force", description = "Publish even when the change trips a guard rail (a logic topic or "
+            + "environment removed, every IDC that carried traffic drained at once); the reasons are still printed.")
+    boolean force;
+
     @Option(names = "--canary", description = "Publish to a subset of the clients only (--instance, --application, "
             + "--percent), beside the configuration in <key>.canary; then 'promote' or 'abandon' it.")
     boolean canary;
@@ -104,6 +110,22 @@ final class PublishCommand implements Callable<Integer> {
             if (comparison.unchanged()) {
                 out.println("not published: etcd key " + etcd.key + " already holds " + file + " (" + comparison.liveState() + ")");
                 return ConfigTool.OK;
+            }
+            List<String> refusals;
+            try {
+                refusals = PublishGuard.refusals(comparison.live().yaml(), config.text());
+            } catch (InvalidConfigurationException e) {
+                err.println("not published: " + e.getMessage()); // validated above; kept for a parser that disagrees
+                return ConfigTool.INVALID;
+            }
+            if (!refusals.isEmpty()) {
+                if (!force) {
+                    refusals.forEach(reason -> err.println("refused: " + reason));
+                    err.println("not published: the change trips " + refusals.size() + " guard rail"
+                            + (refusals.size() == 1 ? "" : "s") + "; if it is meant, publish with --force");
+                    return ConfigTool.GUARDED;
+                }
+                refusals.forEach(reason -> err.println("forced past: " + reason));
             }
             if (dryRun) {
                 out.println("dry run: would publish " + file + (canary ? " as a canary to " + target.describe() : "")

@@ -9,6 +9,8 @@ import io.lanemq.config.store.HistoryEntry;
 import io.lanemq.config.store.PendingCanary;
 import io.lanemq.config.store.Published;
 import io.lanemq.config.store.PublishOutcome;
+import io.lanemq.config.store.PublishGuard;
+import java.util.List;
 import io.lanemq.config.store.YamlDiff;
 import java.io.PrintWriter;
 import java.util.Optional;
@@ -72,6 +74,18 @@ final class RollbackCommand implements Callable<Integer> {
                 return ConfigTool.INVALID;
             }
             Published live = store.current();
+            List<String> refusals;
+            try {
+                refusals = PublishGuard.refusals(live.yaml(), yaml);
+            } catch (InvalidConfigurationException e) {
+                err.println("not rolled back: " + e.getMessage());
+                return ConfigTool.INVALID;
+            }
+            if (!refusals.isEmpty()) {
+                refusals.forEach(reason -> err.println("refused: " + reason));
+                err.println("not rolled back: the change trips a guard rail; publish the document with --force if it is meant");
+                return ConfigTool.GUARDED;
+            }
             String diff = YamlDiff.between(live.yaml(), yaml, "revision " + live.revision(), "revision " + revision);
             if (diff.isEmpty()) {
                 out.println("not rolled back: " + etcd.key + " already holds the document of revision " + revision);

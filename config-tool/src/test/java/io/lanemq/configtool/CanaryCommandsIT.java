@@ -128,4 +128,26 @@ class CanaryCommandsIT {
         assertThat(nobody.err()).contains("a canary must choose some clients");
         assertThat(new ConfigStore(client, key).current().exists()).isFalse();
     }
+
+    @Test
+    void aPublishDroppingATopicIsRefusedByTheGuardUnlessForced(TestInfo test) throws Exception {
+        key = "/tool/" + test.getTestMethod().orElseThrow().getName();
+        String twoTopics = Documents.VALID + """
+                  refunds:
+                    routes:
+                      - { cluster: cluster-a, physicalTopic: refunds, weight: 50 }
+                      - { cluster: cluster-b, physicalTopic: refunds, weight: 50 }
+                """;
+        assertThat(publish(twoTopics, "-m", "base").exitCode()).isZero();
+
+        ToolRun refused = publish(Documents.VALID, "-m", "drop refunds");
+        ToolRun forced = publish(Documents.VALID, "-m", "refunds retired", "--force");
+
+        assertThat(refused.exitCode()).isEqualTo(5);
+        assertThat(refused.err()).contains("refused: logic topic 'refunds' is removed from environment 'default': every "
+                + "send to it would fail", "publish with --force");
+        assertThat(forced.exitCode()).as(forced.err()).isZero();
+        assertThat(forced.err()).contains("forced past: logic topic 'refunds' is removed");
+        assertThat(new ConfigStore(client, key).current().yaml()).isEqualTo(Documents.VALID);
+    }
 }

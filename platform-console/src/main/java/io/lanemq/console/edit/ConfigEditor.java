@@ -1,11 +1,13 @@
 package io.lanemq.console.edit;
 
+import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.config.ConfigProblem;
 import io.lanemq.config.InvalidPlatformConfigException;
 import io.lanemq.config.etcd.EtcdException;
 import io.lanemq.config.store.ConfigStore;
 import io.lanemq.config.store.HistoryEntry;
 import io.lanemq.config.store.PublishOutcome;
+import io.lanemq.config.store.PublishGuard;
 import io.lanemq.config.store.Published;
 import io.lanemq.config.store.YamlDiff;
 import io.lanemq.console.access.Ownership;
@@ -87,8 +89,21 @@ public final class ConfigEditor {
         if (comment == null || comment.isBlank()) {
             throw new IllegalArgumentException("a comment saying why is required");
         }
+        List<String> refusals;
+        try {
+            refusals = PublishGuard.refusals(proposal.baseYaml(), proposal.yaml());
+        } catch (InvalidConfigurationException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        if (!refusals.isEmpty()) {
+            throw new IllegalArgumentException("refused: " + String.join("; ", refusals));
+        }
         PublishOutcome outcome = store.publish(proposal.baseRevision(), proposal.yaml(), proposal.baseYaml(), author,
                 comment.strip(), proposal.description(), proposal.diff());
+        if (outcome.canaryPending()) {
+            throw new IllegalArgumentException("a canary is pending in " + store.canaryKey()
+                    + ": promote or abandon it (lanemq-config promote / abandon) before publishing for everyone");
+        }
         if (!outcome.written()) {
             throw conflict(proposal.baseRevision(), outcome.revision());
         }
