@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * <p>A source reads the two from two places (two etcd keys, two files), each on its own watch thread; both feed this
  * view, which hands each resulting document to the {@link SnapshotDelivery} under its lock, so the listener is called
  * one change at a time, in order. A promotion reaches a chosen client as the configuration becoming the candidate and
- * the canary vanishing; whichever comes first, the document it runs is the same text, so it is delivered once. An
+ * the canary vanishing, in either order (see {@link #canaryAbsent(Optional, String)}); it runs the candidate's text
+ * throughout and is told once that it is now the configuration. An
  * unreadable canary counts as none (logged once per revision): the configuration is what every client can fall back on.
  */
 final class CanaryView {
@@ -84,8 +85,23 @@ final class CanaryView {
     }
 
     synchronized void canaryAbsent() {
+        canaryAbsent(Optional.empty(), null);
+    }
+
+    /**
+     * The canary is gone, and the configuration is {@code configurationNow} (read when the canary's deletion was seen),
+     * when that is newer than the one known: a promotion deletes the canary and writes the configuration in one etcd
+     * transaction, but the two watches may report them in either order, and a chosen client must go from the candidate
+     * to the promoted configuration, not back to the old one for a moment.
+     */
+    synchronized void canaryAbsent(Optional<ConfigDocument> configurationNow, String origin) {
         canary = null;
         canaryRevision = 0;
+        if (configurationNow.isPresent() && configuration != null
+                && configurationNow.get().revision() > configuration.revision()) {
+            configuration = configurationNow.get();
+            configurationOrigin = origin;
+        }
         deliver();
     }
 

@@ -234,7 +234,16 @@ public final class EtcdConfigSource implements ConfigSource {
 
                 @Override
                 public void onDelete(String deletedKey, long revision) {
-                    view.canaryAbsent();
+                    // A promotion wrote the configuration in the same transaction: read it, in case its own watch
+                    // reports it after this deletion. Rare (once per canary), so one read on this thread is cheap.
+                    Optional<ConfigDocument> now = Optional.empty();
+                    try {
+                        now = etcd.get(key).filter(entry -> entry.modRevision() >= revision)
+                                .map(entry -> ConfigDocument.fresh(describe(), key, entry.modRevision(), entry.value()));
+                    } catch (EtcdException e) {
+                        LOG.debug("reading {} after its canary was deleted: {}; its own watch brings it", describe(), e.toString());
+                    }
+                    view.canaryAbsent(now, now.map(d -> origin(d.revision())).orElse(null));
                 }
             };
             KeyWatch configurationWatch = fromSnapshot ? etcd.watchCurrent(key, configuration) : etcd.watch(key, from, configuration);
