@@ -121,7 +121,12 @@ public final class ConfigEditor {
 
     /** The change that publishes revision {@code revision}'s document again. */
     public Change rollbackTo(long revision) throws EtcdException, InvalidPlatformConfigException {
-        String yaml = entry(revision).yaml();
+        HistoryEntry entry = entry(revision);
+        if (!entry.ranEverywhere()) {
+            throw new IllegalArgumentException("revision " + revision + " was a canary (" + entry.change()
+                    + "), never in force for every client; roll back to a publish");
+        }
+        String yaml = entry.yaml();
         Configs.parse(yaml, "revision " + revision);
         return new Rollback(revision, yaml);
     }
