@@ -14,8 +14,11 @@ import java.util.Optional;
  * @param text       the document, unchanged
  * @param snapshotAt present when the document was read from a local snapshot instead of its source: when that
  *                   snapshot was written, the last moment it is known to have been current
+ * @param canary     whether it is a canary's candidate ({@link Canary}) rather than the configuration everyone runs;
+ *                   {@code revision} is then the canary's own revision
  */
-public record ConfigDocument(String source, String key, long revision, String text, Optional<Instant> snapshotAt) {
+public record ConfigDocument(String source, String key, long revision, String text, Optional<Instant> snapshotAt,
+                             boolean canary) {
     public ConfigDocument {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(key, "key");
@@ -23,9 +26,19 @@ public record ConfigDocument(String source, String key, long revision, String te
         Objects.requireNonNull(snapshotAt, "snapshotAt");
     }
 
+    /** A configuration (not a canary's candidate), read from its source or from a snapshot. */
+    public ConfigDocument(String source, String key, long revision, String text, Optional<Instant> snapshotAt) {
+        this(source, key, revision, text, snapshotAt, false);
+    }
+
     /** A document just read from its source. */
     public static ConfigDocument fresh(String source, String key, long revision, String text) {
         return new ConfigDocument(source, key, revision, text, Optional.empty());
+    }
+
+    /** A canary's candidate just read from its source, at the canary's revision. */
+    public static ConfigDocument candidate(String source, String key, long revision, String text) {
+        return new ConfigDocument(source, key, revision, text, Optional.empty(), true);
     }
 
     /** Whether it came from a local snapshot, not from its source. */
@@ -35,7 +48,7 @@ public record ConfigDocument(String source, String key, long revision, String te
 
     @Override
     public String toString() {
-        return "ConfigDocument[" + source + ", revision " + revision + ", " + text.length() + " chars"
+        return "ConfigDocument[" + source + (canary ? ", canary" : "") + ", revision " + revision + ", " + text.length() + " chars"
                 + snapshotAt.map(at -> ", snapshot of " + at).orElse("") + "]";
     }
 }

@@ -122,6 +122,9 @@ public final class ConfigSnapshotStore {
         json.put("source", document.source());
         json.put("key", document.key());
         json.put("revision", document.revision());
+        if (document.canary()) {
+            json.put("canary", true);
+        }
         json.put("savedAt", savedAt.toString());
         json.put("sha256", checksum(document.source(), document.key(), document.revision(), savedAt.toString(), document.text()));
         json.put("document", document.text());
@@ -206,7 +209,9 @@ public final class ConfigSnapshotStore {
         } catch (DateTimeParseException e) {
             throw new SnapshotRefusedException(file, "its savedAt '" + savedAtText + "' is not a time", e);
         }
-        return Optional.of(new ConfigDocument(savedSource, savedKey, revision, document, Optional.of(savedAt)));
+        // Not covered by the checksum, which older snapshots hold without it: it only says what the revision counts.
+        boolean canary = json.path("canary").asBoolean(false);
+        return Optional.of(new ConfigDocument(savedSource, savedKey, revision, document, Optional.of(savedAt), canary));
     }
 
     private static String text(JsonNode json, String field, Path file) throws SnapshotRefusedException {

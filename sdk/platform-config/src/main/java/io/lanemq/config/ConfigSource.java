@@ -13,8 +13,9 @@ public interface ConfigSource extends AutoCloseable {
     /**
      * Starts pushing changes to {@code listener} until {@link #close()}: every new valid snapshot
      * to {@link ConfigListener#onChange}, every rejected document to {@link ConfigListener#onRejected}
-     * (the previous snapshot stays in force). Calls come from one thread of the source, in order.
-     * A source that cannot change (configuration built in code) never calls back.
+     * (the previous snapshot stays in force).
+     * Calls come one at a time (a source that watches a canary beside the configuration has a thread for each), in
+     * order. A source that cannot change (configuration built in code) never calls back.
      */
     default void watch(ConfigListener listener) {
     }

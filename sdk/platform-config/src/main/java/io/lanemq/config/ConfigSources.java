@@ -52,12 +52,21 @@ public final class ConfigSources {
      */
     public static ConfigSource open(String location, Optional<String> environment, Optional<Path> snapshotDirectory)
             throws InvalidConfigurationException {
+        return open(location, environment, snapshotDirectory, Optional.empty());
+    }
+
+    /**
+     * As {@link #open(String, Optional, Optional)}, for the client {@code identity}: a canary published beside the
+     * configuration ({@link Canary}) that chooses it is what the source delivers. Empty: never chosen.
+     */
+    public static ConfigSource open(String location, Optional<String> environment, Optional<Path> snapshotDirectory,
+                                    Optional<ClientIdentity> identity) throws InvalidConfigurationException {
         PlatformConfigParser parser = new PlatformConfigParser(environment.orElseGet(ConfigSources::deploymentEnvironment));
         if (location.regionMatches(true, 0, ETCD_PREFIX, 0, ETCD_PREFIX.length())) {
-            return openEtcd(location, parser, snapshotDirectory.map(ConfigSnapshotStore::new));
+            return openEtcd(location, parser, snapshotDirectory.map(ConfigSnapshotStore::new), identity);
         }
         if (!location.contains(":") || location.matches("[A-Za-z]:[\\\\/].*")) {
-            return new FileConfigSource(Path.of(location), parser);
+            return new FileConfigSource(Path.of(location), parser, FileConfigSource.DEFAULT_RECHECK, identity);
         }
         URI uri;
         try {
@@ -66,7 +75,8 @@ public final class ConfigSources {
             throw new InvalidConfigurationException("configLocation is not a valid URI: '" + location + "': " + e.getReason(), e);
         }
         if ("file".equalsIgnoreCase(uri.getScheme())) {
-            return new FileConfigSource(Path.of(uri.isOpaque() ? uri.getSchemeSpecificPart() : uri.getPath()), parser);
+            return new FileConfigSource(Path.of(uri.isOpaque() ? uri.getSchemeSpecificPart() : uri.getPath()), parser,
+                    FileConfigSource.DEFAULT_RECHECK, identity);
         }
         throw new InvalidConfigurationException("configLocation scheme '" + uri.getScheme()
                 + "' is not supported; use file:/path/to/platform.yaml or etcd://host:port/key");
@@ -82,8 +92,8 @@ public final class ConfigSources {
     }
 
     /** Parsed by hand: java.net.URI takes a comma-separated endpoint list for a registry name, not a host. */
-    private static ConfigSource openEtcd(String given, PlatformConfigParser parser, Optional<ConfigSnapshotStore> snapshots)
-            throws InvalidConfigurationException {
+    private static ConfigSource openEtcd(String given, PlatformConfigParser parser, Optional<ConfigSnapshotStore> snapshots,
+                                         Optional<ClientIdentity> identity) throws InvalidConfigurationException {
         // Only a mistaken location holds a password, and it is refused; its message must not repeat it.
         String location = given.replaceAll("(?i)([?&]password=)[^&]*", "$1***");
         String rest = location.substring(ETCD_PREFIX.length());
@@ -109,7 +119,7 @@ public final class ConfigSources {
         } catch (IllegalArgumentException e) {
             throw new InvalidConfigurationException("configLocation '" + location + "': " + e.getMessage(), e);
         }
-        return new EtcdConfigSource(client, key, parser, snapshots);
+        return new EtcdConfigSource(client, key, parser, snapshots, identity);
     }
 
     /** {@code a=1&b=2}, values URL-decoded (a path may hold a space as {@code %20}). */

@@ -46,14 +46,22 @@ public final class EtcdConfigSource implements ConfigSource {
      */
     public static final Duration SNAPSHOT_START_WAIT = Duration.ofSeconds(2);
 
-    private final EtcdClient client;
+    private final EtcdClient etcd;
     private final String key;
     private final PlatformConfigParser parser;
     private final WatchSlot<KeyWatch> slot = new WatchSlot<>();
     private final Object lock = new Object();
     private final Optional<ConfigSnapshotStore> snapshots;
+    private final Optional<ClientIdentity> identity;
+    private final String canaryKey;
+    /** What the last load delivered (as {@link SnapshotDelivery#seen}), or null after a start on the snapshot. */
     private String loadedText;
     private long loadedRevision;
+    /** The configuration and the canary the last load read, to seed the watch's {@link CanaryView}. */
+    private ConfigDocument loadedConfiguration;
+    private Optional<Canary> loadedCanary = Optional.empty();
+    private long loadedCanaryRevision;
+    private long loadedCanaryStoreRevision;
     /** The last load found etcd unreachable and returned the snapshot. */
     private boolean loadedFromSnapshot;
 
@@ -68,8 +76,22 @@ public final class EtcdConfigSource implements ConfigSource {
      * @param snapshots where the configurations applied are kept, to start from while etcd is unreachable; empty: none
      */
     public EtcdConfigSource(EtcdClient client, String key, PlatformConfigParser parser, Optional<ConfigSnapshotStore> snapshots) {
+        this(client, key, parser, snapshots, Optional.empty());
+    }
+
+    /**
+     * Takes ownership of {@code client}: {@link #close()} closes it.
+     *
+     * @param snapshots where the configurations applied are kept, to start from while etcd is unreachable; empty: none
+     * @param identity  who reads, as a canary under {@code <key>.canary} chooses its clients ({@link Canary}); empty: a
+     *                  reader that is never chosen (a tool, a service without an application name)
+     */
+    public EtcdConfigSource(EtcdClient client, String key, PlatformConfigParser parser, Optional<ConfigSnapshotStore> snapshots,
+                            Optional<ClientIdentity> identity) {
         this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
-        this.client = Objects.requireNonNull(client, "client");
+        this.identity = Objects.requireNonNull(identity, "identity");
+        this.canaryKey = key + Canary.SUFFIX;
+        this.etcd = Objects.requireNonNull(client, "client");
         this.key = Objects.requireNonNull(key, "key");
         this.parser = Objects.requireNonNull(parser, "parser");
         if (key.isBlank()) {
@@ -87,19 +109,45 @@ public final class EtcdConfigSource implements ConfigSource {
     @Override
     public PlatformConfig load() throws InvalidConfigurationException {
         EtcdEntry entry;
+        Optional<EtcdEntry> canaryEntry;
+        long canaryStoreRevision;
         try {
-            Optional<EtcdEntry> read = hasSnapshot() ? client.get(key, SNAPSHOT_START_WAIT) : client.get(key);
+            Optional<EtcdEntry> read = hasSnapshot() ? etcd.get(key, SNAPSHOT_START_WAIT) : etcd.get(key);
             entry = read.orElseThrow(() -> new InvalidConfigurationException("no platform configuration in "
-                    + describe() + ": etcd key '" + key + "' does not exist on [" + client.describe()
-                    + "]; publish one with: lanemq-config publish <file> --etcd " + client.describe() + " --key " + key));
+                    + describe() + ": etcd key '" + key + "' does not exist on [" + etcd.describe()
+                    + "]; publish one with: lanemq-config publish <file> --etcd " + etcd.describe() + " --key " + key));
+            // Read after the configuration: a promotion between the two reads shows as its candidate, no longer based on
+            // the configuration read, so the client runs the configuration and the watch brings the promoted one.
+            canaryEntry = identity.isEmpty() ? Optional.empty()
+                    : hasSnapshot() ? etcd.get(canaryKey, SNAPSHOT_START_WAIT) : etcd.get(canaryKey);
+            canaryStoreRevision = canaryEntry.map(EtcdEntry::storeRevision).orElse(entry.storeRevision());
         } catch (EtcdException e) {
             return loadSnapshot(e);
         }
-        PlatformConfig config = parser.parse(entry.value(), origin(entry.modRevision()))
-                .withDocument(ConfigDocument.fresh(describe(), key, entry.modRevision(), entry.value()));
+        ConfigDocument configuration = ConfigDocument.fresh(describe(), key, entry.modRevision(), entry.value());
+        Optional<Canary> canary = canaryEntry.flatMap(c -> CanaryView.read(c.value(), canaryOrigin(c.modRevision())));
+        long canaryRevision = canaryEntry.map(EtcdEntry::modRevision).orElse(0L);
+        ConfigDocument runs = CanaryView.resolve(identity, configuration, canary, canaryRevision);
+        PlatformConfig config;
+        if (runs.canary()) {
+            try {
+                config = parser.parse(runs.text(), canaryOrigin(canaryRevision)).withDocument(runs);
+            } catch (InvalidConfigurationException invalid) {
+                // Published candidates are validated; one that is not valid here (another environment) is not run.
+                LOG.warn("{}; starting on the configuration instead", invalid.getMessage());
+                runs = configuration;
+                config = parser.parse(runs.text(), origin(entry.modRevision())).withDocument(runs);
+            }
+        } else {
+            config = parser.parse(runs.text(), origin(entry.modRevision())).withDocument(runs);
+        }
         synchronized (lock) {
-            loadedText = entry.value();
+            loadedText = SnapshotDelivery.seen(runs);
             loadedRevision = entry.storeRevision();
+            loadedConfiguration = configuration;
+            loadedCanary = canary;
+            loadedCanaryRevision = canaryRevision;
+            loadedCanaryStoreRevision = canaryStoreRevision;
             loadedFromSnapshot = false;
         }
         return config;
@@ -150,30 +198,82 @@ public final class EtcdConfigSource implements ConfigSource {
         slot.start(describe(), () -> {
             String baseline;
             long from;
+            long canaryFrom;
             boolean fromSnapshot;
+            CanaryView view;
             synchronized (lock) {
                 baseline = loadedText;
                 from = loadedText == null ? 0 : loadedRevision + 1;
+                canaryFrom = loadedText == null ? 0 : loadedCanaryStoreRevision + 1;
                 fromSnapshot = loadedFromSnapshot;
+                // After a start on the snapshot there is no baseline: etcd's document is delivered even when it is the
+                // snapshot's, so the caller learns that what it runs is current again.
+                view = new CanaryView(identity, new SnapshotDelivery(parser, listener, baseline), this::canaryOrigin);
+                if (loadedConfiguration != null && !fromSnapshot) {
+                    view.seed(loadedConfiguration, origin(loadedConfiguration.revision()), loadedCanary, loadedCanaryRevision);
+                }
             }
-            // After a start on the snapshot there is no baseline: etcd's document is delivered even when it is the
-            // snapshot's, so the caller learns that what it runs is current again.
-            SnapshotDelivery delivery = new SnapshotDelivery(parser, listener, baseline);
-            KeyWatchListener deliver = new KeyWatchListener() {
+            KeyWatchListener configuration = new KeyWatchListener() {
                 @Override
                 public void onPut(EtcdEntry entry) {
-                    delivery.offer(ConfigDocument.fresh(describe(), key, entry.modRevision(), entry.value()),
+                    view.configuration(ConfigDocument.fresh(describe(), key, entry.modRevision(), entry.value()),
                             origin(entry.modRevision()));
                 }
 
                 @Override
                 public void onDelete(String deletedKey, long revision) {
-                    delivery.offerAbsent(new InvalidConfigurationException("etcd key '" + key + "' was deleted at revision "
+                    view.configurationAbsent(new InvalidConfigurationException("etcd key '" + key + "' was deleted at revision "
                             + revision + " (" + describe() + "); the last good configuration stays in force"), describe());
                 }
             };
-            return fromSnapshot ? client.watchCurrent(key, deliver) : client.watch(key, from, deliver);
+            KeyWatchListener canary = new KeyWatchListener() {
+                @Override
+                public void onPut(EtcdEntry entry) {
+                    view.canary(entry.value(), entry.modRevision());
+                }
+
+                @Override
+                public void onDelete(String deletedKey, long revision) {
+                    // A promotion wrote the configuration in the same transaction: read it, in case its own watch
+                    // reports it after this deletion. Rare (once per canary), so one read on this thread is cheap.
+                    Optional<ConfigDocument> now = Optional.empty();
+                    try {
+                        now = etcd.get(key).filter(entry -> entry.modRevision() >= revision)
+                                .map(entry -> ConfigDocument.fresh(describe(), key, entry.modRevision(), entry.value()));
+                    } catch (EtcdException e) {
+                        LOG.debug("reading {} after its canary was deleted: {}; its own watch brings it", describe(), e.toString());
+                    }
+                    view.canaryAbsent(now, now.map(d -> origin(d.revision())).orElse(null));
+                }
+            };
+            KeyWatch configurationWatch = fromSnapshot ? etcd.watchCurrent(key, configuration) : etcd.watch(key, from, configuration);
+            if (identity.isEmpty()) {
+                return configurationWatch; // never chosen by a canary, so there is nothing to watch there
+            }
+            // Two watches, not one over a key range: the range from the key to its canary would also carry every key
+            // that sorts between them (another environment's key), each a whole document, to every client.
+            KeyWatch canaryWatch = fromSnapshot ? etcd.watchCurrent(canaryKey, canary) : etcd.watch(canaryKey, canaryFrom, canary);
+            return new BothWatches(configurationWatch, canaryWatch);
         });
+    }
+
+    /** The configuration's and the canary's watch, run and stopped together. */
+    private record BothWatches(KeyWatch configuration, KeyWatch canary) implements KeyWatch {
+        @Override
+        public boolean isConnected() {
+            return configuration.isConnected() && canary.isConnected();
+        }
+
+        @Override
+        public long nextRevision() {
+            return configuration.nextRevision();
+        }
+
+        @Override
+        public void close() {
+            configuration.close();
+            canary.close();
+        }
     }
 
     /** Keeps {@code config}'s document as this source's snapshot, when it has a snapshot store and the document is etcd's. */
@@ -209,11 +309,15 @@ public final class EtcdConfigSource implements ConfigSource {
 
     @Override
     public String describe() {
-        return "etcd://" + client.describe() + (key.startsWith("/") ? "" : "/") + key;
+        return "etcd://" + etcd.describe() + (key.startsWith("/") ? "" : "/") + key;
     }
 
     private String origin(long revision) {
         return describe() + " (revision " + revision + ")";
+    }
+
+    private String canaryOrigin(long revision) {
+        return describe() + Canary.SUFFIX + " (revision " + revision + ")";
     }
 
     /** Stops the watch thread and closes the etcd connections. */
@@ -223,6 +327,6 @@ public final class EtcdConfigSource implements ConfigSource {
         if (running != null) {
             running.close();
         }
-        client.close();
+        etcd.close();
     }
 }

@@ -49,7 +49,7 @@ final class FileWatcher implements AutoCloseable {
 
     private final Path path;
     private final String origin;
-    private final SnapshotDelivery delivery;
+    private final Sink delivery;
     private final long recheckNanos;
     private final WatchService watchService;
     private final Thread thread;
@@ -58,7 +58,14 @@ final class FileWatcher implements AutoCloseable {
     private Signature lastRead;
     private volatile boolean closed;
 
-    FileWatcher(Path path, String origin, SnapshotDelivery delivery, Duration recheck) throws IOException {
+    /** Where the reads go: each text read, or why the file could not be read. Called from the watch thread. */
+    interface Sink {
+        void offer(String text, String origin);
+
+        void offerAbsent(InvalidConfigurationException why, String origin);
+    }
+
+    FileWatcher(Path path, String origin, Sink delivery, Duration recheck) throws IOException {
         this.path = path;
         this.origin = origin;
         this.delivery = delivery;

@@ -14,6 +14,9 @@ import org.slf4j.LoggerFactory;
  * equal snapshot (a comment) costs at most one needless swap. After a rejection the next different document is
  * delivered even when it equals the last good one, so a listener sees that the bad state is over.
  *
+ * <p>A canary's candidate counts as different from the same text as the configuration, and from itself at another
+ * canary revision: a promoted client must learn it runs the configuration now, and the revision it reports must move.
+ *
  * <p>Not thread-safe: each source drives it from its one watch thread, which keeps calls in order.
  */
 final class SnapshotDelivery {
@@ -25,7 +28,7 @@ final class SnapshotDelivery {
     private Object lastSeen;
 
     /**
-     * @param baseline the document the caller already has (from {@code load()}), or null when none
+     * @param baseline what the caller already has (from {@code load()}, as {@link #seen}), or null when none
      */
     SnapshotDelivery(PlatformConfigParser parser, ConfigListener listener, String baseline) {
         this.parser = Objects.requireNonNull(parser, "parser");
@@ -45,10 +48,11 @@ final class SnapshotDelivery {
      */
     boolean offer(ConfigDocument document, String origin) {
         String text = document.text();
-        if (text.equals(lastSeen)) {
+        String seen = seen(document);
+        if (seen.equals(lastSeen)) {
             return false;
         }
-        lastSeen = text;
+        lastSeen = seen;
         PlatformConfig next;
         try {
             next = parser.parse(text, origin).withDocument(document);
@@ -58,6 +62,11 @@ final class SnapshotDelivery {
         }
         call(origin, () -> listener.onChange(next));
         return true;
+    }
+
+    /** What is compared with the last document offered: its text, and for a canary's candidate its revision. */
+    static String seen(ConfigDocument document) {
+        return document.canary() ? "canary " + document.revision() + "\n" + document.text() : document.text();
     }
 
     /** The document is gone or unreadable: rejected once, until a document can be read again. */

@@ -47,8 +47,10 @@ public final class ClientOptions {
     private final Duration requireClusterWithin;
     private final Path configSnapshotDirectory;
     private final boolean configSnapshots;
+    private final String instanceId;
 
     private ClientOptions(Builder builder) {
+        this.instanceId = builder.instanceId;
         this.requireClusterWithin = builder.requireClusterWithin;
         this.configSnapshotDirectory = builder.configSnapshotDirectory;
         this.configSnapshots = builder.configSnapshots;
@@ -116,6 +118,15 @@ public final class ClientOptions {
         return Optional.ofNullable(configSnapshotDirectory);
     }
 
+    /**
+     * This instance's id, as a canary of the platform configuration chooses instances by it (by name, or a stable hash
+     * for a percentage); empty: the deployment's, the environment variable {@code HOSTNAME} (on Kubernetes the pod
+     * name), else the host's name. Processes sharing a host need their own.
+     */
+    public Optional<String> instanceId() {
+        return Optional.ofNullable(instanceId);
+    }
+
     /** Whether the client keeps configuration snapshots (true unless turned off with {@link Builder#noConfigSnapshots()}). */
     public boolean configSnapshots() {
         return configSnapshots;
@@ -138,6 +149,7 @@ public final class ClientOptions {
         private Duration requireClusterWithin;
         private Path configSnapshotDirectory;
         private boolean configSnapshots = true;
+        private String instanceId;
 
         private Builder(String applicationName) {
             this.applicationName = Names.requireName("applicationName", applicationName);
@@ -197,6 +209,12 @@ public final class ClientOptions {
          */
         public Builder configSnapshotDirectory(Path directory) {
             this.configSnapshotDirectory = Objects.requireNonNull(directory, "configSnapshotDirectory");
+            return this;
+        }
+
+        /** This instance's id (see {@link ClientOptions#instanceId()}); usually left to the deployment. */
+        public Builder instanceId(String instanceId) {
+            this.instanceId = Names.requireText("instanceId", instanceId);
             return this;
         }
 

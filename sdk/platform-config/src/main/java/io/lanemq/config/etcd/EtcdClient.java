@@ -15,6 +15,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import io.lanemq.config.etcd.internal.Compare;
+import io.lanemq.config.etcd.internal.DeleteRangeRequest;
 import io.lanemq.config.etcd.internal.KVGrpc;
 import io.lanemq.config.etcd.internal.KeyValue;
 import io.lanemq.config.etcd.internal.PutRequest;
@@ -220,6 +221,37 @@ public final class EtcdClient implements AutoCloseable {
         RangeResponse now = response.getResponses(0).getResponseRange();
         return new CompareAndPutResult(false, revision, now.getKvsCount() == 0 ? Optional.empty()
                 : Optional.of(entry(key, now.getKvs(0), revision)));
+    }
+
+    /**
+     * Writes {@code puts} and deletes {@code deletes} in one transaction if every key of {@code expectedModRevisions}
+     * was last written at its revision (0: the key must not exist); otherwise changes nothing. What several keys must
+     * agree on (a configuration and its pending canary) is checked and changed at once.
+     *
+     * @return whether it was written, and the store's revision after the transaction
+     */
+    public TransactionResult transact(Map<String, Long> expectedModRevisions, Map<String, String> puts, List<String> deletes)
+            throws EtcdException {
+        if (expectedModRevisions.isEmpty()) {
+            throw new IllegalArgumentException("a transaction needs at least one expected revision");
+        }
+        TxnRequest.Builder txn = TxnRequest.newBuilder();
+        expectedModRevisions.forEach((k, revision) -> {
+            if (revision < 0) {
+                throw new IllegalArgumentException("expected revision of " + k + " must be >= 0 (0: absent), was " + revision);
+            }
+            txn.addCompare(Compare.newBuilder().setKey(bytes(k)).setTarget(Compare.CompareTarget.MOD)
+                    .setResult(Compare.CompareResult.EQUAL).setModRevision(revision));
+        });
+        puts.forEach((k, v) -> txn.addSuccess(putOp(k, v)));
+        deletes.forEach(k -> txn.addSuccess(RequestOp.newBuilder()
+                .setRequestDeleteRange(DeleteRangeRequest.newBuilder().setKey(bytes(k))).build()));
+        TxnRequest request = txn.build();
+        String first = expectedModRevisions.keySet().iterator().next();
+        TxnResponse response = call("transaction", first, channel -> KVGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                .txn(request));
+        return new TransactionResult(response.getSucceeded(), response.getHeader().getRevision());
     }
 
     /** Reads every key that starts with {@code prefix}, in key order (one linearizable read). */

@@ -67,6 +67,7 @@ final class ConfigReloader implements ConfigListener {
         metrics.reloadHealthGauge(() -> lastRejection == null ? 0 : 1);
         metrics.configStaleGauge(() -> stale().isPresent() ? 1 : 0);
         metrics.configRevisionGauge(() -> config.current().document().map(ConfigDocument::revision).orElse(0L));
+        metrics.configCanaryGauge(() -> config.current().document().filter(ConfigDocument::canary).isPresent() ? 1 : 0);
     }
 
     @Override
@@ -93,7 +94,8 @@ final class ConfigReloader implements ConfigListener {
         lastRejection = null;
         metrics.reloaded(true);
         log.info("configuration change from {}{} applied to {} running producers and consumers", source,
-                next.document().map(d -> " (revision " + d.revision() + ")").orElse(""), running.size());
+                next.document().map(d -> " (" + (d.canary() ? "canary " : "") + "revision " + d.revision() + ")").orElse(""),
+                running.size());
         previous.document().filter(ConfigDocument::stale).ifPresent(snapshot -> log.info("the configuration from {} is current "
                 + "again; the client ran on its snapshot of revision {} (written {}) since it started", source,
                 snapshot.revision(), snapshot.snapshotAt().orElseThrow()));

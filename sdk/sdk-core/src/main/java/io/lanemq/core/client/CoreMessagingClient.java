@@ -16,6 +16,7 @@ import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
 import io.lanemq.api.spi.MessagingBinding;
 import io.lanemq.config.ConfigSnapshotStore;
+import io.lanemq.config.ClientIdentity;
 import io.lanemq.config.ConfigSource;
 import io.lanemq.config.ConfigSources;
 import io.lanemq.config.ConfigSubscriber;
@@ -141,8 +142,11 @@ public final class CoreMessagingClient implements MessagingClient {
         Objects.requireNonNull(ticker, "ticker");
         Objects.requireNonNull(wallClock, "wallClock");
         Objects.requireNonNull(observations, "observations");
+        ClientIdentity identity = options.instanceId().map(id -> new ClientIdentity(options.applicationName(), id))
+                .orElseGet(() -> ClientIdentity.ofDeployment(options.applicationName()));
         ConfigSource source = ConfigSources.open(options.configLocation(), options.environment(), !options.configSnapshots()
-                ? Optional.empty() : options.configSnapshotDirectory().or(ConfigSnapshotStore::deploymentDirectory));
+                ? Optional.empty() : options.configSnapshotDirectory().or(ConfigSnapshotStore::deploymentDirectory),
+                Optional.of(identity));
         LaneRuntime lanes = null;
         try {
             PlatformConfigRef config = new PlatformConfigRef(source.load());

@@ -57,8 +57,13 @@ public final class SdkMetrics {
      * 0 once the centre's current document took effect; gauge. The health says since when.
      */
     public static final String CONFIG_STALE = "lanemq.config.stale";
-    /** The config centre's revision of the configuration in force (etcd's revision of the key), 0 for a file; gauge. */
+    /**
+     * The config centre's revision of the configuration in force (etcd's revision of the key; of the canary key while
+     * {@link #CONFIG_CANARY} is 1), 0 for a file; gauge.
+     */
     public static final String CONFIG_REVISION = "lanemq.config.revision";
+    /** 1 while the client runs a canary's candidate rather than the configuration everyone runs, else 0; gauge. */
+    public static final String CONFIG_CANARY = "lanemq.config.canary";
     /**
      * Messages handed to listeners, by outcome (a {@link ConsumeOutcome}: {@code success} / {@code retry} /
      * {@code dead_letter}); counter. {@code dead_letter} counts each message this consumer sent to its group's
@@ -240,6 +245,12 @@ public final class SdkMetrics {
     /** @param revision the source's revision of the configuration in force */
     public void configRevisionGauge(DoubleSupplier revision) {
         gauges.add(Gauge.builder(CONFIG_REVISION, revision, DoubleSupplier::getAsDouble).tags(common).strongReference(true)
+                .register(registry));
+    }
+
+    /** @param canary 1 while the configuration in force is a canary's candidate, else 0 */
+    public void configCanaryGauge(DoubleSupplier canary) {
+        gauges.add(Gauge.builder(CONFIG_CANARY, canary, DoubleSupplier::getAsDouble).tags(common).strongReference(true)
                 .register(registry));
     }
 

@@ -1,11 +1,13 @@
 package io.lanemq.console.edit;
 
+import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.config.ConfigProblem;
 import io.lanemq.config.InvalidPlatformConfigException;
 import io.lanemq.config.etcd.EtcdException;
 import io.lanemq.config.store.ConfigStore;
 import io.lanemq.config.store.HistoryEntry;
 import io.lanemq.config.store.PublishOutcome;
+import io.lanemq.config.store.PublishGuard;
 import io.lanemq.config.store.Published;
 import io.lanemq.config.store.YamlDiff;
 import io.lanemq.console.access.Ownership;
@@ -87,8 +89,21 @@ public final class ConfigEditor {
         if (comment == null || comment.isBlank()) {
             throw new IllegalArgumentException("a comment saying why is required");
         }
+        List<String> refusals;
+        try {
+            refusals = PublishGuard.refusals(proposal.baseYaml(), proposal.yaml());
+        } catch (InvalidConfigurationException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        if (!refusals.isEmpty()) {
+            throw new IllegalArgumentException("refused: " + String.join("; ", refusals));
+        }
         PublishOutcome outcome = store.publish(proposal.baseRevision(), proposal.yaml(), proposal.baseYaml(), author,
                 comment.strip(), proposal.description(), proposal.diff());
+        if (outcome.canaryPending()) {
+            throw new IllegalArgumentException("a canary is pending in " + store.canaryKey()
+                    + ": promote or abandon it (lanemq-config promote / abandon) before publishing for everyone");
+        }
         if (!outcome.written()) {
             throw conflict(proposal.baseRevision(), outcome.revision());
         }
@@ -106,7 +121,12 @@ public final class ConfigEditor {
 
     /** The change that publishes revision {@code revision}'s document again. */
     public Change rollbackTo(long revision) throws EtcdException, InvalidPlatformConfigException {
-        String yaml = entry(revision).yaml();
+        HistoryEntry entry = entry(revision);
+        if (!entry.ranEverywhere()) {
+            throw new IllegalArgumentException("revision " + revision + " was a canary (" + entry.change()
+                    + "), never in force for every client; roll back to a publish");
+        }
+        String yaml = entry.yaml();
         Configs.parse(yaml, "revision " + revision);
         return new Rollback(revision, yaml);
     }
