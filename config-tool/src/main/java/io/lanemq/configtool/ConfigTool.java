@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
  * java -jar lanemq-config.jar publish platform.yaml --dry-run --etcd ...      # validate and diff, write nothing
  * java -jar lanemq-config.jar publish platform.yaml -m "drain idc-b, ticket 42" --expect-revision 1207 --etcd 10.0.0.1:2379,10.0.0.2:2379 --key /lanemq/platform/prod \
  *     --cacert /etc/lanemq/etcd-ca.pem --user ops --password-file ~/.lanemq/etcd-password
+ * java -jar lanemq-config.jar seek order-paid billing --to-time 2026-11-27T08:00:00Z --config file:/etc/lanemq/platform.yaml
  * java -jar lanemq-config.jar show --etcd 10.0.0.1:2379 --key /lanemq/platform/prod --cacert /etc/lanemq/etcd-ca.pem \
  *     --cert ops.pem --cert-key ops-key.pem
  * }</pre>
@@ -23,15 +24,17 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "lanemq-config", mixinStandardHelpOptions = true, version = "lanemq-config 0.1.0",
         description = "Validates LaneMQ platform configuration and publishes it to etcd.",
-        subcommands = {ValidateCommand.class, DiffCommand.class, PublishCommand.class, ShowCommand.class},
+        subcommands = {ValidateCommand.class, DiffCommand.class, PublishCommand.class, ShowCommand.class, SeekCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done", "1:invalid document, or no such key", "2:usage error", "3:etcd unreachable or failed",
-                "4:not published: the key changed since the expected revision"})
+                "4:not published: the key changed since the expected revision",
+                "5:seek: not every cluster moved"})
 public final class ConfigTool implements Runnable {
     static final int OK = 0;
     static final int INVALID = 1;
     static final int ETCD_FAILED = 3;
     static final int CONFLICT = 4;
+    static final int INCOMPLETE = 5;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -50,6 +53,6 @@ public final class ConfigTool implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a subcommand: validate, diff, publish or show");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a subcommand: validate, diff, publish, show or seek");
     }
 }
