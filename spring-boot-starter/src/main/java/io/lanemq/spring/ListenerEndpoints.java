@@ -9,6 +9,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.aop.support.AopUtils;
@@ -39,7 +40,27 @@ final class ListenerEndpoints {
                 endpoints.addAll(handlerMethods(beanName, beanFactory));
             }
         }
+        Map<String, ListenerEndpoint> byId = new LinkedHashMap<>();
+        for (ListenerEndpoint endpoint : endpoints) {
+            ListenerEndpoint same = byId.putIfAbsent(endpoint.id(), endpoint);
+            if (same != null) {
+                throw new BeanInitializationException("@LaneMqListener id '" + endpoint.id() + "' is given twice: " + same
+                        + " and " + endpoint + "; each listener needs its own");
+            }
+        }
         return List.copyOf(endpoints);
+    }
+
+    /** {@code endpoint} with the annotation's id and autoStartup. */
+    private static ListenerEndpoint controlled(String where, LaneMqListener annotation, ListenerEndpoint endpoint,
+                                               ConfigurableListableBeanFactory beanFactory) {
+        String autoStartup = beanFactory.resolveEmbeddedValue(annotation.autoStartup());
+        String value = autoStartup == null ? "" : autoStartup.strip();
+        if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+            throw new BeanInitializationException("@LaneMqListener on " + where + ": autoStartup must be true or false, was '"
+                    + autoStartup + "'");
+        }
+        return endpoint.controlled(beanFactory.resolveEmbeddedValue(annotation.id()), Boolean.parseBoolean(value));
     }
 
     private static ListenerEndpoint listenerBean(String beanName, ConfigurableListableBeanFactory beanFactory) {
@@ -55,8 +76,9 @@ final class ListenerEndpoints {
             throw new BeanInitializationException("@LaneMqListener on " + where + ": batchSize goes on a handler method"
                     + " taking a List; a MessageListener bean takes one message at a time");
         }
-        return ListenerEndpoint.single(beanName, subscription(where, annotation, beanFactory),
-                withErrorHandler(where, annotation, beanFactory.getBean(beanName, MessageListener.class), beanFactory));
+        return controlled(where, annotation, ListenerEndpoint.single(beanName, subscription(where, annotation, beanFactory),
+                withErrorHandler(where, annotation, beanFactory.getBean(beanName, MessageListener.class), beanFactory)),
+                beanFactory);
     }
 
     /** Annotated methods other than {@code @Bean} methods, which declare listener beans (above). */
@@ -78,12 +100,13 @@ final class ListenerEndpoints {
             Integer batchSize = number(where, "batchSize", annotation.batchSize(), beanFactory);
             try {
                 if (batchSize != null) {
-                    endpoints.add(ListenerEndpoint.batch(name, subscription(where, annotation, beanFactory),
-                            BatchHandlerMethodListener.of(bean, method, invocable, conversion),
-                            batching(where, annotation, batchSize, beanFactory)));
+                    endpoints.add(controlled(where, annotation, ListenerEndpoint.batch(name, subscription(where, annotation,
+                                    beanFactory), BatchHandlerMethodListener.of(bean, method, invocable, conversion),
+                            batching(where, annotation, batchSize, beanFactory)), beanFactory));
                 } else {
-                    endpoints.add(ListenerEndpoint.single(name, subscription(where, annotation, beanFactory), withErrorHandler(
-                            where, annotation, HandlerMethodListener.of(bean, method, invocable, conversion), beanFactory)));
+                    endpoints.add(controlled(where, annotation, ListenerEndpoint.single(name, subscription(where, annotation,
+                            beanFactory), withErrorHandler(where, annotation, HandlerMethodListener.of(bean, method, invocable,
+                            conversion), beanFactory)), beanFactory));
                 }
             } catch (IllegalArgumentException e) {
                 throw new BeanInitializationException("@LaneMqListener on " + where + ": " + e.getMessage(), e);
