@@ -17,6 +17,35 @@ package io.lanemq.api;
 public interface Consumer extends AutoCloseable {
     Subscription subscription();
 
+    /**
+     * Stops taking new messages until {@link #resume()}, without leaving the group: the consumer keeps its share of
+     * the topic, so the group's other members do not take it over, and its messages wait on the brokers.
+     *
+     * <p>Messages the listener is processing when this is called finish and are committed as usual; it returns at
+     * once, without waiting for them. In DIRECT mode the consumer stops fetching on every cluster, and the few
+     * messages a fetch already under way brings (at most a fetch batch per queue) are held, not handed to the
+     * listener, until {@link #resume()}; they are neither acknowledged nor sent back, so the pause itself delivers
+     * nothing twice. In PROXY mode the consumer takes back the credits the proxy has not used: deliveries it had
+     * already pushed are processed and acknowledged as usual, then nothing more comes. Pausing a paused consumer
+     * does nothing. {@link #close()} while paused first hands the held messages to the listener, so that none comes
+     * back as a failed attempt.
+     *
+     * <pre>{@code
+     * consumer.pause();   // the downstream database is being migrated
+     * ...
+     * consumer.resume();  // everything sent meanwhile is delivered, none lost, none twice
+     * }</pre>
+     *
+     * <p>Thread-safe; survives a change of the group's consumption mode (the new path starts paused).
+     */
+    void pause();
+
+    /** Takes messages again after {@link #pause()}: held ones first, then fetching resumes. Does nothing unless paused. */
+    void resume();
+
+    /** Whether {@link #pause()} is in effect. */
+    boolean paused();
+
     @Override
     void close();
 }

@@ -1,7 +1,9 @@
 package io.lanemq.api;
 
 import io.lanemq.api.spi.ClientProvider;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
 
@@ -57,6 +59,29 @@ public interface MessagingClient extends AutoCloseable {
      */
     Consumer subscribe(Subscription subscription, Batching batching, BatchMessageListener listener)
             throws MessagingException;
+
+    /**
+     * Moves consumer group {@code consumerGroup} of {@code logicTopic}, on every cluster of the topic, to the first
+     * message stored at or after {@code to}, or to the end of the topic when {@code to} is empty (skipping what waits):
+     * for replaying a day after a bad deployment, or for skipping a backlog. Where the group has live members the
+     * brokers tell them (every instance's consumers on that cluster), and they move without a restart; where it has none, the committed offsets are written, and the next
+     * member starts from them. Messages in flight at the move may still be processed once more.
+     *
+     * <pre>{@code
+     * SeekResult result = client.seek("order-paid", "billing", Optional.of(Instant.parse("2026-11-27T08:00:00Z")));
+     * if (!result.complete()) { ... }          // a cluster down or refusing: seek again when it is back
+     * }</pre>
+     *
+     * <p>A cluster that fails does not stop the others; its failure is in the result. RocketMQ's members stop about
+     * 10 s while they move. A {@linkplain Consumer#pause() paused} consumer stays paused, though its RocketMQ client
+     * fetches again after the move (what it fetches is held until it resumes).
+     *
+     * @throws UnknownTopicException the logic topic, or the group on it, is not configured
+     * @throws InvalidConfigurationException the group is in PROXY mode (not supported: the consumer proxy keeps its
+     *                                       own offsets)
+     * @throws MessagingException no cluster could be reset
+     */
+    SeekResult seek(String logicTopic, String consumerGroup, Optional<Instant> to) throws MessagingException;
 
     /**
      * The client's health now, for a health endpoint: its configuration source (location, when the configuration in

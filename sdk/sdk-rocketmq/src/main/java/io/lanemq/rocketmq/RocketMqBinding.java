@@ -2,6 +2,7 @@ package io.lanemq.rocketmq;
 
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.spi.BoundConsumer;
+import io.lanemq.api.spi.BoundOffsetReset;
 import io.lanemq.api.spi.BoundConsumerSpec;
 import io.lanemq.api.spi.BoundListener;
 import io.lanemq.api.spi.BoundProducer;
@@ -67,6 +68,13 @@ public final class RocketMqBinding implements MessagingBinding {
     public Optional<String> unreachable(ClusterEndpoint cluster) {
         return TcpReach.noneAccepts(cluster.nameServerAddress(), TcpReach.NAME_SERVER_CONNECT_TIMEOUT).map(failures ->
                 "no name server of cluster '" + cluster.clusterName() + "' accepted a connection (" + failures + ")");
+    }
+
+    /** See {@link OffsetResets}. */
+    @Override
+    public BoundOffsetReset resetOffsets(ClusterEndpoint cluster, String consumerGroup, String topic, long timestampMillis)
+            throws MessagingException {
+        return OffsetResets.reset(Objects.requireNonNull(cluster, "cluster"), consumerGroup, topic, timestampMillis);
     }
 
     @Override

@@ -192,6 +192,20 @@ final class RocketMqConsumer implements BoundConsumer {
         }
     }
 
+    /**
+     * RocketMQ's suspend: no new pull is sent (the client looks again every second); a long poll already held by a
+     * broker may still return one batch per queue, which the core holds while paused.
+     */
+    @Override
+    public void pause() {
+        consumer.suspend();
+    }
+
+    @Override
+    public void resume() {
+        consumer.resume();
+    }
+
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {

@@ -6,6 +6,7 @@ import io.lanemq.api.MessagingException;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.TransactionChecker;
+import io.lanemq.api.spi.MessagingBinding;
 import io.lanemq.core.client.CoreMessagingClient;
 import io.lanemq.api.LaneEndpointException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -45,11 +46,16 @@ public class LaneMqAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     public MessagingClient laneMqMessagingClient(LaneMqProperties properties, ObjectProvider<MeterRegistry> registry,
-                                                 ObjectProvider<ObservationRegistry> observations) {
+                                                 ObjectProvider<ObservationRegistry> observations,
+                                                 ObjectProvider<MessagingBinding> binding) {
         ClientOptions options = properties.clientOptions();
+        MeterRegistry meters = registry.getIfUnique(() -> Metrics.globalRegistry);
+        ObservationRegistry observed = observations.getIfUnique(() -> ObservationRegistry.NOOP);
+        MessagingBinding given = binding.getIfUnique();
         try {
-            return CoreMessagingClient.start(options, registry.getIfUnique(() -> Metrics.globalRegistry),
-                    observations.getIfUnique(() -> ObservationRegistry.NOOP));
+            // A binding bean is a test's (the in-memory binding of @LaneMqTest(mode = IN_MEMORY)); else the class path's.
+            return given != null ? CoreMessagingClient.start(options, meters, observed, given)
+                    : CoreMessagingClient.start(options, meters, observed);
         } catch (LaneEndpointException e) {
             // A taken port is the listen port's fault; anything else (address, TLS material) is named by the SDK's message.
             throw new InvalidLaneMqPropertyException(LaneMqProperties.PREFIX + (e.addressInUse() ? ".lanes.listen-port" : ".lanes"),
@@ -110,7 +116,13 @@ public class LaneMqAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public LaneMqListenerLifecycle laneMqListenerLifecycle(MessagingClient client) {
-        return new LaneMqListenerLifecycle(client);
+    public LaneMqListenerRegistry laneMqListenerRegistry(MessagingClient client) {
+        return new LaneMqListenerRegistry(client);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public LaneMqListenerLifecycle laneMqListenerLifecycle(LaneMqListenerRegistry registry) {
+        return new LaneMqListenerLifecycle(registry);
     }
 }

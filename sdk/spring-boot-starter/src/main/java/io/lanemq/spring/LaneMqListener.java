@@ -48,6 +48,19 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 public @interface LaneMqListener {
+    /**
+     * The listener's id in the {@link LaneMqListenerRegistry} (to pause, resume, stop or start it) and in the
+     * {@code lanemqlisteners} Actuator endpoint; unique in the application. Empty: the bean's name, followed by
+     * {@code .method} for a handler method.
+     */
+    String id() default "";
+
+    /**
+     * {@code "true"} (the default) to subscribe when the application starts; {@code "false"} to leave the listener
+     * stopped until {@link LaneMqListenerRegistry#start(String)}. A placeholder that resolves to either may stand here.
+     */
+    String autoStartup() default "true";
+
     /** The logic topic. */
     String topic();
 

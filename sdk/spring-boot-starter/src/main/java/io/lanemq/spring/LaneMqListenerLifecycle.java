@@ -1,9 +1,6 @@
 package io.lanemq.spring;
 
 import io.lanemq.api.Consumer;
-import io.lanemq.api.MessagingClient;
-import io.lanemq.api.MessagingException;
-import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,7 +12,8 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Subscribes every {@link LaneMqListener} bean, and closes those subscriptions again.
+ * Subscribes every {@link LaneMqListener} whose {@code autoStartup} is true when the context starts, and closes every
+ * subscription when it stops, through the {@link LaneMqListenerRegistry} (which also controls them one by one).
  *
  * <p>Why a {@link SmartLifecycle} in the last phase: listeners are found and checked once every
  * singleton exists, so a listener may depend on any bean; they start consuming last, when the whole
@@ -26,13 +24,12 @@ import org.springframework.context.SmartLifecycle;
 public class LaneMqListenerLifecycle implements SmartLifecycle, SmartInitializingSingleton, BeanFactoryAware {
     private static final Logger log = LoggerFactory.getLogger(LaneMqListenerLifecycle.class);
 
-    private final MessagingClient client;
+    private final LaneMqListenerRegistry registry;
     private ConfigurableListableBeanFactory beanFactory;
-    private List<ListenerEndpoint> endpoints = List.of();
-    private final List<Consumer> consumers = new ArrayList<>();
+    private boolean running;
 
-    public LaneMqListenerLifecycle(MessagingClient client) {
-        this.client = client;
+    public LaneMqListenerLifecycle(LaneMqListenerRegistry registry) {
+        this.registry = registry;
     }
 
     @Override
@@ -43,54 +40,33 @@ public class LaneMqListenerLifecycle implements SmartLifecycle, SmartInitializin
     /** Checks every listener before the context starts anything, so a bad one fails the refresh early. */
     @Override
     public void afterSingletonsInstantiated() {
-        endpoints = ListenerEndpoints.discover(beanFactory);
+        registry.register(ListenerEndpoints.discover(beanFactory));
     }
 
     @Override
     public synchronized void start() {
-        if (!consumers.isEmpty()) {
+        if (running) {
             return;
         }
-        for (ListenerEndpoint endpoint : endpoints) {
-            try {
-                consumers.add(endpoint.subscribe(client));
-            } catch (MessagingException | RuntimeException e) {
-                // Those already started must not consume for an application that fails to start.
-                closeAll();
-                // Spring reports it as the cause of "Failed to start bean".
-                throw new IllegalStateException(endpoint + " cannot subscribe: " + e.getMessage(), e);
-            }
-        }
-        log.info("LaneMQ listeners subscribed: {}", endpoints);
+        registry.startAutomatic();
+        running = true;
+        log.info("LaneMQ listeners: {}", registry.listeners());
     }
 
     @Override
     public synchronized void stop() {
-        closeAll();
-    }
-
-    private void closeAll() {
-        // Latest first, the reverse of start: a shutdown mirrors the startup.
-        for (int i = consumers.size() - 1; i >= 0; i--) {
-            Consumer consumer = consumers.get(i);
-            try {
-                consumer.close();
-            } catch (RuntimeException e) {
-                // One failed close must not keep the others consuming; the shutdown goes on.
-                log.warn("Closing the LaneMQ consumer of {} failed", consumer.subscription(), e);
-            }
-        }
-        consumers.clear();
+        registry.stopAll();
+        running = false;
     }
 
     @Override
     public synchronized boolean isRunning() {
-        return !consumers.isEmpty();
+        return running;
     }
 
     /** The subscriptions running now (none before start and after stop). */
-    public synchronized List<Consumer> consumers() {
-        return List.copyOf(consumers);
+    public List<Consumer> consumers() {
+        return registry.consumers();
     }
 
     @Override

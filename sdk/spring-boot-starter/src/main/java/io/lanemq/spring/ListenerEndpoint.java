@@ -11,16 +11,24 @@ import io.lanemq.api.Subscription;
 /**
  * One {@link LaneMqListener} bean or method: what it subscribes to, and the listener to call, one message at a time
  * ({@code listener}) or in batches ({@code batchListener} with its {@code batching}); the other pair is null.
+ * {@code id} names it in the {@link LaneMqListenerRegistry}; {@code autoStartup} says whether the application's start
+ * subscribes it.
  */
 record ListenerEndpoint(String beanName, Subscription subscription, MessageListener listener,
-                        BatchMessageListener batchListener, Batching batching) {
+                        BatchMessageListener batchListener, Batching batching, String id, boolean autoStartup) {
     static ListenerEndpoint single(String beanName, Subscription subscription, MessageListener listener) {
-        return new ListenerEndpoint(beanName, subscription, listener, null, null);
+        return new ListenerEndpoint(beanName, subscription, listener, null, null, beanName, true);
     }
 
     static ListenerEndpoint batch(String beanName, Subscription subscription, BatchMessageListener listener,
                                   Batching batching) {
-        return new ListenerEndpoint(beanName, subscription, null, listener, batching);
+        return new ListenerEndpoint(beanName, subscription, null, listener, batching, beanName, true);
+    }
+
+    /** This endpoint under {@code id} (the bean name when blank), subscribed at the start or not. */
+    ListenerEndpoint controlled(String id, boolean autoStartup) {
+        return new ListenerEndpoint(beanName, subscription, listener, batchListener, batching,
+                id == null || id.isBlank() ? beanName : id.strip(), autoStartup);
     }
 
     Consumer subscribe(MessagingClient client) throws MessagingException {
@@ -29,6 +37,6 @@ record ListenerEndpoint(String beanName, Subscription subscription, MessageListe
 
     @Override
     public String toString() {
-        return "@LaneMqListener bean '" + beanName + "' " + subscription + (batching == null ? "" : " " + batching);
+        return "@LaneMqListener " + (id.equals(beanName) ? "" : "'" + id + "' ") + "bean '" + beanName + "' " + subscription + (batching == null ? "" : " " + batching);
     }
 }

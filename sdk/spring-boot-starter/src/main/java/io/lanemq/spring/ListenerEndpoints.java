@@ -10,6 +10,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,7 +43,27 @@ final class ListenerEndpoints {
                 endpoints.addAll(handlerMethods(beanName, beanFactory));
             }
         }
+        Map<String, ListenerEndpoint> byId = new LinkedHashMap<>();
+        for (ListenerEndpoint endpoint : endpoints) {
+            ListenerEndpoint same = byId.putIfAbsent(endpoint.id(), endpoint);
+            if (same != null) {
+                throw new BeanInitializationException("@LaneMqListener id '" + endpoint.id() + "' is given twice: " + same
+                        + " and " + endpoint + "; each listener needs its own");
+            }
+        }
         return List.copyOf(endpoints);
+    }
+
+    /** {@code endpoint} with the annotation's id and autoStartup. */
+    private static ListenerEndpoint controlled(String where, LaneMqListener annotation, ListenerEndpoint endpoint,
+                                               ConfigurableListableBeanFactory beanFactory) {
+        String autoStartup = beanFactory.resolveEmbeddedValue(annotation.autoStartup());
+        String value = autoStartup == null ? "" : autoStartup.strip();
+        if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+            throw new BeanInitializationException("@LaneMqListener on " + where + ": autoStartup must be true or false, was '"
+                    + autoStartup + "'");
+        }
+        return endpoint.controlled(beanFactory.resolveEmbeddedValue(annotation.id()), Boolean.parseBoolean(value));
     }
 
     private static ListenerEndpoint listenerBean(String beanName, ConfigurableListableBeanFactory beanFactory) {
@@ -58,9 +79,9 @@ final class ListenerEndpoints {
             throw new BeanInitializationException("@LaneMqListener on " + where + ": batchSize goes on a handler method"
                     + " taking a List; a MessageListener bean takes one message at a time");
         }
-        return ListenerEndpoint.single(beanName, subscription(where, annotation, beanFactory),
+        return controlled(where, annotation, ListenerEndpoint.single(beanName, subscription(where, annotation, beanFactory),
                 withFailurePolicy(beanFactory.getBean(beanName, MessageListener.class),
-                        failurePolicy(where, annotation, beanFactory)));
+                        failurePolicy(where, annotation, beanFactory))), beanFactory);
     }
 
     /** Annotated methods other than {@code @Bean} methods, which declare listener beans (above). */
@@ -83,12 +104,13 @@ final class ListenerEndpoints {
             FailurePolicy policy = failurePolicy(where, annotation, beanFactory);
             try {
                 if (batchSize != null) {
-                    endpoints.add(ListenerEndpoint.batch(name, subscription(where, annotation, beanFactory),
-                            BatchHandlerMethodListener.of(bean, method, invocable, conversion, policy),
-                            batching(where, annotation, batchSize, beanFactory)));
+                    endpoints.add(controlled(where, annotation, ListenerEndpoint.batch(name, subscription(where, annotation,
+                                    beanFactory), BatchHandlerMethodListener.of(bean, method, invocable, conversion, policy),
+                            batching(where, annotation, batchSize, beanFactory)), beanFactory));
                 } else {
-                    endpoints.add(ListenerEndpoint.single(name, subscription(where, annotation, beanFactory),
-                            withFailurePolicy(HandlerMethodListener.of(bean, method, invocable, conversion), policy)));
+                    endpoints.add(controlled(where, annotation, ListenerEndpoint.single(name, subscription(where, annotation,
+                            beanFactory), withFailurePolicy(HandlerMethodListener.of(bean, method, invocable, conversion), policy)),
+                            beanFactory));
                 }
             } catch (IllegalArgumentException e) {
                 throw new BeanInitializationException("@LaneMqListener on " + where + ": " + e.getMessage(), e);

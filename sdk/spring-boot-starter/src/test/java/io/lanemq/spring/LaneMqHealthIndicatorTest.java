@@ -253,6 +253,11 @@ class LaneMqHealthIndicatorTest {
         }
 
         @Override
+        public io.lanemq.api.SeekResult seek(String logicTopic, String consumerGroup, java.util.Optional<java.time.Instant> to) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public void close() {
         }
     }

@@ -138,6 +138,13 @@ final class GroupDispatcher {
         underLockThenPush(() -> addCredits(session, credits));
     }
 
+    /** Takes back the session's unused credits: nothing more is pushed to it until a grant; what it holds stays its own. */
+    void withdraw(ConsumerSession session) {
+        underLockThenPush(() -> {
+            session.credits = 0;
+        });
+    }
+
     private void addCredits(ConsumerSession session, long credits) {
         session.credits = Math.min(ConsumerSession.MAX_CREDITS, session.credits + credits);
     }

@@ -7,6 +7,7 @@ import io.grpc.stub.StreamObserver;
 import io.lanemq.api.Lane;
 import io.lanemq.proxy.protocol.Ack;
 import io.lanemq.proxy.protocol.ConsumeRequest;
+import io.lanemq.proxy.protocol.CreditGrant;
 import io.lanemq.proxy.protocol.ConsumeResponse;
 import io.lanemq.proxy.protocol.Deliveries;
 import io.lanemq.proxy.protocol.Delivery;
@@ -63,7 +64,7 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
             case SUBSCRIBE -> subscribe(request.getSubscribe());
             case ACK -> ack(request.getAck());
             case NACK -> nack(request.getNack());
-            case CREDIT -> credit(request.getCredit().getCredits());
+            case CREDIT -> credit(request.getCredit());
             case FRAME_NOT_SET -> drop(io.lanemq.proxy.protocol.Status.Code.MALFORMED_FRAME, 0,
                     "the frame has no field set (is the client's protocol newer than this proxy's?)");
         }
@@ -150,8 +151,18 @@ final class StreamSession implements StreamObserver<ConsumeRequest> {
         }
     }
 
-    private void credit(int credits) {
+    private void credit(CreditGrant grant) {
         if (notSubscribed("CreditGrant")) {
+            return;
+        }
+        int credits = grant.getCredits();
+        if (grant.getWithdrawUnused()) {
+            if (credits != 0) {
+                drop(io.lanemq.proxy.protocol.Status.Code.MALFORMED_FRAME, 0,
+                        "CreditGrant.withdraw_unused takes credits back; credits must then be 0, was " + credits);
+                return;
+            }
+            group.dispatcher().withdraw(session);
             return;
         }
         if (credits == 0) {

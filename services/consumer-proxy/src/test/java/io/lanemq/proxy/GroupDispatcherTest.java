@@ -53,6 +53,24 @@ class GroupDispatcherTest {
     }
 
     @Test
+    void withdrawnCreditsPushNothingMoreWhileWhatWasPushedStaysOutstandingAndCanBeAcked() {
+        Sink a = new Sink();
+        ConsumerSession session = dispatcher.connect("a", 5, a);
+        dispatcher.offer(messages(0, 2, null));
+        assertThat(a.received).hasSize(2);
+
+        dispatcher.withdraw(session);
+        dispatcher.offer(messages(2, 6, null));
+        assertThat(a.received).as("three credits were unused; withdrawn, they push nothing").hasSize(2);
+        assertThat(dispatcher.ack(session, a.received.stream().map(Delivery::getDeliveryId).toList(), 0))
+                .as("what was pushed before is still the consumer's to ack").isEmpty();
+        assertThat(a.received).hasSize(2);
+
+        dispatcher.grant(session, 5);
+        assertThat(a.received).extracting(Delivery::getMessageId).containsExactly("m0", "m1", "m2", "m3", "m4", "m5");
+    }
+
+    @Test
     void anAckBatchSettlesEveryIdReturnsItsCreditsAndNamesTheUnknownOnes() {
         Sink a = new Sink();
         ConsumerSession sa = dispatcher.connect("a", 3, a);

@@ -5,7 +5,6 @@ import io.lanemq.api.MessagingException;
 import io.lanemq.config.DelayConfig;
 import io.lanemq.testkit.RocketMqStack;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -57,6 +56,13 @@ public final class LocalPlatformExtension implements BeforeAllCallback, Paramete
     public void beforeAll(ExtensionContext context) {
         Optional<LaneMqTest> annotation = AnnotationSupport.findAnnotation(context.getRequiredTestClass(), LaneMqTest.class);
         String[] topics = annotation.map(LaneMqTest::topics).orElse(new String[0]);
+        if (inMemory(context)) {
+            InMemoryPlatform memory = InMemoryPlatform.shared();
+            for (String spec : topics) {
+                TopicSpec.parse(spec, context.getRequiredTestClass().getName()).declareOn(memory);
+            }
+            return;
+        }
         synchronized (LOCK) {
             LocalPlatform local = platform();
             boolean changed = false;
@@ -74,18 +80,16 @@ public final class LocalPlatformExtension implements BeforeAllCallback, Paramete
         }
     }
 
+    private static boolean inMemory(ExtensionContext context) {
+        return AnnotationSupport.findAnnotation(context.getRequiredTestClass(), LaneMqTest.class)
+                .map(test -> test.mode() == LaneMqTest.Mode.IN_MEMORY).orElse(false);
+    }
+
     /** Adds a topic, or groups to a declared one; false when everything was declared already. */
     private static boolean declare(LocalPlatform local, String spec, String testClass) {
-        String[] parts = spec.split(":", 2);
-        String topic = parts[0].strip();
-        if (topic.isEmpty()) {
-            throw new ExtensionConfigurationException("@LaneMqTest(topics) of " + testClass + ": '" + spec
-                    + "' has no topic; write \"topic\" or \"topic:group1,group2\"");
-        }
-        Set<String> groups = new LinkedHashSet<>();
-        if (parts.length == 2) {
-            Arrays.stream(parts[1].split(",")).map(String::strip).filter(g -> !g.isEmpty()).forEach(groups::add);
-        }
+        TopicSpec parsed = TopicSpec.parse(spec, testClass);
+        String topic = parsed.topic();
+        Set<String> groups = parsed.groups();
         Set<String> known = declared.get(topic);
         if (known != null && known.containsAll(groups)) {
             return false;
@@ -104,16 +108,29 @@ public final class LocalPlatformExtension implements BeforeAllCallback, Paramete
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
         Class<?> type = parameter.getParameter().getType();
-        return type == LocalPlatform.class || type == MessagingClient.class;
+        return type == LocalPlatform.class || type == MessagingClient.class || type == InMemoryPlatform.class;
     }
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        if (parameter.getParameter().getType() == LocalPlatform.class) {
+        Class<?> type = parameter.getParameter().getType();
+        boolean inMemory = inMemory(context);
+        if (type == InMemoryPlatform.class) {
+            if (!inMemory) {
+                throw new ParameterResolutionException("InMemoryPlatform is the platform of @LaneMqTest(mode = IN_MEMORY);"
+                        + " this test runs on real brokers: take a LocalPlatform");
+            }
+            return InMemoryPlatform.shared();
+        }
+        if (type == LocalPlatform.class) {
+            if (inMemory) {
+                throw new ParameterResolutionException("LocalPlatform is the embedded platform; this test runs in memory:"
+                        + " take an InMemoryPlatform");
+            }
             return platform();
         }
         try {
-            MessagingClient client = platform().client("test");
+            MessagingClient client = inMemory ? InMemoryPlatform.shared().client("test") : platform().client("test");
             // Closed with the test (or the class, for a constructor parameter) that asked for it.
             context.getStore(NAMESPACE).put(new Object(), (ExtensionContext.Store.CloseableResource) client::close);
             return client;

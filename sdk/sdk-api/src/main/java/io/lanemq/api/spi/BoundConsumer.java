@@ -24,6 +24,18 @@ public interface BoundConsumer extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * Stops fetching until {@link #resume()}, keeping this consumer's share of the group; what was fetched already is
+     * still handed to the listener (the core holds it while paused). The default does nothing: the core then holds
+     * whatever the binding keeps fetching, which costs memory, not correctness.
+     */
+    default void pause() {
+    }
+
+    /** Fetches again after {@link #pause()}. */
+    default void resume() {
+    }
+
     @Override
     void close();
 }

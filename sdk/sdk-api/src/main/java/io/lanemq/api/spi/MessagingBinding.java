@@ -33,6 +33,19 @@ public interface MessagingBinding {
         return Optional.empty();
     }
 
+    /**
+     * Moves {@code consumerGroup} on {@code topic} of {@code cluster} to the first message stored at or after
+     * {@code timestampMillis}, or to the end of every queue when it is {@link #LATEST}; live members of the group are
+     * told to move, and without any the committed offsets are written. The default refuses: the binding cannot.
+     */
+    default BoundOffsetReset resetOffsets(ClusterEndpoint cluster, String consumerGroup, String topic, long timestampMillis)
+            throws MessagingException {
+        throw new MessagingException("binding '" + name() + "' cannot reset offsets", null, cluster.clusterName());
+    }
+
+    /** {@link #resetOffsets}'s timestamp for the end of every queue. */
+    long LATEST = -1;
+
     /** Creates and starts a consumer of one physical topic on one cluster. */
     BoundConsumer createConsumer(BoundConsumerSpec spec, BoundListener listener) throws MessagingException;
 }

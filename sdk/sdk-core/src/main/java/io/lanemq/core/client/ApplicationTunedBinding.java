@@ -55,6 +55,12 @@ final class ApplicationTunedBinding implements MessagingBinding {
         return binding.unreachable(cluster);
     }
 
+    @Override
+    public io.lanemq.api.spi.BoundOffsetReset resetOffsets(ClusterEndpoint cluster, String consumerGroup, String topic,
+                                                          long timestampMillis) throws MessagingException {
+        return binding.resetOffsets(tuned(cluster), consumerGroup, topic, timestampMillis);
+    }
+
     private ClusterEndpoint tuned(ClusterEndpoint endpoint) {
         Map<String, String> merged = new LinkedHashMap<>(endpoint.properties());
         merged.putAll(properties);

@@ -13,8 +13,10 @@ import io.lanemq.api.MessagingClient;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
+import io.lanemq.api.SeekResult;
 import io.lanemq.api.Subscription;
 import io.lanemq.api.spi.MessagingBinding;
+import io.lanemq.core.internal.consume.GroupSeek;
 import io.lanemq.config.ConfigSnapshotStore;
 import io.lanemq.config.ClientIdentity;
 import io.lanemq.config.ConfigSource;
@@ -43,6 +45,7 @@ import io.lanemq.support.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.observation.ObservationRegistry;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -130,6 +133,17 @@ public final class CoreMessagingClient implements MessagingClient {
     public static CoreMessagingClient start(ClientOptions options, MeterRegistry registry, ObservationRegistry observations)
             throws MessagingException {
         return start(options, registry, observations, Ticker.system(), InstantSource.system(), Optional.empty());
+    }
+
+    /**
+     * As above, on {@code binding} instead of the one the class path provides, whatever the configuration's
+     * {@code binding} key says: what runs an application's tests on the in-memory binding (the testkit's
+     * {@code MemoryBinding}) through the same code as production.
+     */
+    public static CoreMessagingClient start(ClientOptions options, MeterRegistry registry, ObservationRegistry observations,
+                                            MessagingBinding binding) throws MessagingException {
+        return start(options, registry, observations, Ticker.system(), InstantSource.system(),
+                Optional.of(Objects.requireNonNull(binding, "binding")));
     }
 
     /**
@@ -240,6 +254,12 @@ public final class CoreMessagingClient implements MessagingClient {
         laneSubscription.watch(consumer::memberTags);
         open.add(consumer);
         return consumer;
+    }
+
+    @Override
+    public SeekResult seek(String logicTopic, String consumerGroup, Optional<Instant> to) throws MessagingException {
+        Objects.requireNonNull(to, "to");
+        return GroupSeek.seek(config.current(), binding, logicTopic, consumerGroup, to);
     }
 
     /**

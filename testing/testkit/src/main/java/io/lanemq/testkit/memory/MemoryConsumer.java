@@ -17,6 +17,7 @@ import java.util.stream.Collectors;
 /**
  * A push consumer on one {@link MemoryCluster}: one named thread delivers its topics' messages (its own topic, the
  * ones it drains, its shadow topics) one at a time. {@link #close()} lets the message in hand finish and settle.
+ * {@link #pause()} stops taking messages after the one in hand; the cluster then offers them to the group's other members.
  */
 final class MemoryConsumer implements BoundConsumer {
     private static final long IDLE_WAIT_MILLIS = 100;
@@ -27,6 +28,8 @@ final class MemoryConsumer implements BoundConsumer {
     private final Set<String> topics;
     private final Set<String> tags;
     private volatile boolean open = true;
+    /** Guarded by {@code this}. */
+    private boolean paused;
     private Thread thread;
 
     private MemoryConsumer(MemoryCluster cluster, BoundConsumerSpec spec, BoundListener listener) {
@@ -73,6 +76,9 @@ final class MemoryConsumer implements BoundConsumer {
         while (open) {
             MemoryCluster.Delivery delivery;
             try {
+                if (waitWhilePaused()) {
+                    continue;
+                }
                 delivery = cluster.next(this, IDLE_WAIT_MILLIS);
             } catch (InterruptedException e) {
                 return;
@@ -88,6 +94,26 @@ final class MemoryConsumer implements BoundConsumer {
             }
             cluster.settle(this, delivery, result);
         }
+    }
+
+    /** Waits a moment while paused; true when it did (the loop looks at {@link #open} again). */
+    private synchronized boolean waitWhilePaused() throws InterruptedException {
+        if (!paused) {
+            return false;
+        }
+        wait(IDLE_WAIT_MILLIS);
+        return true;
+    }
+
+    @Override
+    public synchronized void pause() {
+        paused = true;
+    }
+
+    @Override
+    public synchronized void resume() {
+        paused = false;
+        notifyAll();
     }
 
     @Override

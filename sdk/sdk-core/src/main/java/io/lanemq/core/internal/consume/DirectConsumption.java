@@ -1,6 +1,7 @@
 package io.lanemq.core.internal.consume;
 
 import io.lanemq.core.internal.consume.listener.ListenerAdapter;
+import io.lanemq.core.internal.consume.listener.PauseGate;
 import io.lanemq.api.MessageListener;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.Subscription;
@@ -65,6 +66,9 @@ import org.slf4j.LoggerFactory;
  * consumer reads) is asked of the brokers on a thread of this consumption's own, every {@code lagEvery}, and kept for
  * the gauge: a scrape reads the last answer and never waits for a broker, and a broker that does not answer holds up
  * neither consumption nor drains (only the next lag refresh).
+ *
+ * <p><b>Pausing.</b> Every cluster's consumer stops fetching (one attached or rebuilt while paused starts so), and its
+ * messages pass the subscription's {@link PauseGate}, which holds what a fetch under way still brings.
  */
 final class DirectConsumption implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DirectConsumption.class);
@@ -85,6 +89,8 @@ final class DirectConsumption implements AutoCloseable {
     /** Runs the attach attempts of clusters not attached yet; shut down on close. */
     private final ScheduledExecutorService attach;
     private final ClusterAttachments attachments;
+    /** The subscription's pause; what every cluster's messages pass before the listener. */
+    private final PauseGate gate;
     /** How this consumption names itself in health and logs. */
     private final String owner;
     private boolean closed;
@@ -96,8 +102,9 @@ final class DirectConsumption implements AutoCloseable {
     private volatile int drainingClusters;
 
     private DirectConsumption(Subscription subscription, String subscriptionId, MessageListener listener, MessagingBinding binding,
-                              SdkMetrics metrics, Ticker ticker, ClusterAttachments attachments) {
+                              SdkMetrics metrics, Ticker ticker, ClusterAttachments attachments, PauseGate gate) {
         this.attachments = attachments;
+        this.gate = gate;
         this.owner = "consumer group '" + subscription.consumerGroup() + "' of logic topic " + subscription.logicTopic()
                 + " (subscription " + subscriptionId + ")";
         this.subscription = subscription;
@@ -162,7 +169,7 @@ final class DirectConsumption implements AutoCloseable {
                                    MessagingBinding binding, SdkMetrics metrics, Ticker ticker, Map<String, BoundConsumerSpec> plan,
                                    Duration lagEvery) throws MessagingException {
         return start(subscription, subscriptionId, listener, binding, metrics, ticker, plan, lagEvery,
-                new ClusterAttachments(AttachPolicy.DEFAULT, metrics, ticker, java.time.InstantSource.system()));
+                new ClusterAttachments(AttachPolicy.DEFAULT, metrics, ticker, java.time.InstantSource.system()), new PauseGate());
     }
 
     /**
@@ -173,9 +180,9 @@ final class DirectConsumption implements AutoCloseable {
      */
     static DirectConsumption start(Subscription subscription, String subscriptionId, MessageListener listener,
                                    MessagingBinding binding, SdkMetrics metrics, Ticker ticker, Map<String, BoundConsumerSpec> plan,
-                                   Duration lagEvery, ClusterAttachments attachments) throws MessagingException {
+                                   Duration lagEvery, ClusterAttachments attachments, PauseGate gate) throws MessagingException {
         DirectConsumption direct = new DirectConsumption(subscription, subscriptionId, listener, binding, metrics, ticker,
-                attachments);
+                attachments, gate);
         try {
             synchronized (direct) {
                 for (BoundConsumerSpec spec : plan.values()) {
@@ -308,10 +315,10 @@ final class DirectConsumption implements AutoCloseable {
     }
 
     private BoundConsumer startConsumer(BoundConsumerSpec spec) throws MessagingException {
-        return binding.createConsumer(spec, new ListenerAdapter(subscription.logicTopic(), subscription.consumerGroup(),
-                spec.cluster().clusterName(), listener, metrics, ticker, spec.maxDeliveryAttempts(),
+        return binding.createConsumer(spec, gate.guard(new ListenerAdapter(subscription.logicTopic(),
+                subscription.consumerGroup(), spec.cluster().clusterName(), listener, metrics, ticker, spec.maxDeliveryAttempts(),
                 spec.retryBackoff().isEmpty() ? null
-                        : spec.ordered() ? SdkMetrics.RetryPath.QUEUE_PAUSE : SdkMetrics.RetryPath.DELAY_LEVEL));
+                        : spec.ordered() ? SdkMetrics.RetryPath.QUEUE_PAUSE : SdkMetrics.RetryPath.DELAY_LEVEL)));
     }
 
     /** Starts {@code spec}'s consumer now, on the caller's thread (a configuration change's). */
@@ -321,6 +328,9 @@ final class DirectConsumption implements AutoCloseable {
 
     private void install(BoundConsumerSpec spec, BoundConsumer started) {
         String cluster = spec.cluster().clusterName();
+        if (gate.paused()) {
+            started.pause();
+        }
         ClusterLag lag = new ClusterLag();
         perCluster.put(cluster, new Running(spec, started, metrics.directThreadsGauge(subscription.logicTopic(),
                 subscription.consumerGroup(), subscriptionId, cluster, spec.topic(), spec.consumeThreads()), lag,
@@ -430,6 +440,16 @@ final class DirectConsumption implements AutoCloseable {
                         running.spec.drainTopics(), running.spec.topic());
             }
         });
+    }
+
+    /** Stops fetching on every cluster; the caller has paused the gate first. */
+    synchronized void pauseFetching() {
+        perCluster.values().forEach(running -> running.consumer.pause());
+    }
+
+    /** Fetches again on every cluster; the caller has resumed the gate. */
+    synchronized void resumeFetching() {
+        perCluster.values().forEach(running -> running.consumer.resume());
     }
 
     /**

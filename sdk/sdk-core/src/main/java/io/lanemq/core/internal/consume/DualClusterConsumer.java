@@ -9,6 +9,7 @@ import io.lanemq.api.spi.MessagingBinding;
 import io.lanemq.config.ConfigSubscriber;
 import io.lanemq.config.ConsumptionMode;
 import io.lanemq.config.PlatformConfig;
+import io.lanemq.core.internal.consume.listener.PauseGate;
 import io.lanemq.core.internal.consume.proxy.ProxyConsumer;
 import io.lanemq.core.internal.consume.proxy.ProxyIdentity;
 import io.lanemq.core.metrics.SdkMetrics;
@@ -37,6 +38,8 @@ import org.slf4j.LoggerFactory;
  * listener holds and commits (DIRECT) or acks (PROXY) it: both paths consume the group for a moment,
  * so a message may come twice, and none is lost. For the same reason an ordered subscription may see
  * a sharding key's messages out of order for the moment of a mode switch.
+ *
+ * <p>{@link #pause()} is kept here, across mode switches: a path started while paused starts paused.
  */
 public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     private static final Logger log = LoggerFactory.getLogger(DualClusterConsumer.class);
@@ -62,6 +65,8 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     private final List<Meter> modeGauges;
     /** The client's record of clusters its consumers could not attach to. */
     private final ClusterAttachments attachments;
+    /** The pause, which DIRECT consumption's messages pass; PROXY consumption withholds credits instead. */
+    private final PauseGate gate = new PauseGate();
     /** Exactly one of the two runs; guarded by {@code this}. */
     private DirectConsumption direct;
     private ProxyConsumer proxy;
@@ -151,13 +156,14 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     private void startPath(ConsumptionPlan plan) throws MessagingException {
         if (plan.mode() == ConsumptionMode.PROXY) {
             try {
-                proxy = ProxyConsumer.start(plan.proxy(), lanes.map(LaneMembership::local).orElse(listener), metrics, ticker);
+                proxy = ProxyConsumer.start(plan.proxy(), lanes.map(LaneMembership::local).orElse(listener), metrics, ticker,
+                        gate.paused());
             } catch (UncheckedIOException e) {
                 throw new InvalidConfigurationException(e.getMessage(), e.getCause());
             }
         } else {
             direct = DirectConsumption.start(subscription, id, listener, binding, metrics, ticker, plan.direct(), lagEvery,
-                    attachments);
+                    attachments, gate);
         }
         mode = plan.mode();
     }
@@ -236,8 +242,46 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     }
 
     @Override
+    public synchronized void pause() {
+        if (closed.get() || gate.paused()) {
+            return;
+        }
+        gate.pause();
+        if (direct != null) {
+            direct.pauseFetching();
+        }
+        if (proxy != null) {
+            proxy.pause();
+        }
+        log.info("{} paused", subscription);
+    }
+
+    @Override
+    public synchronized void resume() {
+        if (closed.get() || !gate.paused()) {
+            return;
+        }
+        gate.resume();
+        if (direct != null) {
+            direct.resumeFetching();
+        }
+        if (proxy != null) {
+            proxy.resume();
+        }
+        log.info("{} resumed", subscription);
+    }
+
+    @Override
+    public boolean paused() {
+        return gate.paused();
+    }
+
+    @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            // Held messages go to the listener rather than back to the broker as failed attempts; and the binding's
+            // close waits for its listener threads, which would otherwise wait here for ever.
+            gate.openForClose();
             synchronized (this) {
                 if (direct != null) {
                     direct.close();

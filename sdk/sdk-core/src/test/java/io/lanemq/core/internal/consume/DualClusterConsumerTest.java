@@ -469,6 +469,97 @@ class DualClusterConsumerTest {
         assertThat(closed).containsExactly(consumer);
     }
 
+    @Test
+    void aPausedSubscriptionTakesNothingFromEitherClusterAndAfterResumeGetsEveryMessageOnce() throws Exception {
+        DualClusterConsumer consumer = start(config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)),
+                recording, Optional.empty());
+        publish("cluster-a", "orders_a", "before-a");
+        publish("cluster-b", "orders_b", "before-b");
+        await().atMost(WAIT).until(() -> received.size() == 2);
+
+        consumer.pause();
+        assertThat(consumer.paused()).isTrue();
+        for (int i = 0; i < 20; i++) {
+            publish(i % 2 == 0 ? "cluster-a" : "cluster-b", i % 2 == 0 ? "orders_a" : "orders_b", "during-" + i);
+        }
+        await().during(Duration.ofMillis(500)).atMost(WAIT).until(() -> received.size() == 2);
+        assertThat(cluster("cluster-a").backlog("billing", "orders_a") + cluster("cluster-b").backlog("billing", "orders_b"))
+                .as("the messages sent during the pause wait on both clusters").isEqualTo(20);
+
+        consumer.resume();
+        assertThat(consumer.paused()).isFalse();
+        await().atMost(WAIT).until(() -> received.size() == 22);
+        assertThat(received).extracting(ReceivedMessage::messageId).as("each once").doesNotHaveDuplicates();
+        assertThat(received).extracting(ReceivedMessage::deliveryAttempt).as("none redelivered").containsOnly(1);
+        await().atMost(WAIT).until(() -> cluster("cluster-a").backlog("billing", "orders_a") == 0
+                && cluster("cluster-b").backlog("billing", "orders_b") == 0);
+    }
+
+    @Test
+    void aMessageTheListenerHoldsWhenThePauseComesFinishesAndIsCommittedNotRedelivered() throws Exception {
+        CountDownLatch inListener = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        DualClusterConsumer consumer = start(config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)),
+                message -> {
+                    received.add(message);
+                    inListener.countDown();
+                    try {
+                        finish.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return ConsumeResult.SUCCESS;
+                }, Optional.empty());
+        publish("cluster-a", "orders_a", "slow");
+        assertThat(inListener.await(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+        consumer.pause();
+        finish.countDown();
+
+        await().atMost(WAIT).until(() -> cluster("cluster-a").backlog("billing", "orders_a") == 0);
+        await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> received.size() == 1);
+        assertThat(consumer.paused()).isTrue();
+    }
+
+    @Test
+    void aConsumerRebuiltByAConfigurationChangeWhilePausedStartsPaused() throws Exception {
+        PlatformConfig before = config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1));
+        DualClusterConsumer consumer = start(before, recording, Optional.empty());
+        consumer.pause();
+        PlatformConfig after = PlatformConfig.builder().cluster(clusterA()).cluster(clusterB()).producer(PRODUCER)
+                .topic(new LogicTopicConfig("orders", List.of(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)),
+                        Map.of("billing", new ConsumerConfig(4, 3, StartPosition.EARLIEST)))).build();
+        consumer.apply(before, after);
+        assertThat(cluster("cluster-a").openConsumers()).singleElement()
+                .satisfies(spec -> assertThat(spec.consumeThreads()).as("rebuilt with the new thread count").isEqualTo(2));
+
+        publish("cluster-a", "orders_a", "during");
+        publish("cluster-b", "orders_b", "during");
+        await().during(Duration.ofMillis(500)).atMost(WAIT).until(received::isEmpty);
+
+        consumer.resume();
+        await().atMost(WAIT).until(() -> received.size() == 2);
+    }
+
+    @Test
+    void closingAPausedSubscriptionDoesNotWaitForAResume() throws Exception {
+        DualClusterConsumer consumer = start(config(route("cluster-a", "orders_a", 1), route("cluster-b", "orders_b", 1)),
+                recording, Optional.empty());
+        consumer.pause();
+        publish("cluster-a", "orders_a", "during");
+
+        long begin = System.nanoTime();
+        consumer.close();
+
+        assertThat(Duration.ofNanos(System.nanoTime() - begin)).as("close of a paused subscription").isLessThan(Duration.ofSeconds(5));
+        assertThat(cluster("cluster-a").openConsumers()).isEmpty();
+        // Not fetched, it waits for the group; fetched as the pause came, it was held and handed over by the close.
+        assertThat(cluster("cluster-a").backlog("billing", "orders_a") + received.size()).as("the message is not lost")
+                .isEqualTo(1);
+        consumer.resume();
+        assertThat(consumer.paused()).as("a closed consumer is not resumed").isTrue();
+    }
+
     private DualClusterConsumer start(PlatformConfig config, MessageListener listener, Optional<String> memberTag)
             throws MessagingException {
         DualClusterConsumer consumer = DualClusterConsumer.start(BILLING, listener, config, binding, metrics,

@@ -40,6 +40,10 @@ import org.slf4j.LoggerFactory;
  * unknown group) is logged as an error, counted ({@link SdkMetrics#PROXY_STREAM_ENDS}), and retried slowly:
  * an operator can fix the token or the configuration without restarting the application.
  * Ordered subscriptions run one message per (cluster, sharding key) at a time, in delivery order.
+ *
+ * <p>{@link #pause()} takes back the credits the proxy has not used and grants none until {@link #resume()}: the
+ * deliveries already pushed are processed and acked as usual, and nothing more comes. A stream opened while paused
+ * subscribes with no credits.
  */
 public final class ProxyConsumer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ProxyConsumer.class);
@@ -75,6 +79,8 @@ public final class ProxyConsumer implements AutoCloseable {
     /** The last stream the proxy answered Subscribe on; guarded by {@code this}. */
     private ProxyStream subscribedStream;
     private boolean closed;
+    /** Guarded by {@code this}. */
+    private boolean paused;
     /** What the connected gauge reads. */
     private volatile boolean connected;
     /**
@@ -106,7 +112,14 @@ public final class ProxyConsumer implements AutoCloseable {
      * @throws java.io.UncheckedIOException the CA certificate cannot be read
      */
     public static ProxyConsumer start(ProxyConsumerSpec spec, MessageListener listener, SdkMetrics metrics, Ticker ticker) {
+        return start(spec, listener, metrics, ticker, false);
+    }
+
+    /** As above, paused from the start when {@code paused} (see {@link #pause()}). */
+    public static ProxyConsumer start(ProxyConsumerSpec spec, MessageListener listener, SdkMetrics metrics, Ticker ticker,
+                                      boolean paused) {
         ProxyConsumer consumer = new ProxyConsumer(spec, listener, metrics, ticker);
+        consumer.paused = paused;
         consumer.timers.execute(consumer::connect);
         return consumer;
     }
@@ -125,11 +138,11 @@ public final class ProxyConsumer implements AutoCloseable {
                 .setConsumerGroup(spec.group())
                 .setLogicTopic(spec.logicTopic())
                 .setConsumerId(consumerId)
-                .setInitialCredits(spec.credits())
+                .setInitialCredits(paused ? 0 : spec.credits())
                 .setAcceptsBatches(true)
                 .setLane(spec.lane())
                 .build(), new Events(), new ProxyStream.AckBatching(spec.ackBatch(), Duration.ofMillis(MAX_ACK_DELAY_MILLIS),
-                spec.subscription().ordered()), timers);
+                spec.subscription().ordered()), timers, spec.credits());
         if (spec.endpoints().size() > 1) {
             ProxyStream opened = current;
             timers.schedule(() -> giveUpIfUnanswered(opened), SUBSCRIBE_ANSWER_WITHIN.toMillis(), TimeUnit.MILLISECONDS);
@@ -161,6 +174,30 @@ public final class ProxyConsumer implements AutoCloseable {
                     backoff -> stream.nack(deliveryId, backoff.delayAfter(delivered.deliveryAttempt())),
                     () -> stream.nack(deliveryId));
             case DEAD_LETTER -> stream.deadLetter(deliveryId);
+        }
+    }
+
+    /** Takes back the proxy's unused credits and grants none until {@link #resume()}; deliveries already pushed are processed. */
+    public void pause() {
+        ProxyStream stream;
+        synchronized (this) {
+            paused = true;
+            stream = current;
+        }
+        if (stream != null) {
+            stream.withholdCredits();
+        }
+    }
+
+    /** Grants credits again: what fills the window, then one per settled delivery. */
+    public void resume() {
+        ProxyStream stream;
+        synchronized (this) {
+            paused = false;
+            stream = current;
+        }
+        if (stream != null) {
+            stream.grantWithheld();
         }
     }
 

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * {@link AckBatcher}, each batch returning its credits), nacks and credit grants; hands what the proxy
  * sends to a {@link Handler}. Every outgoing frame goes through one lock (a gRPC request stream takes
  * one writer at a time); frames for a stream that has ended are dropped, since the proxy redelivers
- * whatever that stream held.
+ * whatever that stream held. While the subscription is paused the stream withholds credits: it takes back those the
+ * proxy has not used, and settles deliveries without returning theirs; resuming grants what fills the window again.
  */
 final class ProxyStream implements ClientResponseObserver<ConsumeRequest, ConsumeResponse> {
     private static final Logger log = LoggerFactory.getLogger(ProxyStream.class);
@@ -47,9 +48,17 @@ final class ProxyStream implements ClientResponseObserver<ConsumeRequest, Consum
     private ClientCallStreamObserver<ConsumeRequest> requests;
     private FrameWindow inbound;
     private boolean ended;
+    /** Deliveries the proxy may push ahead of the listener, when not withholding. */
+    private final int window;
+    /** Deliveries received and not yet settled; guarded by {@code this}. */
+    private int unsettled;
+    /** Guarded by {@code this}. */
+    private boolean withholding;
 
-    private ProxyStream(String endpoint, Subscribe subscribe, Handler handler, AckBatching batching, ScheduledExecutorService timer) {
+    private ProxyStream(String endpoint, Subscribe subscribe, Handler handler, AckBatching batching, ScheduledExecutorService timer,
+                        int window) {
         this.endpoint = endpoint;
+        this.window = window;
         this.subscribe = subscribe;
         this.handler = handler;
         this.acks = new AckBatcher(batching.maxBatch(), batching.maxDelay(), batching.flushWhenIdle(), timer, this::sendAck);
@@ -62,11 +71,14 @@ final class ProxyStream implements ClientResponseObserver<ConsumeRequest, Consum
     /**
      * Opens the call and sends Subscribe; the outcome arrives through {@code handler}.
      *
-     * @param timer runs the ack batches that wait
+     * @param timer  runs the ack batches that wait
+     * @param window deliveries the proxy may push ahead of the listener; when {@code subscribe} grants none of them,
+     *               the stream starts withholding (the subscription is paused)
      */
     static ProxyStream open(ProxyChannels.Target target, Subscribe subscribe, Handler handler, AckBatching batching,
-                            ScheduledExecutorService timer) {
-        ProxyStream stream = new ProxyStream(target.endpoint(), subscribe, handler, batching, timer);
+                            ScheduledExecutorService timer, int window) {
+        ProxyStream stream = new ProxyStream(target.endpoint(), subscribe, handler, batching, timer, window);
+        stream.withholding = subscribe.getInitialCredits() == 0;
         ConsumerProxyGrpc.newStub(target.channel()).consume(stream);
         stream.send(ConsumeRequest.newBuilder().setSubscribe(subscribe).build());
         return stream;
@@ -84,6 +96,7 @@ final class ProxyStream implements ClientResponseObserver<ConsumeRequest, Consum
 
     /** The delivery was processed; its ack, and the credit it returns, leave with the current batch. */
     void ack(long deliveryId) {
+        settled();
         acks.acked(deliveryId);
     }
 
@@ -103,13 +116,58 @@ final class ProxyStream implements ClientResponseObserver<ConsumeRequest, Consum
     }
 
     private void nack(Nack.Builder nack) {
+        settled();
         send(ConsumeRequest.newBuilder().setNack(nack).build());
-        send(ConsumeRequest.newBuilder().setCredit(CreditGrant.newBuilder().setCredits(1)).build());
+        grant(grantable(1));
         acks.settledWithoutAck();
     }
 
     private void sendAck(List<Long> deliveryIds, int credits) {
-        send(ConsumeRequest.newBuilder().setAck(Ack.newBuilder().addAllDeliveryIds(deliveryIds).setCredits(credits)).build());
+        send(ConsumeRequest.newBuilder().setAck(Ack.newBuilder().addAllDeliveryIds(deliveryIds).setCredits(grantable(credits)))
+                .build());
+    }
+
+    /** Takes back the credits the proxy has not used, and returns none with settled deliveries until {@link #grantWithheld()}. */
+    void withholdCredits() {
+        synchronized (this) {
+            if (withholding) {
+                return;
+            }
+            withholding = true;
+        }
+        send(ConsumeRequest.newBuilder().setCredit(CreditGrant.newBuilder().setWithdrawUnused(true)).build());
+    }
+
+    /**
+     * Grants what fills the window again (the window less what the listener still holds), and returns credits with
+     * settled deliveries again. Deliveries still on their way from before the withdrawal, if any, make the window that
+     * much larger until they settle.
+     */
+    void grantWithheld() {
+        int credits;
+        synchronized (this) {
+            if (!withholding) {
+                return;
+            }
+            withholding = false;
+            credits = Math.max(0, window - unsettled);
+        }
+        grant(credits);
+    }
+
+    private synchronized void settled() {
+        unsettled = Math.max(0, unsettled - 1);
+    }
+
+    /** {@code credits}, or none while withholding. */
+    private synchronized int grantable(int credits) {
+        return withholding ? 0 : credits;
+    }
+
+    private void grant(int credits) {
+        if (credits > 0) {
+            send(ConsumeRequest.newBuilder().setCredit(CreditGrant.newBuilder().setCredits(credits)).build());
+        }
     }
 
     /** Ends the stream from this side, after the acks gathered so far; deliveries not acked by now are redelivered by the proxy. */
@@ -170,6 +228,9 @@ final class ProxyStream implements ClientResponseObserver<ConsumeRequest, Consum
     }
 
     private void delivered(Delivery delivery) {
+        synchronized (this) {
+            unsettled++;
+        }
         acks.received();
         handler.delivered(this, delivery);
     }
