@@ -86,8 +86,8 @@ public final class DialTestMain implements Callable<Integer> {
     Duration checkBackAllowance;
 
     @Option(names = "--kinds", split = ",", paramLabel = "KIND", converter = KindConverter.class,
-        description = "Probe kinds: normal, delayed, transactional, delay_server (default: the first three, and delay_server "
-            + "when a delay server is named or embedded).")
+        description = "Probe kinds: normal, delayed, transactional, delay_server, logic_topic (default: the first three, "
+            + "delay_server when a delay server is named or embedded, logic_topic when a logic topic is named or embedded).")
     List<ProbeKind> kinds;
 
     @Option(names = "--ack-listen", paramLabel = "HOST:PORT", converter = AddressConverter.class,
@@ -118,6 +118,20 @@ public final class DialTestMain implements Callable<Integer> {
         description = "The logic topic the platform configuration routes to the probe topic on every cluster; "
             + "the delay server delivers delay_server probes there.")
     String delayLogicTopic;
+
+    @Option(names = "--logic-topic-config", paramLabel = "LOCATION",
+        description = "Probe a logic topic through the SDK too (kind logic_topic): the platform configuration a client "
+            + "of the dial test reads, as an application's configLocation (file:..., etcd://...). Needs --logic-topic and "
+            + "--logic-topic-group. The embedded default probes one.")
+    String logicTopicConfig;
+
+    @Option(names = "--logic-topic", paramLabel = "LOGIC_TOPIC",
+        description = "The logic topic probed through the SDK, routed to both IDCs by that configuration.")
+    String logicTopic;
+
+    @Option(names = "--logic-topic-group", paramLabel = "GROUP",
+        description = "The consumer group declared on that logic topic, which the dial test consumes it in.")
+    String logicTopicGroup;
 
     @Option(names = "--topic", defaultValue = "lanemq_dialtest_probe",
         description = "Probe topic, created on every broker where missing (default: ${DEFAULT-VALUE}).")
@@ -236,6 +250,7 @@ public final class DialTestMain implements Callable<Integer> {
             return EXIT_FAILURE;
         }
         RocketMqStack stack = null;
+        EmbeddedPlatform platform = null;
         EmbeddedDelayServer delayServer = null;
         try {
             if (nameServers.isEmpty()) {
@@ -247,9 +262,13 @@ public final class DialTestMain implements Callable<Integer> {
                     out.println("  " + idc.name() + ": cluster " + idc.clusterName() + ", name server "
                         + idc.nameServerAddress());
                 }
-                delayServer = EmbeddedDelayServer.start(stack, topic);
+                platform = EmbeddedPlatform.on(stack, topic);
+                delayServer = EmbeddedDelayServer.start(platform);
                 builder.delayServer(delayServer.target().internalTopic(), delayServer.target().logicTopic());
                 out.println("  delay server on internal topic " + delayServer.target().internalTopic());
+                builder.logicTopic(platform.configLocation(), EmbeddedPlatform.LOGIC_TOPIC, EmbeddedPlatform.LOGIC_GROUP);
+                out.println("  logic topic " + EmbeddedPlatform.LOGIC_TOPIC + " (weights 50/50) in "
+                    + platform.configLocation());
             }
             return run(builder.build(), stressConfig == null ? null : new StressRamp(stressConfig));
         } catch (RuntimeException e) {
@@ -262,6 +281,9 @@ public final class DialTestMain implements Callable<Integer> {
         } finally {
             if (delayServer != null) {
                 delayServer.close();
+            }
+            if (platform != null) {
+                platform.close();
             }
             if (stack != null) {
                 stack.close();
@@ -386,6 +408,12 @@ public final class DialTestMain implements Callable<Integer> {
         }
         if (delayServerTopic != null) {
             b.delayServer(delayServerTopic, delayLogicTopic);
+        }
+        if (logicTopicConfig != null || logicTopic != null || logicTopicGroup != null) {
+            if (logicTopicConfig == null || logicTopic == null || logicTopicGroup == null) {
+                throw new IllegalArgumentException("--logic-topic-config, --logic-topic and --logic-topic-group go together");
+            }
+            b.logicTopic(logicTopicConfig, logicTopic, logicTopicGroup);
         }
         String secret = System.getenv(SECRET_ENV);
         if (secret != null && !secret.isEmpty()) {

@@ -59,6 +59,7 @@ public final class DialTestOptions {
     private final int queuesPerBroker;
     private final String consumerGroup;
     private final DelayServerTarget delayServer;
+    private final LogicTopicTarget logicTopic;
 
     private DialTestOptions(Builder b) {
         this.nameServers = Collections.unmodifiableMap(new LinkedHashMap<>(b.nameServers));
@@ -80,6 +81,7 @@ public final class DialTestOptions {
         this.queuesPerBroker = b.queuesPerBroker;
         this.consumerGroup = b.consumerGroup;
         this.delayServer = b.delayServer;
+        this.logicTopic = b.logicTopic;
     }
 
     public static Builder builder() {
@@ -108,6 +110,7 @@ public final class DialTestOptions {
         b.queuesPerBroker = queuesPerBroker;
         b.consumerGroup = consumerGroup;
         b.delayServer = delayServer;
+        b.logicTopic = logicTopic;
         b.kindsChosen = true;
         return b;
     }
@@ -212,6 +215,19 @@ public final class DialTestOptions {
         return Optional.ofNullable(delayServer);
     }
 
+    /** Where {@link ProbeKind#LOGIC_TOPIC} probes go; empty when no logic topic is probed. */
+    public Optional<LogicTopicTarget> logicTopic() {
+        return Optional.ofNullable(logicTopic);
+    }
+
+    /**
+     * A logic topic to probe through the SDK: the platform configuration a client of the dial test reads (as an
+     * application's {@code configLocation}: {@code file:...}, {@code etcd://...}), the logic topic, routed to both
+     * IDCs, and its consumer group, declared on it, which the dial test consumes in.
+     */
+    public record LogicTopicTarget(String configLocation, String logicTopic, String consumerGroup) {
+    }
+
     /**
      * A delay server to probe: the internal delay topic its cluster's servers read, and the logic topic whose
      * platform route leads to the probe topic, so what the server delivers reaches the probe consumers.
@@ -226,7 +242,7 @@ public final class DialTestOptions {
             + ", delay=" + delay + ", checkBackAllowance=" + checkBackAllowance + ", retention=" + retention
             + ", sendTimeout=" + sendTimeout + ", staleAfter=" + staleAfter + ", ackListenAddress=" + ackListenAddress
             + ", metricsAddress=" + metricsAddress + ", probeTopic=" + probeTopic + ", queuesPerBroker="
-            + queuesPerBroker + ", consumerGroup=" + consumerGroup + ", delayServer=" + delayServer + "]";
+            + queuesPerBroker + ", consumerGroup=" + consumerGroup + ", delayServer=" + delayServer + ", logicTopic=" + logicTopic + "]";
     }
 
     private static byte[] randomSecret() {
@@ -241,6 +257,7 @@ public final class DialTestOptions {
         private EnumSet<ProbeKind> kinds = EnumSet.copyOf(ProbeKind.brokerKinds());
         private boolean kindsChosen;
         private DelayServerTarget delayServer;
+        private LogicTopicTarget logicTopic;
         private double ratePerSecond = 10;
         private int bodySize = 512;
         private double samplingRatio = 1.0;
@@ -377,6 +394,20 @@ public final class DialTestOptions {
             return this;
         }
 
+        /**
+         * Probes a logic topic through the SDK too ({@link ProbeKind#LOGIC_TOPIC}, added to the default kinds): a client
+         * on {@code configLocation} sends to {@code logicTopic} and consumes it in {@code consumerGroup}.
+         */
+        public Builder logicTopic(String configLocation, String logicTopic, String consumerGroup) {
+            if (configLocation == null || configLocation.isBlank()) {
+                throw new IllegalArgumentException("logicTopicConfig must name the platform configuration (file:..., "
+                    + "etcd://...): " + configLocation);
+            }
+            this.logicTopic = new LogicTopicTarget(configLocation.trim(), resourceName("logicTopic", logicTopic),
+                resourceName("logicTopicGroup", consumerGroup));
+            return this;
+        }
+
         public Builder probeTopic(String topic) {
             this.probeTopic = resourceName("probeTopic", topic);
             return this;
@@ -406,6 +437,14 @@ public final class DialTestOptions {
             if (kinds.contains(ProbeKind.DELAY_SERVER) && delayServer == null) {
                 throw new IllegalArgumentException("the delay_server kind needs a delay server to probe: name its internal "
                     + "topic and the logic topic routed to the probe topic (--delay-server-topic, --delay-logic-topic)");
+            }
+            if (logicTopic != null && !kindsChosen) {
+                kinds.add(ProbeKind.LOGIC_TOPIC);
+            }
+            if (kinds.contains(ProbeKind.LOGIC_TOPIC) && logicTopic == null) {
+                throw new IllegalArgumentException("the logic_topic kind needs a logic topic to probe: name the platform "
+                    + "configuration, the logic topic and its consumer group (--logic-topic-config, --logic-topic, "
+                    + "--logic-topic-group)");
             }
             if (retention.compareTo(grace) < 0) {
                 throw new IllegalArgumentException("retention (" + retention + ") must not be shorter than grace ("
