@@ -86,8 +86,9 @@ public final class DialTestMain implements Callable<Integer> {
     Duration checkBackAllowance;
 
     @Option(names = "--kinds", split = ",", paramLabel = "KIND", converter = KindConverter.class,
-        description = "Probe kinds: normal, delayed, transactional, delay_server, logic_topic (default: the first three, "
-            + "delay_server when a delay server is named or embedded, logic_topic when a logic topic is named or embedded).")
+        description = "Probe kinds: normal, delayed, transactional, delay_server, logic_topic, config_propagation (default: "
+            + "the first three, delay_server when a delay server is named or embedded, logic_topic when a logic topic is "
+            + "named or embedded, config_propagation when embedded).")
     List<ProbeKind> kinds;
 
     @Option(names = "--ack-listen", paramLabel = "HOST:PORT", converter = AddressConverter.class,
@@ -266,11 +267,12 @@ public final class DialTestMain implements Callable<Integer> {
                 delayServer = EmbeddedDelayServer.start(platform);
                 builder.delayServer(delayServer.target().internalTopic(), delayServer.target().logicTopic());
                 out.println("  delay server on internal topic " + delayServer.target().internalTopic());
-                builder.logicTopic(platform.configLocation(), EmbeddedPlatform.LOGIC_TOPIC, EmbeddedPlatform.LOGIC_GROUP);
+                builder.logicTopic(platform.configLocation(), EmbeddedPlatform.LOGIC_TOPIC, EmbeddedPlatform.LOGIC_GROUP)
+                    .configProbeKey(EmbeddedPlatform.CONFIG_PROBE_KEY);
                 out.println("  logic topic " + EmbeddedPlatform.LOGIC_TOPIC + " (weights 50/50) in "
-                    + platform.configLocation());
+                    + platform.configLocation() + ", configuration probe key " + EmbeddedPlatform.CONFIG_PROBE_KEY);
             }
-            return run(builder.build(), stressConfig == null ? null : new StressRamp(stressConfig));
+            return run(builder.build(), stressConfig == null ? null : new StressRamp(stressConfig), platform);
         } catch (RuntimeException e) {
             // Not a finding about the brokers, so never exit code 1: start-up failed, or Ctrl-C interrupted it.
             System.err.println("dial-test: " + (interrupted.get() ? "interrupted: " : "") + e.getMessage());
@@ -310,14 +312,18 @@ public final class DialTestMain implements Callable<Integer> {
     }
 
     /** Runs until the duration, Ctrl-C or (with a stress ramp) the ramp's end. */
-    private int run(DialTestOptions config, StressRamp ramp) throws InterruptedException {
+    private int run(DialTestOptions config, StressRamp ramp, ConfigPublisher publisher) throws InterruptedException {
         double ratio = config.samplingRatio();
         ProbeRate rate = new ProbeRate(config.ratePerSecond());
         Consumer<Report> onReport = r -> out.print("\n" + LiveTable.period(r, ratio));
         if (ramp != null) {
             onReport = onReport.andThen(r -> nextStep(ramp, rate, r));
         }
-        try (DialTestRun test = DialTestRun.runner(config).rate(rate).onReport(onReport).readiness(readiness).start()) {
+        DialTestRun.Runner runner = DialTestRun.runner(config).rate(rate).onReport(onReport).readiness(readiness);
+        if (publisher != null) {
+            runner.configPublisher(publisher);
+        }
+        try (DialTestRun test = runner.start()) {
             running = test;
             out.printf("Probing %s every %s: %s probes/s per broker and kind, %d-byte bodies, run %s%n",
                 config.nameServers(), config.period(), LiveTable.rate(config.ratePerSecond()), config.bodySize(),

@@ -60,6 +60,7 @@ public final class DialTestOptions {
     private final String consumerGroup;
     private final DelayServerTarget delayServer;
     private final LogicTopicTarget logicTopic;
+    private final String configProbeKey;
 
     private DialTestOptions(Builder b) {
         this.nameServers = Collections.unmodifiableMap(new LinkedHashMap<>(b.nameServers));
@@ -82,6 +83,7 @@ public final class DialTestOptions {
         this.consumerGroup = b.consumerGroup;
         this.delayServer = b.delayServer;
         this.logicTopic = b.logicTopic;
+        this.configProbeKey = b.configProbeKey;
     }
 
     public static Builder builder() {
@@ -111,6 +113,7 @@ public final class DialTestOptions {
         b.consumerGroup = consumerGroup;
         b.delayServer = delayServer;
         b.logicTopic = logicTopic;
+        b.configProbeKey = configProbeKey;
         b.kindsChosen = true;
         return b;
     }
@@ -221,6 +224,14 @@ public final class DialTestOptions {
     }
 
     /**
+     * The logic topic of the platform configuration whose rate limit the {@link ProbeKind#CONFIG_PROPAGATION} probes
+     * change (nothing sends to it, so the change is harmless); empty when configuration propagation is not probed.
+     */
+    public Optional<String> configProbeKey() {
+        return Optional.ofNullable(configProbeKey);
+    }
+
+    /**
      * A logic topic to probe through the SDK: the platform configuration a client of the dial test reads (as an
      * application's {@code configLocation}: {@code file:...}, {@code etcd://...}), the logic topic, routed to both
      * IDCs, and its consumer group, declared on it, which the dial test consumes in.
@@ -242,7 +253,8 @@ public final class DialTestOptions {
             + ", delay=" + delay + ", checkBackAllowance=" + checkBackAllowance + ", retention=" + retention
             + ", sendTimeout=" + sendTimeout + ", staleAfter=" + staleAfter + ", ackListenAddress=" + ackListenAddress
             + ", metricsAddress=" + metricsAddress + ", probeTopic=" + probeTopic + ", queuesPerBroker="
-            + queuesPerBroker + ", consumerGroup=" + consumerGroup + ", delayServer=" + delayServer + ", logicTopic=" + logicTopic + "]";
+            + queuesPerBroker + ", consumerGroup=" + consumerGroup + ", delayServer=" + delayServer + ", logicTopic=" + logicTopic
+            + ", configProbeKey=" + configProbeKey + "]";
     }
 
     private static byte[] randomSecret() {
@@ -258,6 +270,7 @@ public final class DialTestOptions {
         private boolean kindsChosen;
         private DelayServerTarget delayServer;
         private LogicTopicTarget logicTopic;
+        private String configProbeKey;
         private double ratePerSecond = 10;
         private int bodySize = 512;
         private double samplingRatio = 1.0;
@@ -408,6 +421,16 @@ public final class DialTestOptions {
             return this;
         }
 
+        /**
+         * Probes configuration propagation too ({@link ProbeKind#CONFIG_PROPAGATION}, added to the default kinds): the
+         * rate limit of logic topic {@code key} is changed, and the time until the logic-topic client applied it is
+         * measured. Needs {@link #logicTopic} (that client) and a publisher given to the run.
+         */
+        public Builder configProbeKey(String key) {
+            this.configProbeKey = resourceName("configProbeKey", key);
+            return this;
+        }
+
         public Builder probeTopic(String topic) {
             this.probeTopic = resourceName("probeTopic", topic);
             return this;
@@ -441,10 +464,17 @@ public final class DialTestOptions {
             if (logicTopic != null && !kindsChosen) {
                 kinds.add(ProbeKind.LOGIC_TOPIC);
             }
+            if (configProbeKey != null && !kindsChosen) {
+                kinds.add(ProbeKind.CONFIG_PROPAGATION);
+            }
             if (kinds.contains(ProbeKind.LOGIC_TOPIC) && logicTopic == null) {
                 throw new IllegalArgumentException("the logic_topic kind needs a logic topic to probe: name the platform "
                     + "configuration, the logic topic and its consumer group (--logic-topic-config, --logic-topic, "
                     + "--logic-topic-group)");
+            }
+            if (kinds.contains(ProbeKind.CONFIG_PROPAGATION) && (configProbeKey == null || logicTopic == null)) {
+                throw new IllegalArgumentException("the config_propagation kind needs a probe key and the logic-topic "
+                    + "client that applies it (--config-probe-key with --logic-topic-config)");
             }
             if (retention.compareTo(grace) < 0) {
                 throw new IllegalArgumentException("retention (" + retention + ") must not be shorter than grace ("

@@ -85,6 +85,9 @@ public final class DialTestRun implements AutoCloseable {
     private final List<ProbeTopicAdmin> admins = new ArrayList<>();
     /** Probes through the SDK, when a logic topic is probed; null otherwise. */
     private LogicTopicProber logicTopicProber;
+    /** Probes configuration propagation, when asked; null otherwise. */
+    private ConfigPropagationProber configProber;
+    private final ConfigPublisher configPublisher;
     /** One per name server, in the configuration's order; set by the start. */
     private List<NameServerAttach> attaching = List.of();
     private final ScheduledExecutorService reconcilerThread;
@@ -102,6 +105,7 @@ public final class DialTestRun implements AutoCloseable {
         this.onReport = runner.onReport;
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         this.readiness = runner.readiness;
+        this.configPublisher = runner.configPublisher;
         this.metrics = new DialTestMetrics(registry);
         this.rate = runner.rate != null ? runner.rate : new ProbeRate(config.ratePerSecond());
         metrics.targetRate(rate::get);
@@ -178,6 +182,16 @@ public final class DialTestRun implements AutoCloseable {
             }
             reconciler.weightsFrom(logicTopicProber::weights);
         }
+        if (config.kinds().contains(ProbeKind.CONFIG_PROPAGATION)) {
+            if (configPublisher == null) {
+                throw new DialTestException("the config_propagation kind needs a publisher of the probe key's changes "
+                    + "(the embedded default has one)");
+            }
+            LogicTopicProber client = logicTopicProber;
+            configProber = new ConfigPropagationProber(config.configProbeKey().orElseThrow(), configPublisher,
+                () -> client.client().config(), () -> client.client().health().configuration().lastApplied(), reconciler,
+                sequences, config.period(), config.grace(), ticker, wallClock);
+        }
         // The name servers are attached side by side; one that has not answered by then is probed once it does.
         long deadline = ticker.read() + ATTACH.startWait().toNanos();
         for (NameServerAttach attach : attaching) {
@@ -187,6 +201,9 @@ public final class DialTestRun implements AutoCloseable {
         probers.forEach(ClusterProber::startProbing);
         if (logicTopicProber != null) {
             logicTopicProber.startProbing();
+        }
+        if (configProber != null) {
+            configProber.startProbing();
         }
         long periodMillis = config.period().toMillis();
         reconcilerThread.scheduleAtFixedRate(this::reconcileSafely, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
@@ -351,6 +368,9 @@ public final class DialTestRun implements AutoCloseable {
 
     private void stopProbing() {
         probers.forEach(ClusterProber::stopProbing);
+        if (configProber != null) {
+            configProber.stopProbing();
+        }
         if (logicTopicProber != null) {
             logicTopicProber.stopProbing();
         }
@@ -398,6 +418,7 @@ public final class DialTestRun implements AutoCloseable {
         private UnaryOperator<AckSender> ackSenderWrapper = UnaryOperator.identity();
         private ProbeRate rate;
         private Readiness readiness = Readiness.create();
+        private ConfigPublisher configPublisher;
 
         private Runner(DialTestOptions config) {
             this.config = Objects.requireNonNull(config, "config");
@@ -436,6 +457,12 @@ public final class DialTestRun implements AutoCloseable {
          */
         public Runner readiness(Readiness readiness) {
             this.readiness = Objects.requireNonNull(readiness, "readiness");
+            return this;
+        }
+
+        /** Where the {@link ProbeKind#CONFIG_PROPAGATION} probe publishes its changes; needed for that kind. */
+        Runner configPublisher(ConfigPublisher publisher) {
+            this.configPublisher = Objects.requireNonNull(publisher, "configPublisher");
             return this;
         }
 

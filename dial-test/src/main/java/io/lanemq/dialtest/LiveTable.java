@@ -18,7 +18,7 @@ public final class LiveTable {
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
     private static final String STRESS_ROW = "%4s %8s %8s %8s %8s %6s %6s %8s %9s %9s  %s%n";
-    private static final String ROW = "%-12s %-18s %-13s %8s %8s %6s %5s %6s %7s %9s %9s %9s%n";
+    private static final String ROW = "%-12s %-21s %-18s %8s %8s %6s %5s %6s %7s %9s %9s %9s%n";
 
     private LiveTable() {
     }

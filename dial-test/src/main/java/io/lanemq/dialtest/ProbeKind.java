@@ -28,7 +28,12 @@ public enum ProbeKind {
      * its weights and failover and consumed through the SDK; its lane is the cluster that stored it, so the rows show
      * the split the routing made. Not per broker.
      */
-    LOGIC_TOPIC(5);
+    LOGIC_TOPIC(5),
+    /**
+     * A harmless change on the probe key of the platform configuration, published by the dial test; its latency is
+     * the time until the dial test's own client applied it. Not a message, not per broker.
+     */
+    CONFIG_PROPAGATION(6);
 
     private final byte code;
     private final String label;
@@ -54,7 +59,7 @@ public enum ProbeKind {
 
     /** Whether probes of this kind target each broker (sent below the SDK by a {@link ClusterProber}). */
     public boolean perBroker() {
-        return this != LOGIC_TOPIC;
+        return this != LOGIC_TOPIC && this != CONFIG_PROPAGATION;
     }
 
     /** The kind with that code, or null for an unknown code (a newer sender, or garbage). */
@@ -75,6 +80,6 @@ public enum ProbeKind {
             }
         }
         throw new IllegalArgumentException("unknown probe kind '" + text
-            + "', expected one of normal, delayed, transactional, delay_server, logic_topic");
+            + "', expected one of normal, delayed, transactional, delay_server, logic_topic, config_propagation");
     }
 }

@@ -55,6 +55,15 @@ class DialTestOptionsTest {
     }
 
     @Test
+    void aConfigurationProbeKeyAddsItsKindAndNeedsTheLogicTopicClient() {
+        assertThat(valid().logicTopic("file:/x", "t", "g").configProbeKey("probe-key").build().kinds())
+            .contains(ProbeKind.LOGIC_TOPIC, ProbeKind.CONFIG_PROPAGATION);
+        assertThatThrownBy(() -> valid().configProbeKey("probe-key").build())
+            .hasMessageContaining("config_propagation kind needs a probe key and the logic-topic client");
+        assertThatThrownBy(() -> valid().configProbeKey("bad key")).hasMessageStartingWith("configProbeKey");
+    }
+
+    @Test
     void everySettingIsCheckedWithItsNameInTheMessage() {
         assertThatThrownBy(() -> valid().ratePerSecond(0)).hasMessageStartingWith("ratePerSecond");
         assertThatThrownBy(() -> valid().bodySize(10)).hasMessageStartingWith("bodySize");

@@ -47,9 +47,10 @@ class DialTestRunIT {
             config.nameServer(idc.name(), idc.nameServerAddress());
         }
         platform = EmbeddedPlatform.on(stack, config.build().probeTopic());
-        config.logicTopic(platform.configLocation(), EmbeddedPlatform.LOGIC_TOPIC, EmbeddedPlatform.LOGIC_GROUP);
+        config.logicTopic(platform.configLocation(), EmbeddedPlatform.LOGIC_TOPIC, EmbeddedPlatform.LOGIC_GROUP)
+            .configProbeKey(EmbeddedPlatform.CONFIG_PROBE_KEY);
         Optional<Path> prometheusBinary = PrometheusServer.binary();
-        try (DialTestRun test = DialTestRun.runner(config.build()).onReport(reports).start()) {
+        try (DialTestRun test = DialTestRun.runner(config.build()).onReport(reports).configPublisher(platform).start()) {
             long started = System.nanoTime();
             if (prometheusBinary.isEmpty()) {
                 prometheusMissing = "the prometheus binary is not installed (bin/setup-tools installs Debian's "
@@ -130,6 +131,17 @@ class DialTestRunIT {
         // 20 points in a 16 s run): both clusters take a fair part, not exactly half.
         totals.logicTopicSplit().forEach((cluster, share) ->
             assertThat(share).as("share of the logic-topic probes %s stored", cluster).isBetween(0.15, 0.85));
+    }
+
+    @Test
+    void everyConfigurationChangeTheDialTestPublishedReachedItsClient() {
+        LaneReport lane = totals.lane(ConfigPropagationProber.CLUSTER, "file", ProbeKind.CONFIG_PROPAGATION).orElseThrow();
+        LaneCounts c = lane.counts();
+        // One change per 2 s period over the run.
+        assertThat(c.sent()).as("changes published").isGreaterThanOrEqualTo(RUN.toSeconds() / 2 - 2);
+        assertThat(c.sendFailures()).as("publish failures").isZero();
+        assertThat(c.lost()).as("changes not applied within the grace").isZero();
+        assertThat(c.acked()).as("changes applied").isEqualTo(c.sent());
     }
 
     @Test
