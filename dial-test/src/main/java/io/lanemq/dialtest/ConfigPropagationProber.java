@@ -74,13 +74,8 @@ final class ConfigPropagationProber {
     }
 
     void startProbing() {
-        markRunning();
-        thread.start();
-    }
-
-    /** Lets {@link #probeOnce()} wait for the client (what the probing thread does); for a test calling it directly. */
-    void markRunning() {
         running = true;
+        thread.start();
     }
 
     void stopProbing() {
@@ -88,7 +83,7 @@ final class ConfigPropagationProber {
         if (thread.isAlive()) {
             LockSupport.unpark(thread);
             try {
-                thread.join(TimeUnit.SECONDS.toMillis(10));
+                thread.join(grace.plusSeconds(1).toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -118,8 +113,9 @@ final class ConfigPropagationProber {
             return;
         }
         reconciler.sent(lane);
+        // Waited out even while stopping (within the grace), so a stop never leaves a published change unjudged.
         long deadline = publishNanos + grace.toNanos();
-        while (running && ticker.read() - deadline < 0) {
+        while (ticker.read() - deadline < 0) {
             if (applied(marker)) {
                 long latency = Math.max(0, Duration.between(publishedAt, lastApplied.get()).toNanos());
                 reconciler.onAck(new AckFrame(reconciler.runId(), sequence, ProbeKind.CONFIG_PROPAGATION,

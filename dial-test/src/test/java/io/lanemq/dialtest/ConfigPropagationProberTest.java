@@ -36,7 +36,7 @@ class ConfigPropagationProberTest {
             config.swap(config(marker));
             lastApplied = clock.instant().plusMillis(120);
         });
-        prober(applying, true).probeOnce();
+        prober(applying).probeOnce();
         Report report = reconciler.reconcile();
         LaneReport row = report.lane(LANE.cluster(), LANE.broker(), LANE.kind()).orElseThrow();
         assertThat(row.counts()).isEqualTo(new LaneCounts(1, 0, 1, 0, 0, 0, 0));
@@ -45,24 +45,20 @@ class ConfigPropagationProberTest {
 
     @Test
     void aChangeNeverAppliedIsLostAfterTheGraceAndAFailedPublishIsASendFailure() {
-        ConfigPropagationProber ignored = prober(publisher((key, marker) -> { }), false);
-        ignored.probeOnce(); // not running: publishes, then does not wait
+        // Never applied: the grace passes while the prober waits (the clock moves on during the publish).
+        prober(publisher((key, marker) -> clock.advance(GRACE.plusMillis(1)))).probeOnce();
         ConfigPropagationProber failing = prober(publisher((key, marker) -> {
             throw new IllegalStateException("etcd unreachable");
-        }), false);
+        }));
         failing.probeOnce();
         clock.advance(GRACE.plusMillis(1));
         LaneCounts counts = reconciler.reconcile().lane(LANE.cluster(), LANE.broker(), LANE.kind()).orElseThrow().counts();
         assertThat(counts).isEqualTo(new LaneCounts(1, 1, 0, 1, 0, 0, 0));
     }
 
-    private ConfigPropagationProber prober(ConfigPublisher publisher, boolean running) {
-        ConfigPropagationProber prober = new ConfigPropagationProber(KEY, publisher, () -> config, () -> lastApplied,
-            reconciler, sequences, Duration.ofSeconds(1), GRACE, clock, clock);
-        if (running) {
-            prober.markRunning();
-        }
-        return prober;
+    private ConfigPropagationProber prober(ConfigPublisher publisher) {
+        return new ConfigPropagationProber(KEY, publisher, () -> config, () -> lastApplied, reconciler, sequences,
+            Duration.ofSeconds(1), GRACE, clock, clock);
     }
 
     private interface Publish {
