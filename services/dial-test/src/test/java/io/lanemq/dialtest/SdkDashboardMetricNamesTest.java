@@ -37,6 +37,7 @@ class SdkDashboardMetricNamesTest {
         metrics.reloadHealthGauge(() -> 0);
         metrics.configStaleGauge(() -> 0);
         metrics.configRevisionGauge(() -> 42);
+        metrics.configCanaryGauge(() -> 0);
         metrics.consumed("t", "g", "c", SdkMetrics.ConsumeOutcome.SUCCESS, 1_000_000);
         metrics.consumerModeGauges("t", "g", "1-1", () -> ConsumptionMode.DIRECT);
         metrics.directThreadsGauge("t", "g", "1-1", "c", "t_a", 8);
