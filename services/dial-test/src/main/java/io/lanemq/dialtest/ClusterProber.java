@@ -116,7 +116,7 @@ final class ClusterProber implements AutoCloseable {
      */
     synchronized void probeUnreached() {
         if (brokers.isEmpty() && lanes.isEmpty()) {
-            for (ProbeKind kind : brokerKinds()) {
+            for (ProbeKind kind : config.kinds()) {
                 lanes.add(new Lane(null, senders.get(kind), reconciler.lane(new LaneKey(label, UNREACHED, kind)),
                     ticker.read()));
             }
@@ -131,7 +131,7 @@ final class ClusterProber implements AutoCloseable {
         List<String> added = new ArrayList<>();
         for (BrokerTarget target : targets) {
             if (brokers.add(target.broker())) {
-                for (ProbeKind kind : brokerKinds()) {
+                for (ProbeKind kind : config.kinds()) {
                     lanes.add(new Lane(target, senders.get(kind),
                         reconciler.lane(new LaneKey(target.cluster(), target.broker(), kind)), ticker.read()));
                 }
@@ -139,10 +139,6 @@ final class ClusterProber implements AutoCloseable {
             }
         }
         return added;
-    }
-
-    private List<ProbeKind> brokerKinds() {
-        return config.kinds().stream().filter(ProbeKind::perBroker).toList();
     }
 
     void startProbing() {

@@ -26,8 +26,7 @@ class DelayServerProbeIT {
         String probeTopic = "dialtest_it_delay_server_" + Long.toString(System.currentTimeMillis(), 36);
         DialTestOptions.Builder config = ItSupport.config().probeTopic(probeTopic);
         try (RocketMqStack stack = RocketMqStack.start(EmbeddedStack.dualIdc());
-             EmbeddedPlatform platform = EmbeddedPlatform.on(stack, probeTopic);
-             EmbeddedDelayServer delayServer = EmbeddedDelayServer.start(platform)) {
+             EmbeddedDelayServer delayServer = EmbeddedDelayServer.start(stack, probeTopic)) {
             for (Idc idc : stack.idcs()) {
                 config.nameServer(idc.name(), idc.nameServerAddress());
             }
