@@ -92,10 +92,7 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
         return new Builder<>(consumerGroup, endpoint);
     }
 
-    /**
-     * Subscribes the topics, joins the group and starts polling; fails unless the name server gives the first topic's
-     * route now (a reader that cannot be routed is not started, so its owner retries instead of waiting 30 s).
-     */
+    /** Subscribes the topics, joins the group and starts polling. */
     public void start() throws MessagingException {
         // The consumer keeps one queue listener (the last one given); it hears every topic's changes.
         QueueChanges changes = new QueueChanges();
@@ -104,11 +101,6 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
                 consumer.subscribe(topic, "*", changes);
             }
             consumer.start();
-            // start() gives up on a topic's route silently (a silent name server, or another consumer of the client
-            // holding its name-server lock) and the client asks again only every 30 s: such a reader would look
-            // attached and read nothing. So the first topic, the reader's own, must be routable now; the others (a
-            // group's retry topic) may appear later.
-            consumer.fetchMessageQueues(topics.get(0));
         } catch (MQClientException e) {
             throw RawClientSupport.failed(e, name + ": cannot start reading " + topics, cluster);
         }
