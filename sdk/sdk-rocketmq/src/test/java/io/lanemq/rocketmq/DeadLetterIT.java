@@ -12,7 +12,6 @@ import io.lanemq.api.spi.BoundProducer;
 import io.lanemq.api.spi.BoundProducerSpec;
 import io.lanemq.api.spi.ClusterEndpoint;
 import io.lanemq.api.spi.PhysicalMessage;
-import io.lanemq.testkit.Idc;
 import io.lanemq.testkit.RocketMqStack;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -22,7 +21,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageClientIDSetter;
@@ -34,7 +32,6 @@ import org.junit.jupiter.api.Test;
 /** A message the listener answers DEAD_LETTER reaches the group's %DLQ% topic on a real broker at its first attempt. */
 class DeadLetterIT {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
-    private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
     private static RocketMqStack stack;
     private static ClusterEndpoint endpoint;
@@ -42,17 +39,12 @@ class DeadLetterIT {
 
     @BeforeAll
     static void startStack() {
-        stack = RocketMqStack.shared();
-        Idc idc = stack.idc("idc-a");
-        endpoint = new ClusterEndpoint(idc.clusterName(), idc.name(), idc.nameServerAddress(), Map.of(
-                "rocketmq.heartbeatBrokerIntervalMs", "1000",
-                "rocketmq.pollNameServerIntervalMs", "1000",
-                "rocketmq.persistConsumerOffsetIntervalMs", "1000",
-                "rocketmq.shutdownAwaitMs", "1000"));
+        stack = FastClusterA.stack();
+        endpoint = FastClusterA.endpoint();
     }
 
     private static String unique(String prefix) {
-        return "lanemq_it_" + prefix + "_" + ProcessHandle.current().pid() + "_" + SEQUENCE.incrementAndGet();
+        return FastClusterA.unique(prefix);
     }
 
     @Test

@@ -14,7 +14,6 @@ import io.lanemq.api.spi.BoundProducer;
 import io.lanemq.api.spi.BoundProducerSpec;
 import io.lanemq.api.spi.ClusterEndpoint;
 import io.lanemq.api.spi.PhysicalMessage;
-import io.lanemq.testkit.Idc;
 import io.lanemq.testkit.RocketMqStack;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -23,7 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -36,7 +34,6 @@ class RetryBackoffIT {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
     /** Well below RocketMQ's default first retry (level 3, 10 s): only the back-off's level explains it. */
     private static final long BELOW_DEFAULT_MILLIS = 7_000;
-    private static final AtomicInteger SEQUENCE = new AtomicInteger();
     private static final Map<String, String> MARKS = Map.of(MessageContext.LANE_PROPERTY, "A.X",
             MessageContext.STRESS_TEST_PROPERTY, "true",
             "traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
@@ -47,17 +44,12 @@ class RetryBackoffIT {
 
     @BeforeAll
     static void startStack() {
-        stack = RocketMqStack.shared();
-        Idc idc = stack.idc("idc-a");
-        endpoint = new ClusterEndpoint(idc.clusterName(), idc.name(), idc.nameServerAddress(), Map.of(
-                "rocketmq.heartbeatBrokerIntervalMs", "1000",
-                "rocketmq.pollNameServerIntervalMs", "1000",
-                "rocketmq.persistConsumerOffsetIntervalMs", "1000",
-                "rocketmq.shutdownAwaitMs", "1000"));
+        stack = FastClusterA.stack();
+        endpoint = FastClusterA.endpoint();
     }
 
     private static String unique(String prefix) {
-        return "lanemq_it_" + prefix + "_" + ProcessHandle.current().pid() + "_" + SEQUENCE.incrementAndGet();
+        return FastClusterA.unique(prefix);
     }
 
     @Test

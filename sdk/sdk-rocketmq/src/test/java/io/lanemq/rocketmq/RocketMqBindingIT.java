@@ -19,7 +19,6 @@ import io.lanemq.api.spi.BoundSendResult;
 import io.lanemq.api.spi.ClusterEndpoint;
 import io.lanemq.api.spi.PhysicalMessage;
 import io.lanemq.api.spi.TransactionCheckHandler;
-import io.lanemq.testkit.Idc;
 import io.lanemq.testkit.RocketMqStack;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -33,7 +32,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,7 +42,6 @@ class RocketMqBindingIT {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
     /** RocketMQ's first redelivery waits for delay level 3, 10 s, unless the broker's levels are changed. */
     private static final Duration RETRY_DEADLINE = Duration.ofSeconds(40);
-    private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
     private static RocketMqStack stack;
     private static ClusterEndpoint endpoint;
@@ -52,18 +49,12 @@ class RocketMqBindingIT {
 
     @BeforeAll
     static void startStack() {
-        stack = RocketMqStack.shared();
-        Idc idc = stack.idc("idc-a");
-        // Short intervals so that a new consumer group gets its queues and routes within about a second.
-        endpoint = new ClusterEndpoint(idc.clusterName(), idc.name(), idc.nameServerAddress(), Map.of(
-                "rocketmq.heartbeatBrokerIntervalMs", "1000",
-                "rocketmq.pollNameServerIntervalMs", "1000",
-                "rocketmq.persistConsumerOffsetIntervalMs", "1000",
-                "rocketmq.shutdownAwaitMs", "1000"));
+        stack = FastClusterA.stack();
+        endpoint = FastClusterA.endpoint();
     }
 
     private static String unique(String prefix) {
-        return "lanemq_it_" + prefix + "_" + ProcessHandle.current().pid() + "_" + SEQUENCE.incrementAndGet();
+        return FastClusterA.unique(prefix);
     }
 
     private static String createTopic(String prefix, int queues) {
