@@ -42,15 +42,9 @@ class AckListenerFuzzTest {
                 AckCodecTest.SECRET, sink, metrics, Ticker.system(), 16, Duration.ofMinutes(5))) {
             PortFuzzer fuzz = PortFuzzer.against(listener.address(), SEED);
             byte[] frame = codec.encode(new AckFrame(RUN, 1, ProbeKind.NORMAL, 0, 0));
-            byte[] hugeLength = ByteBuffer.allocate(8).putInt(Integer.MAX_VALUE).putInt(0).array();
-            // Once before measuring: classes, the pool's threads and the JIT's first allocations are not kept per connection.
-            fuzz.randomBytes(50, 4096).plus(fuzz.truncated(frame, 50));
-            long heapBefore = PortFuzzer.heapAfterGc();
             long start = System.nanoTime();
 
-            PortFuzzer.Counts counts = fuzz.randomBytes(200, 4096)
-                    .plus(fuzz.truncated(frame, 100))
-                    .plus(fuzz.truncated(hugeLength, 50));
+            PortFuzzer.Counts counts = hostile(fuzz, frame);
             int accepted = fuzz.flood(1_000, () -> deliver(listener, 1_000));
 
             assertThat(counts.hung()).as("connections the listener left open: %s", counts).isZero();
@@ -59,13 +53,18 @@ class AckListenerFuzzTest {
             deliver(listener, 2_000);
             assertThat(received).extracting(AckFrame::sequence).as("only the real sender's acks").containsExactly(1_000L, 2_000L);
             assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)).as("short enough for every build").isLessThan(20);
-            long grown = PortFuzzer.heapAfterGc() - heapBefore;
-            int connections = counts.tried() + 1_000;
-            System.out.printf("AckListenerFuzzTest: %s, flood 1,000 (%d accepted), heap after GC grew %d KiB (%d B per "
-                    + "connection)%n", counts, accepted, grown / 1024, grown / connections);
-            assertThat(grown).as("heap kept after %d hostile connections were closed", connections)
-                    .isLessThan(connections * PortFuzzer.HEAP_KEPT_PER_CLOSED_CONNECTION);
+            // Measured after the round above: classes, the pool's threads and the JIT's first allocations are not kept
+            // per connection.
+            long kept = PortFuzzer.heapKeptPerConnection(() -> hostile(fuzz, frame).tried() + fuzz.flood(1_000, () -> { }));
+            System.out.printf("AckListenerFuzzTest: %s, flood 1,000 (%d accepted), heap kept after GC %d B per connection%n",
+                    counts, accepted, kept);
+            assertThat(kept).as("heap kept per closed hostile connection").isLessThan(PortFuzzer.HEAP_KEPT_PER_CLOSED_CONNECTION);
         }
+    }
+
+    private static PortFuzzer.Counts hostile(PortFuzzer fuzz, byte[] frame) throws Exception {
+        byte[] hugeLength = ByteBuffer.allocate(8).putInt(Integer.MAX_VALUE).putInt(0).array();
+        return fuzz.randomBytes(200, 4096).plus(fuzz.truncated(frame, 100)).plus(fuzz.truncated(hugeLength, 50));
     }
 
     /** A sender as TcpAckSender is: connect when there is an ack, write it, retry on a fresh connection until it lands. */

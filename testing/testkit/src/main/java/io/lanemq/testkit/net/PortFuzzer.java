@@ -48,8 +48,8 @@ public final class PortFuzzer {
     /** The client connection preface every HTTP/2 connection starts with (RFC 9113, section 3.4). */
     public static final byte[] HTTP2_PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     /**
-     * The heap a server may keep per connection once it is closed, for a fuzz test's bound on {@link #heapAfterGc}'s
-     * growth: a closed connection legitimately keeps nothing, so this is only the noise of a full collection spread
+     * The heap a server may keep per connection once it is closed, for a fuzz test's bound on
+     * {@link #heapKeptPerConnection}: a closed connection legitimately keeps nothing, so this is only the noise of a full collection spread
      * over the connections. 1 KiB is below the smallest state any of the project's servers holds for an open
      * connection (the dial test's ack listener reads into an 8 KiB buffer; the HTTP and gRPC servers' Netty channels
      * each hold a pipeline and their decoders' buffers), so a server that keeps any connection's state fails the bound.
@@ -337,6 +337,28 @@ public final class PortFuzzer {
             System.gc();
         }
         return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    /** Hostile connections a fuzz test makes between two heap measurements; returns how many it made. */
+    @FunctionalInterface
+    public interface Round {
+        int connections() throws Exception;
+    }
+
+    /**
+     * The heap {@code round} kept per connection it made, the lesser of two runs. A server that keeps a closed
+     * connection's state grows the heap in both runs; the rest of a shared test JVM (an earlier test's threads still
+     * finishing, a pool's next chunk, a class loaded late) moves {@link #heapAfterGc} by up to ~2 MiB either way, in
+     * one run or the other.
+     */
+    public static long heapKeptPerConnection(Round round) throws Exception {
+        long least = Long.MAX_VALUE;
+        for (int run = 0; run < 2; run++) {
+            long before = heapAfterGc();
+            int connections = round.connections();
+            least = Math.min(least, (heapAfterGc() - before) / Math.max(1, connections));
+        }
+        return least;
     }
 
     /**
