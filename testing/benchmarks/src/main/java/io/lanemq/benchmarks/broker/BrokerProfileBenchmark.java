@@ -1,7 +1,6 @@
 package io.lanemq.benchmarks.broker;
 
 import io.lanemq.benchmarks.cpu.CpuMeter;
-import io.lanemq.benchmarks.report.BenchReport;
 import io.lanemq.benchmarks.report.Figure;
 import io.lanemq.benchmarks.report.FigureBenchmark;
 import io.lanemq.benchmarks.report.Targets;
@@ -13,7 +12,6 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -36,7 +34,7 @@ import picocli.CommandLine.Option;
         description = "P7: tuned broker profile (deploy/broker/broker.conf) vs RocketMQ defaults, same clients, same run: "
                 + "small-message produce msgs per CPU-second (target ratio >= 1.3); also a 600-queue backlog drain, "
                 + "100 KB messages across an emulated inter-IDC round trip, and idle CPU.")
-public final class BrokerProfileBenchmark implements Callable<Integer>, FigureBenchmark {
+public final class BrokerProfileBenchmark implements FigureBenchmark {
     private static final String PRODUCE_TOPIC = "bench-p7-produce";
     private static final int PRODUCE_QUEUES = 8;
     private static final String BACKLOG_TOPIC = "bench-p7-backlog";
@@ -119,11 +117,6 @@ public final class BrokerProfileBenchmark implements Callable<Integer>, FigureBe
 
     @Option(names = "--workloads", split = ",", description = "Measure only these: ${COMPLETION-CANDIDATES} (default: all).")
     EnumSet<Workload> workloads = EnumSet.allOf(Workload.class);
-
-    @Override
-    public Integer call() throws Exception {
-        return BenchReport.standalone(this);
-    }
 
     @Override
     public List<Figure> measure() throws Exception {

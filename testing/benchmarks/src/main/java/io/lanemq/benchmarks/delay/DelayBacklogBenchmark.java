@@ -8,7 +8,6 @@ import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
 import io.lanemq.benchmarks.cpu.CpuMeter;
-import io.lanemq.benchmarks.report.BenchReport;
 import io.lanemq.benchmarks.report.Figure;
 import io.lanemq.benchmarks.report.FigureBenchmark;
 import io.lanemq.benchmarks.report.Targets;
@@ -24,7 +23,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -53,7 +51,7 @@ import picocli.CommandLine.Option;
 @Command(name = "delay-backlog", mixinStandardHelpOptions = true,
         description = "Delay server with N pending (default 10 M, due over a day): ingest msgs/s vs raw sync send, "
                 + "heap used after GC (target <= 512 MB), restart to ready: every offset held again (target <= 30 s), delivery msgs/s.")
-public final class DelayBacklogBenchmark implements Callable<Integer>, FigureBenchmark {
+public final class DelayBacklogBenchmark implements FigureBenchmark {
 
     private static final String TOPIC = "bench-backlog";
     private static final long DAY_MS = TimeUnit.DAYS.toMillis(1);
@@ -88,11 +86,6 @@ public final class DelayBacklogBenchmark implements Callable<Integer>, FigureBen
     int phaseTimeoutMinutes;
 
     private byte[] body;
-
-    @Override
-    public Integer call() throws Exception {
-        return BenchReport.standalone(this);
-    }
 
     @Override
     public List<Figure> measure() throws Exception {

@@ -8,7 +8,6 @@ import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
 import io.lanemq.benchmarks.cpu.CpuMeter;
-import io.lanemq.benchmarks.report.BenchReport;
 import io.lanemq.benchmarks.report.Figure;
 import io.lanemq.benchmarks.report.FigureBenchmark;
 import io.lanemq.benchmarks.report.Targets;
@@ -18,7 +17,6 @@ import io.lanemq.localstack.LocalPlatform;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -42,7 +40,7 @@ import picocli.CommandLine.Option;
 @Command(name = "delay", mixinStandardHelpOptions = true,
         description = "P4: delay server vs RocketMQ native timer messages, absolute delivery error p50/p99/max at the same "
                 + "rate (target: ours p99 <= max(10 ms, plain transit p99 + 5 ms), 0 early, CPU per message <= 1.5x transit).")
-public final class DelayBenchmark implements Callable<Integer>, FigureBenchmark {
+public final class DelayBenchmark implements FigureBenchmark {
 
     private static final String TOPIC = "bench-delay";
     private static final String DUE_AT = "due-at";
@@ -66,11 +64,6 @@ public final class DelayBenchmark implements Callable<Integer>, FigureBenchmark 
 
     @Option(names = "--max-delay-ms", defaultValue = "10000", description = "Longest delay (default: ${DEFAULT-VALUE}).")
     long maxDelayMs;
-
-    @Override
-    public Integer call() throws Exception {
-        return BenchReport.standalone(this);
-    }
 
     @Override
     public List<Figure> measure() throws Exception {

@@ -1,6 +1,5 @@
 package io.lanemq.benchmarks.failover;
 
-import io.lanemq.benchmarks.report.BenchReport;
 import io.lanemq.benchmarks.report.Figure;
 import io.lanemq.benchmarks.report.FigureBenchmark;
 import io.lanemq.benchmarks.report.Targets;
@@ -11,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Callable;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -27,12 +25,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "failover", mixinStandardHelpOptions = true,
         description = "Failover library vs simple-failover: get+success ops/s with 2, 5 and 100 callees, 1 and 2 threads (target ratio >= 1.0).")
-public final class FailoverBenchmarkMain implements Callable<Integer>, FigureBenchmark {
-
-    @Override
-    public Integer call() throws Exception {
-        return BenchReport.standalone(this);
-    }
+public final class FailoverBenchmarkMain implements FigureBenchmark {
 
     /** One figure: the worst ratio over every resource and thread count, the others in its note. */
     @Override

@@ -7,7 +7,6 @@ import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
 import io.lanemq.benchmarks.cpu.CpuMeter;
-import io.lanemq.benchmarks.report.BenchReport;
 import io.lanemq.benchmarks.report.Figure;
 import io.lanemq.benchmarks.report.FigureBenchmark;
 import io.lanemq.benchmarks.report.Targets;
@@ -23,7 +22,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -41,7 +39,7 @@ import picocli.CommandLine.Option;
         description = "P5: IDC kill recovery (target <= 3 s to 99%% success), slow broker share (target <= 10%% within 10 s); "
                 + "with --network-faults a silent partition (target: >= 90%% of the healthy sync rate within 3 s, >= 99%% success) "
                 + "and 10%% loss (target >= 90%% of the healthy rate).")
-public final class IdcFailoverBenchmark implements Callable<Integer>, FigureBenchmark {
+public final class IdcFailoverBenchmark implements FigureBenchmark {
     private static final String TOPIC = "bench-failover";
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 
@@ -60,11 +58,6 @@ public final class IdcFailoverBenchmark implements Callable<Integer>, FigureBenc
 
     @Option(names = "--slow-ms", defaultValue = "100", description = "Delay added to the slow broker (default: ${DEFAULT-VALUE}).")
     int slowMillis;
-
-    @Override
-    public Integer call() throws Exception {
-        return BenchReport.standalone(this);
-    }
 
     @Override
     public List<Figure> measure() throws Exception {

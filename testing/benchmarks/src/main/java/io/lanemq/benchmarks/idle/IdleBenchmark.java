@@ -11,7 +11,6 @@ import io.lanemq.api.Subscription;
 import io.lanemq.benchmarks.cpu.ProcessCpu;
 import io.lanemq.benchmarks.delay.ScratchStore;
 import io.lanemq.benchmarks.proxy.InProcessProxy;
-import io.lanemq.benchmarks.report.BenchReport;
 import io.lanemq.benchmarks.report.Figure;
 import io.lanemq.benchmarks.report.FigureBenchmark;
 import io.lanemq.benchmarks.report.Targets;
@@ -29,7 +28,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -50,7 +48,7 @@ import picocli.CommandLine.Option;
 @Command(name = "idle", mixinStandardHelpOptions = true,
         description = "P8: CPU of the stack with no traffic, alone (target <= 5%% of one core) and with an SDK producer and "
                 + "consumers, the delay server and the consumer proxy connected (target <= 10%%), per process and thread.")
-public final class IdleBenchmark implements Callable<Integer>, FigureBenchmark {
+public final class IdleBenchmark implements FigureBenchmark {
     private static final String TOPIC = "bench-idle";
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 
@@ -70,11 +68,6 @@ public final class IdleBenchmark implements Callable<Integer>, FigureBenchmark {
 
     @Option(names = "--top-threads", defaultValue = "10", description = "Threads of this JVM listed per window (default: ${DEFAULT-VALUE}).")
     int topThreads;
-
-    @Override
-    public Integer call() throws Exception {
-        return BenchReport.standalone(this);
-    }
 
     @Override
     public List<Figure> measure() throws Exception {

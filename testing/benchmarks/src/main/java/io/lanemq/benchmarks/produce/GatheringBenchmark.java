@@ -4,7 +4,6 @@ import io.lanemq.api.Message;
 import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
-import io.lanemq.benchmarks.report.BenchReport;
 import io.lanemq.benchmarks.report.Figure;
 import io.lanemq.benchmarks.report.FigureBenchmark;
 import io.lanemq.benchmarks.report.Target;
@@ -15,7 +14,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendCallback;
@@ -38,7 +36,7 @@ import picocli.CommandLine.Option;
 @Command(name = "produce-batch", mixinStandardHelpOptions = true,
         description = "P2: SDK sends with batch gathering vs raw DefaultMQProducer sync sends (>= 2.0), vs setAutoBatch "
                 + "sync sends (>= 1.5), and async with gathering vs raw async with setAutoBatch (>= 1.0).")
-public final class GatheringBenchmark implements Callable<Integer>, FigureBenchmark {
+public final class GatheringBenchmark implements FigureBenchmark {
     @Mixin
     RoundOptions options = new RoundOptions();
 
@@ -58,11 +56,6 @@ public final class GatheringBenchmark implements Callable<Integer>, FigureBenchm
 
     @Option(names = "--max-messages", description = "Gathering: messages per request (default: the platform's).")
     Integer maxMessages;
-
-    @Override
-    public Integer call() throws Exception {
-        return BenchReport.standalone(this);
-    }
 
     @Override
     public List<Figure> measure() throws Exception {

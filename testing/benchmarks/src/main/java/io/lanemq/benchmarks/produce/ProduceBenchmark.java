@@ -4,7 +4,6 @@ import io.lanemq.api.Message;
 import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
-import io.lanemq.benchmarks.report.BenchReport;
 import io.lanemq.benchmarks.report.Figure;
 import io.lanemq.benchmarks.report.FigureBenchmark;
 import io.lanemq.benchmarks.report.Targets;
@@ -12,7 +11,6 @@ import io.lanemq.config.BatchConfig;
 import io.lanemq.localstack.LocalPlatform;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendStatus;
 import picocli.CommandLine.Command;
@@ -27,7 +25,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "produce", mixinStandardHelpOptions = true,
         description = "P1: SDK sync send vs raw DefaultMQProducer sync send (target ratio >= 0.95).")
-public final class ProduceBenchmark implements Callable<Integer>, FigureBenchmark {
+public final class ProduceBenchmark implements FigureBenchmark {
     @Mixin
     RoundOptions options = new RoundOptions();
 
@@ -35,11 +33,6 @@ public final class ProduceBenchmark implements Callable<Integer>, FigureBenchmar
 
     @Option(names = "--threads", defaultValue = "8", description = "Sending threads for both sides (default: ${DEFAULT-VALUE}).")
     int threads;
-
-    @Override
-    public Integer call() throws Exception {
-        return BenchReport.standalone(this);
-    }
 
     @Override
     public List<Figure> measure() throws Exception {

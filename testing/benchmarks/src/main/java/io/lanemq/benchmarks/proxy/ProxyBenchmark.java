@@ -4,7 +4,6 @@ import io.lanemq.api.MessagingClient;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.benchmarks.cpu.CpuMeter;
-import io.lanemq.benchmarks.report.BenchReport;
 import io.lanemq.benchmarks.report.Figure;
 import io.lanemq.benchmarks.report.FigureBenchmark;
 import io.lanemq.benchmarks.report.Targets;
@@ -13,7 +12,6 @@ import io.lanemq.localstack.LocalPlatform;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import picocli.CommandLine.Command;
@@ -32,7 +30,7 @@ import picocli.CommandLine.Option;
 @Command(name = "proxy", mixinStandardHelpOptions = true,
         description = "P3: consumer proxy push to many consumers vs SDK DIRECT consumption (targets: CPU per message <= 1.5x "
                 + "DIRECT, throughput ratio reported beside it; per-consumer share within 25%% of the mean; added p99 <= 5 ms).")
-public final class ProxyBenchmark implements Callable<Integer>, FigureBenchmark {
+public final class ProxyBenchmark implements FigureBenchmark {
     private static final String TOPIC = "bench-proxy";
     private static final int QUEUES = 4;
 
@@ -66,11 +64,6 @@ public final class ProxyBenchmark implements Callable<Integer>, FigureBenchmark 
 
     @Option(names = "--drain-timeout-seconds", defaultValue = "180", description = "Longest wait for one drain (default: ${DEFAULT-VALUE}).")
     int drainTimeoutSeconds;
-
-    @Override
-    public Integer call() throws Exception {
-        return BenchReport.standalone(this);
-    }
 
     @Override
     public List<Figure> measure() throws Exception {

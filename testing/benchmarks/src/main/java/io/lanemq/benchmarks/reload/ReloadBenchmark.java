@@ -8,7 +8,6 @@ import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.SendResult;
 import io.lanemq.benchmarks.cpu.CpuMeter;
-import io.lanemq.benchmarks.report.BenchReport;
 import io.lanemq.benchmarks.report.Figure;
 import io.lanemq.benchmarks.report.FigureBenchmark;
 import io.lanemq.benchmarks.report.Percentiles;
@@ -17,7 +16,6 @@ import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.testkit.etcd.EtcdServer;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -33,16 +31,11 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "reload", mixinStandardHelpOptions = true,
         description = "P6: etcd put to a running producer using the new configuration, p50/p99 over N changes (target p99 <= 1 s, 0 failed sends).")
-public final class ReloadBenchmark implements Callable<Integer>, FigureBenchmark {
+public final class ReloadBenchmark implements FigureBenchmark {
     private static final String TOPIC = "bench-reload";
 
     @Option(names = "--changes", defaultValue = "100", description = "Configuration changes to time (default: ${DEFAULT-VALUE}).")
     int changes;
-
-    @Override
-    public Integer call() throws Exception {
-        return BenchReport.standalone(this);
-    }
 
     @Override
     public List<Figure> measure() throws Exception {

@@ -8,7 +8,6 @@ import io.lanemq.api.MessagingException;
 import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.Subscription;
-import io.lanemq.benchmarks.report.BenchReport;
 import io.lanemq.benchmarks.report.Figure;
 import io.lanemq.benchmarks.report.FigureBenchmark;
 import io.lanemq.benchmarks.report.Targets;
@@ -19,7 +18,6 @@ import io.lanemq.testkit.net.PrivateNetwork;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -40,7 +38,7 @@ import picocli.CommandLine.Option;
         description = "P5 at start-up: an application started while IDC B is out (silent in a network namespace of its own, "
                 + "else killed), time to its first message consumed on IDC A (target <= 2 s) and, after B is back, on B "
                 + "(target <= 5 s).")
-public final class StartDuringOutageBenchmark implements Callable<Integer>, FigureBenchmark {
+public final class StartDuringOutageBenchmark implements FigureBenchmark {
     private static final String TOPIC = "bench-startup";
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
     private static final long FIRST_MESSAGE_CAP = 30 * SECOND;
@@ -52,11 +50,6 @@ public final class StartDuringOutageBenchmark implements Callable<Integer>, Figu
     @Option(names = "--send-interval-ms", defaultValue = "10",
             description = "Pause between the producer's sends (default: ${DEFAULT-VALUE}).")
     int sendIntervalMillis;
-
-    @Override
-    public Integer call() throws Exception {
-        return BenchReport.standalone(this);
-    }
 
     @Override
     public List<Figure> measure() throws Exception {

@@ -8,7 +8,6 @@ import io.lanemq.api.Producer;
 import io.lanemq.api.ProducerOptions;
 import io.lanemq.api.ReceivedMessage;
 import io.lanemq.api.Subscription;
-import io.lanemq.benchmarks.report.BenchReport;
 import io.lanemq.benchmarks.report.Figure;
 import io.lanemq.benchmarks.report.FigureBenchmark;
 import io.lanemq.benchmarks.report.Targets;
@@ -27,7 +26,6 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -59,7 +57,7 @@ import picocli.CommandLine.Option;
         description = "T1: paced transit through the SDK (LaneMQ producer + DIRECT consumer, both IDCs) vs raw RocketMQ clients: "
                 + "CPU-ms per message above the idle connected stack (target <= 0.5, SDK <= raw) and p99 (target <= 10 ms), "
                 + "with the CPU per JVM and thread and the broker requests per message.")
-public final class TransitBenchmark implements Callable<Integer>, FigureBenchmark {
+public final class TransitBenchmark implements FigureBenchmark {
     static final String PHASE = "bench-phase";
     static final String SEQUENCE = "bench-seq";
     static final String SENT_NANOS = "bench-sent-nanos";
@@ -116,11 +114,6 @@ public final class TransitBenchmark implements Callable<Integer>, FigureBenchmar
     private final AtomicLong failedSends = new AtomicLong();
     private final Semaphore window = new Semaphore(WINDOW);
     private byte[] body;
-
-    @Override
-    public Integer call() throws Exception {
-        return BenchReport.standalone(this);
-    }
 
     @Override
     public List<Figure> measure() throws Exception {

@@ -49,8 +49,8 @@ public final class PortFuzzer {
     public static final byte[] HTTP2_PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     /**
      * The heap a server may keep per connection once it is closed, for a fuzz test's bound on
-     * {@link #heapKeptPerConnection}: a closed connection legitimately keeps nothing, so this is only the noise of a full collection spread
-     * over the connections. 1 KiB is below the smallest state any of the project's servers holds for an open
+     * {@link #heapKeptPerConnection}: a closed connection legitimately keeps nothing, so this is only the noise of a
+     * full collection spread over the connections. 1 KiB is below the smallest state any of the project's servers holds for an open
      * connection (the dial test's ack listener reads into an 8 KiB buffer; the HTTP and gRPC servers' Netty channels
      * each hold a pipeline and their decoders' buffers), so a server that keeps any connection's state fails the bound.
      */
@@ -234,11 +234,19 @@ public final class PortFuzzer {
     /** Whether the server has closed {@code socket}: an end of stream or a reset at once, nothing to wait for. */
     private static boolean closedByServer(Socket socket) throws IOException {
         socket.setSoTimeout(1);
+        return readsToClose(socket);
+    }
+
+    /**
+     * Reads whatever the server answers (an alert, a GOAWAY, a 408 or 400) until it closes or resets the connection
+     * (true) or the socket's timeout passes (false).
+     */
+    private static boolean readsToClose(Socket socket) throws IOException {
+        byte[] buffer = new byte[8192];
         try {
             InputStream in = socket.getInputStream();
-            byte[] buffer = new byte[8192];
             while (in.read(buffer) >= 0) {
-                // an answer (a 408 or 400) before the close
+                // read and dropped: only the close counts
             }
             return true;
         } catch (SocketTimeoutException stillOpen) {
@@ -296,18 +304,7 @@ public final class PortFuzzer {
             } catch (IOException closedWhileWriting) {
                 return true;
             }
-            InputStream in = socket.getInputStream();
-            byte[] buffer = new byte[8192];
-            try {
-                while (in.read(buffer) >= 0) {
-                    // an answer (an alert, a GOAWAY, a 400) before the close
-                }
-                return true;
-            } catch (SocketTimeoutException stillOpen) {
-                return false;
-            } catch (IOException reset) {
-                return true;
-            }
+            return readsToClose(socket);
         }
     }
 
