@@ -20,7 +20,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The SDK's own duplicates, on real brokers: IDC B answers 1.5 s late (its latency proxy), so the producer gives up
@@ -29,8 +30,12 @@ import org.junit.jupiter.api.parallel.Isolated;
  * once, while a plain group sees the copies. Then the brokers of IDC A move both groups back to the start of the
  * topic (a forced offset reset, as an operator's rewind or a lost offset commit would): a real broker redelivery
  * of messages already consumed, which the plain group sees again and the deduplicating group drops.
+ *
+ * <p>The brokers it delays and rewinds are those of its own stack, and it counts copies, never rates or timings: a
+ * busy host only makes IDC B's answers later still, and any further send that fails over stores one more copy, which
+ * the assertions count like the others. So it may run beside another concurrent class.
  */
-@Isolated
+@Execution(ExecutionMode.CONCURRENT)
 class DeduplicationIT {
     @RegisterExtension
     static final GlobalMeters METRICS = new GlobalMeters();

@@ -15,14 +15,10 @@ import io.lanemq.localstack.LocalPlatform;
 import io.lanemq.localstack.SendStream;
 import io.lanemq.testkit.RocketMqStack;
 import io.lanemq.testkit.etcd.EtcdServer;
-import io.micrometer.core.instrument.Gauge;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.parallel.Isolated;
@@ -31,6 +27,8 @@ import org.junit.jupiter.api.parallel.Isolated;
  * Platform configuration changed while producers and consumers run, from a watched file and
  * from a real etcd: the change is applied in place within a second, no send fails, nothing
  * acknowledged is lost, and a bad change is rejected while the old configuration keeps routing.
+ * Alone, because it judges where sends go within a second; a logic topic's move, judged by what is
+ * consumed, is {@link LogicTopicMoveIT}'s.
  */
 @Isolated
 class HotReloadIT {
@@ -97,53 +95,6 @@ class HotReloadIT {
     private static long lastSendTo(SendStream stream, String cluster, long from) {
         return stream.startedBetween(from, Long.MAX_VALUE).stream().filter(o -> cluster.equals(o.cluster()))
                 .mapToLong(o -> (o.startNanos() - from) / 1_000_000).max().orElse(-1);
-    }
-
-    @Test
-    void consumersFollowALogicTopicMovedToAnotherPhysicalTopicAndThreadCountChangesLive() throws Exception {
-        String group = LocalPlatform.unique("reload-move");
-        LocalPlatform platform = LocalPlatform.on(RocketMqStack.shared()).consumerThreads(4).addTopic("settlement", 4, 50, 50, group);
-        Received received = new Received();
-        try (MessagingClient client = platform.client("reload-move-it");
-             Producer producer = client.createProducer(ProducerOptions.defaults());
-             Consumer consumer = client.subscribe(Subscription.builder("settlement", group).build(), received);
-             SendStream stream = new SendStream(producer, "settlement", 500)) {
-            String oldPhysical = platform.physicalTopic("settlement");
-            assertThat(directThreadsByTopic(group)).as("one consumer per cluster, on the topic, with half the configured total each")
-                    .containsExactly(Map.entry(oldPhysical, List.of(2.0, 2.0)));
-            await().atMost(Duration.ofSeconds(20)).until(() -> stream.nowNanos() > 3 * SECOND);
-
-            platform.moveTopic("settlement", 4).consumerThreads(12).writeConfig();
-            String newPhysical = platform.physicalTopic("settlement");
-            await().atMost(Duration.ofSeconds(10)).until(() -> directThreadsByTopic(group)
-                    .equals(Map.of(newPhysical, List.of(6.0, 6.0))));
-            long movedAt = stream.nowNanos();
-            await().atMost(Duration.ofSeconds(30)).until(() -> received.all.stream()
-                    .anyMatch(m -> m.physicalTopic().equals(newPhysical)));
-
-            await().atMost(Duration.ofSeconds(20)).until(() -> stream.nowNanos() > movedAt + 3 * SECOND);
-            stream.close();
-            await().atMost(Duration.ofSeconds(30)).until(stream::settled);
-            assertThat(SendStream.successRate(stream.all())).isEqualTo(1.0);
-            Set<String> acknowledged = stream.acknowledgedIds();
-            await().atMost(Duration.ofSeconds(60)).until(() -> received.deliveriesById.keySet().containsAll(acknowledged));
-            Map<String, Long> byTopic = received.all.stream().collect(Collectors.groupingBy(m -> m.physicalTopic(), Collectors.counting()));
-            assertThat(byTopic).containsKeys(oldPhysical, newPhysical);
-            await().atMost(Duration.ofSeconds(30)).until(() -> METRICS.gauge(SdkMetrics.DIRECT_DRAINING, group) == 0);
-            // The brokers' count, through the lag gauge: all consumed and committed, on the new topic and the drained one.
-            // Asserted until it holds: a consumer that just finished draining is replaced, and its gauge with it.
-            for (String cluster : List.of(platform.idcA().clusterName(), platform.idcB().clusterName())) {
-                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
-                        METRICS.gauge(SdkMetrics.CONSUMER_LAG, group, SdkMetrics.TAG_CLUSTER, cluster)).as("lag on " + cluster).isZero());
-            }
-        }
-    }
-
-    /** The listener threads of each running DIRECT consumer of {@code group}, by the physical topic it consumes. */
-    private static Map<String, List<Double>> directThreadsByTopic(String group) {
-        return METRICS.find(SdkMetrics.DIRECT_THREADS).tag(SdkMetrics.TAG_GROUP, group).gauges().stream()
-                .collect(Collectors.groupingBy(g -> g.getId().getTag(SdkMetrics.TAG_PHYSICAL_TOPIC),
-                        Collectors.mapping(Gauge::value, Collectors.toList())));
     }
 
     @Test

@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A group's consumption mode switched DIRECT -> PROXY -> DIRECT in the watched configuration file
@@ -33,8 +34,11 @@ import org.junit.jupiter.api.parallel.Isolated;
  * <p>The way back needs the proxy to stop fetching a group whose last consumer left (after a short
  * grace) and commit: otherwise its RocketMQ consumer keeps a share of the group's queues, and what it
  * fetched from them never reaches the DIRECT consumers.
+ *
+ * <p>It judges what is consumed and that no send fails (a send that fails over still succeeds), with deadlines only,
+ * on its own topic, group and proxies: it may run beside another concurrent class.
  */
-@Isolated
+@Execution(ExecutionMode.CONCURRENT)
 class ProxyHotSwitchIT {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
     @RegisterExtension

@@ -19,14 +19,17 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A PROXY-mode consumer whose proxy instance stops: its stream ends, it reconnects to the next
  * configured endpoint after a backoff and goes on consuming; every message sent before and after is
  * consumed.
+ *
+ * <p>The proxies it stops are its own, and it waits for deliveries only: it may run beside another concurrent class.
  */
-@Isolated
+@Execution(ExecutionMode.CONCURRENT)
 class ProxyReconnectIT {
     @RegisterExtension
     static final GlobalMeters METRICS = new GlobalMeters();
