@@ -16,7 +16,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * probes go through its internal delay topic and the delay server, come back through the SDK on the probe topic,
  * and reconcile with no loss and no duplicate, next to the native timer's probes for comparison.
  */
-@Execution(ExecutionMode.CONCURRENT) // probes the module's shared stack for a fixed time: see junit-platform.properties
+@Execution(ExecutionMode.CONCURRENT) // probes a stack of its own for a fixed time: see junit-platform.properties
 class DelayServerProbeIT {
 
     private static final Duration RUN = Duration.ofSeconds(12);
@@ -25,8 +25,8 @@ class DelayServerProbeIT {
     void delayServerProbesOfEveryBrokerAreReconciledWithoutLoss() throws Exception {
         String probeTopic = "dialtest_it_delay_server_" + Long.toString(System.currentTimeMillis(), 36);
         DialTestOptions.Builder config = ItSupport.config().probeTopic(probeTopic);
-        RocketMqStack stack = ItSupport.sharedStack();
-        try (EmbeddedDelayServer delayServer = EmbeddedDelayServer.start(stack, probeTopic)) {
+        try (RocketMqStack stack = RocketMqStack.start(EmbeddedStack.dualIdc());
+             EmbeddedDelayServer delayServer = EmbeddedDelayServer.start(stack, probeTopic)) {
             for (Idc idc : stack.idcs()) {
                 config.nameServer(idc.name(), idc.nameServerAddress());
             }
