@@ -8,6 +8,8 @@ import io.lanemq.testkit.Idc;
 import io.lanemq.testkit.IdcSpec;
 import io.lanemq.testkit.RocketMqStack;
 import io.lanemq.testkit.StackSpec;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
@@ -35,6 +37,10 @@ class BrokerKillIT {
             Report totals;
             try (DialTestRun test = DialTestRun.runner(config.build()).onReport(reports).start()) {
                 await().atMost(Duration.ofSeconds(30)).until(() -> reports.size() >= 4); // ~8 s of clean probing
+                // And the victim itself answered on every kind: a loaded machine can take longer than those reports to
+                // get there, and a kill before its first probe would find nothing in flight and nothing to refuse.
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> ProbeKind
+                    .brokerKinds().stream().allMatch(kind -> acked(test.registry(), victim.brokerName(), kind) > 0));
                 victim.kill();
                 int killedAt = reports.size();
                 await().atMost(Duration.ofSeconds(30)).until(() -> reports.size() >= killedAt + 4);
@@ -61,5 +67,10 @@ class BrokerKillIT {
             assertThat(totals.lanes()).hasSize(3 * ProbeKind.brokerKinds().size());
             assertThat(victimTrouble).as("send failures + lost probes on the killed broker").isPositive();
         }
+    }
+
+    private static double acked(MeterRegistry registry, String broker, ProbeKind kind) {
+        return registry.find(DialTestMetrics.PROBES_ACKED).tag(DialTestMetrics.TAG_BROKER, broker)
+            .tag(DialTestMetrics.TAG_KIND, kind.label()).counters().stream().mapToDouble(Counter::count).sum();
     }
 }

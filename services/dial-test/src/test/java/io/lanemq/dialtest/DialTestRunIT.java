@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -25,7 +24,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * broker and every kind reconciled with no loss and no duplicate, and every dashboard panel's query answered with
  * data through Prometheus's HTTP API.
  */
-@Execution(ExecutionMode.CONCURRENT) // probes a stack of its own for a fixed time: see junit-platform.properties
+@Execution(ExecutionMode.CONCURRENT) // probes the module's shared stack for a fixed time: see junit-platform.properties
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DialTestRunIT {
 
@@ -40,7 +39,7 @@ class DialTestRunIT {
 
     @BeforeAll
     void run() throws Exception {
-        stack = RocketMqStack.start(EmbeddedStack.dualIdc());
+        stack = ItSupport.sharedStack();
         DialTestOptions.Builder config = ItSupport.config();
         for (Idc idc : stack.idcs()) {
             config.nameServer(idc.name(), idc.nameServerAddress());
@@ -66,13 +65,6 @@ class DialTestRunIT {
             }
             totals = test.stop();
             System.out.print(LiveTable.summary(totals, 1.0));
-        }
-    }
-
-    @AfterAll
-    void stopStack() {
-        if (stack != null) {
-            stack.close();
         }
     }
 

@@ -27,9 +27,9 @@ import org.junit.jupiter.api.Test;
  * partitioned one must show as failing (send failures), never as lost probes, and once the partition heals every
  * probe is reconciled with 0 lost. Runs in its own network namespace (bin/netns/bin/java), where the rules live.
  *
- * <p>Like the other integration tests of the dial test, it starts its own stack with {@link EmbeddedStack}'s broker
- * settings (the testkit's shared stack checks transactions back too hastily, which shows as duplicates); in the
- * {@code network-faults} execution it is the only test of its JVM anyway.
+ * <p>It partitions the module's shared stack ({@link ItSupport#sharedStack()}, with {@link EmbeddedStack}'s broker
+ * settings: the testkit's shared stack checks transactions back too hastily, which shows as duplicates) and heals it
+ * before it ends; in the {@code network-faults} execution the tests of its JVM run one at a time.
  */
 class IdcPartitionFaultIT {
 
@@ -40,8 +40,8 @@ class IdcPartitionFaultIT {
 
     @Test
     void aSilentlyPartitionedIdcShowsAsFailingWhileTheOtherKeepsBeingProbedAndNothingIsLost() {
-        try (NetworkFaults faults = NetworkFaults.open();
-             RocketMqStack stack = RocketMqStack.start(EmbeddedStack.dualIdc())) {
+        try (NetworkFaults faults = NetworkFaults.open()) {
+            RocketMqStack stack = ItSupport.sharedStack();
             Idc healthy = stack.idc("idc-a");
             Idc victim = stack.idc("idc-b");
             DialTestOptions.Builder config = ItSupport.config().sendTimeout(SEND_TIMEOUT);

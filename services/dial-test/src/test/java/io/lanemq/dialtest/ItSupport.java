@@ -1,5 +1,6 @@
 package io.lanemq.dialtest;
 
+import io.lanemq.testkit.RocketMqStack;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
@@ -11,8 +12,24 @@ final class ItSupport {
 
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
     private static final String RUN = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
+    private static RocketMqStack sharedStack;
 
     private ItSupport() {
+    }
+
+    /**
+     * One stack with the dial test's broker settings ({@link EmbeddedStack#dualIdc()}) for the tests of this JVM that
+     * neither kill nor stop its nodes, started on first use and killed when the JVM exits (its store is temporary).
+     * A stack takes 5-18 s to start here; each test on it probes a topic and group of its own ({@link #config()}), so
+     * it sees no other test's probes. A test that partitions an IDC heals it before it ends.
+     */
+    static synchronized RocketMqStack sharedStack() {
+        if (sharedStack == null) {
+            RocketMqStack started = RocketMqStack.start(EmbeddedStack.dualIdc());
+            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "dialtest-it-shared-stack-stop"));
+            sharedStack = started;
+        }
+        return sharedStack;
     }
 
     /** A fast configuration on a topic and group of its own; the caller adds the name servers. */

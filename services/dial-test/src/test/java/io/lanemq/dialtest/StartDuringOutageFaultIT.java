@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
  * The dial test started while IDC B is silent (its name server and broker drop every packet, both ways, from before
  * the start): it must start (not exit) and serve within 2 s, probe IDC A at once, count IDC B's probes as send failures
  * in its table and meters while B is out, probe B's brokers within 5 s of the heal (the failed attach attempts
- * counted), and lose no probe. Runs in its own network namespace (bin/netns/bin/java), where the rules live; starts
- * its own stack with {@link EmbeddedStack}'s broker settings, as the module's other integration tests do.
+ * counted), and lose no probe. Runs in its own network namespace (bin/netns/bin/java), where the rules live, on the
+ * module's shared stack ({@link ItSupport#sharedStack()}), whose IDC B it silences before the dial test starts.
  */
 class StartDuringOutageFaultIT {
     private static final Duration FAULT = Duration.ofSeconds(6);
@@ -30,8 +30,8 @@ class StartDuringOutageFaultIT {
 
     @Test
     void aDialTestStartedWhileIdcBIsSilentProbesIdcACountsIdcBAsFailingAndProbesItAfterTheHeal() {
-        try (NetworkFaults faults = NetworkFaults.open();
-             RocketMqStack stack = RocketMqStack.start(EmbeddedStack.dualIdc())) {
+        try (NetworkFaults faults = NetworkFaults.open()) {
+            RocketMqStack stack = ItSupport.sharedStack();
             Idc healthy = stack.idc("idc-a");
             Idc victim = stack.idc("idc-b");
             DialTestOptions.Builder config = ItSupport.config().sendTimeout(SEND_TIMEOUT);

@@ -17,7 +17,8 @@ import picocli.CommandLine;
 
 /**
  * A short stress ramp through the command line against a real dual-IDC stack: normal probes at 20, 40 and 60/s
- * per broker, 4 s per step. It must run to its end with a step table and name a highest clean rate.
+ * per broker, 4 s per step. It must run to its end with a step table and name a highest clean rate. It runs alone on
+ * the module's shared stack ({@link ItSupport#sharedStack()}): no other test's probes load the brokers meanwhile.
  */
 @Isolated // judges rates and latencies: runs alone, see junit-platform.properties
 class StressRunIT {
@@ -27,21 +28,19 @@ class StressRunIT {
 
     @Test
     void aShortRampEndsWithAStepTableAndAHighestCleanRate() {
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        int exitCode;
-        try (RocketMqStack stack = RocketMqStack.start(EmbeddedStack.dualIdc())) {
-            List<String> nameServers = new ArrayList<>();
-            for (Idc idc : stack.idcs()) {
-                nameServers.add(idc.name() + "=" + idc.nameServerAddress());
-            }
-            String unique = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
-            PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8);
-            exitCode = new CommandLine(new DialTestMain(out)).execute(
-                "--name-servers", String.join(",", nameServers), "--kinds", "normal", "--grace", "3s",
-                "--duration", "60", "--topic", "dialtest_stress_" + unique, "--consumer-group", "dialtest-stress-" + unique,
-                "--stress", "--stress-start", "20", "--stress-step", "20", "--stress-max", "60",
-                "--stress-step-seconds", "4", "--stress-p99-limit-ms", "1000");
+        RocketMqStack stack = ItSupport.sharedStack();
+        List<String> nameServers = new ArrayList<>();
+        for (Idc idc : stack.idcs()) {
+            nameServers.add(idc.name() + "=" + idc.nameServerAddress());
         }
+        String unique = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8);
+        int exitCode = new CommandLine(new DialTestMain(out)).execute(
+            "--name-servers", String.join(",", nameServers), "--kinds", "normal", "--grace", "3s",
+            "--duration", "60", "--topic", "dialtest_stress_" + unique, "--consumer-group", "dialtest-stress-" + unique,
+            "--stress", "--stress-start", "20", "--stress-step", "20", "--stress-max", "60",
+            "--stress-step-seconds", "4", "--stress-p99-limit-ms", "1000");
         String output = captured.toString(StandardCharsets.UTF_8);
         System.out.print(output);
 

@@ -19,6 +19,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
 
@@ -27,6 +28,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
  * through the embedded stack with its configuration from etcd; the producer's traffic leaves the drained IDC, the
  * history shows who did it and why, and the undo brings the traffic back. Saves the screenshots the README shows.
  */
+@Isolated // times how soon the producer's traffic follows a published change: runs alone, see junit-platform.properties
 class ConsoleBrowserIT {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
     private static final String TOPIC = "console-orders";

@@ -7,8 +7,11 @@ import io.lanemq.testkit.etcd.EtcdServer;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** A console started while etcd is unreachable starts, says so on its pages, and works once etcd answers. */
+@Execution(ExecutionMode.CONCURRENT) // waits on an etcd and a console of its own: see junit-platform.properties
 class ConsoleEtcdDownIT {
 
     @Test

@@ -17,6 +17,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
 
@@ -26,6 +28,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
  * (the counters' history since the process started) do not show; losses in the window do. A second console on the
  * same etcd without a Prometheus shows the counters since start and says so.
  */
+@Execution(ExecutionMode.CONCURRENT) // waits on an etcd, consoles and a Prometheus of its own: see junit-platform.properties
 class ConsoleHealthPrometheusIT {
 
     @Test

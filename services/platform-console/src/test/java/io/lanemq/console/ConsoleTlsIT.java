@@ -16,8 +16,11 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** Given a key store, the console serves HTTPS only (its password read from the environment variable named). */
+@Execution(ExecutionMode.CONCURRENT) // waits on an etcd and a console of its own: see junit-platform.properties
 class ConsoleTlsIT {
     private static final String PASSWORD = "console-it-" + System.nanoTime();
 

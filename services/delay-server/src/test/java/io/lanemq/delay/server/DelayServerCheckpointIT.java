@@ -35,10 +35,11 @@ class DelayServerCheckpointIT {
             try (DelayServer server = p.startServer(store, b -> b)) {
                 p.warmUp();
                 long copiesBefore = p.internalCopies();
-                // Due 35-45 s on: the restart must find every record still held, and sending, holding, the stop and
-                // the restart take seconds (see the margin printed). Every copy stored is held: a send given up on a
-                // slow cluster and stored there anyway is held by both clusters' sides.
-                sent = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "g", 2_000, 35_000, 45_000);
+                // Due 35-37 s on: the restart must find every record still held, and sending, holding, the stop and
+                // the restart take seconds (see the margin printed, to the first due time: a wider spread would only
+                // make the test wait longer). Every copy stored is held: a send given up on a slow cluster and stored
+                // there anyway is held by both clusters' sides.
+                sent = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "g", 2_000, 35_000, 37_000);
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
                     double held = sum(server, DelayServerMetrics.HELD_OFFSETS);
                     return held >= sent.size() && held == p.internalCopies() - copiesBefore;
@@ -99,8 +100,9 @@ class DelayServerCheckpointIT {
             try (ServerProcess server = ServerProcess.start(p.config, store, dir.resolve("first.log"), options)) {
                 p.warmUp();
                 copiesBefore = p.internalCopies();
-                // Due after the kill and the restart (see the margin printed): the restart must find all still held.
-                before = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "b", 1_500, 40_000, 50_000);
+                // Due after the kill and the restart (see the margin printed, to the first due time of either batch:
+                // a wider spread would only make the test wait longer): the restart must find all still held.
+                before = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "b", 1_500, 40_000, 42_000);
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                         .until(() -> heldEveryCopy(server, p, copiesBefore, before.size()));
                 // Wait for a checkpoint of every cluster begun after every offset was held: the second one written
@@ -111,7 +113,7 @@ class DelayServerCheckpointIT {
                     return now.size() == written.size()
                             && written.entrySet().stream().allMatch(e -> now.get(e.getKey()) >= e.getValue() + 2);
                 });
-                since = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "s", 300, 30_000, 40_000);
+                since = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "s", 300, 30_000, 32_000);
                 await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
                         .until(() -> heldEveryCopy(server, p, copiesBefore, before.size() + since.size()));
                 server.kill9();

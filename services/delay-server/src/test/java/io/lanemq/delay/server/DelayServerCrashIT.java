@@ -33,7 +33,8 @@ class DelayServerCrashIT {
             int arrivedBeforeKill;
             try (ServerProcess server = ServerProcess.start(p.config, store, dir.resolve("first.log"))) {
                 p.warmUp();
-                sent = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "k", 2_000, 2_000, 20_000);
+                // Spread over 10 s: some arrive before the kill, most are still pending at it.
+                sent = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "k", 2_000, 2_000, 12_000);
                 await().atMost(Duration.ofSeconds(60)).until(() -> p.arrivals.distinct() >= 300);
                 server.kill9();
                 arrivedBeforeKill = p.arrivals.distinct();
@@ -61,8 +62,9 @@ class DelayServerCrashIT {
              ServerProcess b = ServerProcess.start(p.config, storeB, dir.resolve("b.log"))) {
             p.warmUp();
             long copiesBefore = p.internalCopies();
-            // Due after the rebalance (see the margin printed): B must still hold every record when A takes half over.
-            List<DelayedSender.Sent> sent = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "l", 1_000, 30_000, 40_000);
+            // Due after the rebalance (see the margin printed, to the first due time: a wider spread would only make the
+            // test wait longer): B must still hold every record when A takes half over.
+            List<DelayedSender.Sent> sent = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "l", 1_000, 30_000, 32_000);
             await().atMost(Duration.ofSeconds(30)).until(() -> b.metric("lanemq_delay_pending") >= sent.size());
             try (ServerProcess a = ServerProcess.start(p.config, storeA, dir.resolve("a.log"))) {
                 // The group splits the queues: B hands over the records of the queues it lost, A reads them again.

@@ -95,8 +95,9 @@ class DelayServerIT {
             List<DelayedSender.Sent> sent;
             try (DelayServer server = p.startServer(store, b -> b)) {
                 p.warmUp();
-                // Due after the restart (see the margin printed): a record delivered before the stop would be committed past.
-                sent = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "x", 50, 15_000, 20_000);
+                // Due after the restart (see the margin printed, to the first due time): a record delivered before the
+                // stop would be committed past.
+                sent = DelayedSender.send(p.producer, DelayPlatform.TOPIC, "x", 50, 15_000, 16_000);
                 await().atMost(Duration.ofSeconds(20)).until(() -> pending(server) == sent.size());
             } // graceful: nothing delivered, so nothing committed past these records
             Path segment = largestSegment(store);
