@@ -1,11 +1,8 @@
 package io.lanemq.dialtest;
 
 import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
@@ -19,12 +16,9 @@ import org.apache.rocketmq.common.message.MessageQueue;
 
 /**
  * The consumer side of the dial test for one name server: a push consumer of the probe topic that acks every
- * tracked probe to the producer address in its body. It knows nothing of the producer's bookkeeping; any
- * dial-test process of the same consumer group may consume any probe, and the ack finds its producer.
- *
- * <p>Not acked (counted under {@link DialTestMetrics#PROBES_SKIPPED}): messages that are not probes, and probes
- * long past their due time (left over from an earlier run; their producer is gone). Untracked probes are simply
- * consumed. A message is never retried because its ack could not be delivered: the producer counts the loss.
+ * tracked probe to the producer address in its body ({@link ProbeAcks}). It knows nothing of the producer's
+ * bookkeeping; any dial-test process of the same consumer group may consume any probe, and the ack finds its producer.
+ * A message is never retried because its ack could not be delivered: the producer counts the loss.
  */
 final class ProbeConsumer implements AutoCloseable {
 
@@ -33,18 +27,12 @@ final class ProbeConsumer implements AutoCloseable {
 
     private final DefaultMQPushConsumer consumer;
     private final DialTestOptions config;
-    private final AckSender acks;
-    private final DialTestMetrics metrics;
-    private final InstantSource wallClock;
-    private final String fallbackCluster;
+    private final ProbeAcks probeAcks;
 
     ProbeConsumer(String label, String nameServer, String instanceName, DialTestOptions config, AckSender acks,
                   DialTestMetrics metrics, InstantSource wallClock) {
         this.config = config;
-        this.acks = acks;
-        this.metrics = metrics;
-        this.wallClock = wallClock;
-        this.fallbackCluster = label;
+        this.probeAcks = new ProbeAcks(config, acks, metrics, wallClock, label);
         consumer = new DefaultMQPushConsumer(config.consumerGroup());
         consumer.setNamesrvAddr(nameServer);
         consumer.setInstanceName(instanceName);
@@ -77,40 +65,8 @@ final class ProbeConsumer implements AutoCloseable {
     }
 
     private ConsumeConcurrentlyStatus consume(List<MessageExt> messages, ConsumeConcurrentlyContext context) {
-        Map<String, List<AckFrame>> byProducer = new LinkedHashMap<>();
-        Map<String, ProbeBody> sample = new LinkedHashMap<>();
-        long now = wallClock.millis();
-        for (MessageExt message : messages) {
-            ProbeBody body = decode(message);
-            if (body == null || !body.tracked()) {
-                continue;
-            }
-            if (now - (body.sendEpochMillis() + body.delayMillis()) > config.staleAfter().toMillis()) {
-                metrics.probeSkipped(body.cluster(), DialTestMetrics.SKIP_STALE);
-                continue;
-            }
-            String producer = body.ackHost() + ":" + body.ackPort();
-            byProducer.computeIfAbsent(producer, p -> new ArrayList<>()).add(
-                new AckFrame(body.runId(), body.sequence(), body.kind(), now, message.getReconsumeTimes()));
-            sample.putIfAbsent(producer, body);
-        }
-        for (Map.Entry<String, List<AckFrame>> entry : byProducer.entrySet()) {
-            ProbeBody body = sample.get(entry.getKey());
-            int undelivered = acks.send(body.ackHost(), body.ackPort(), entry.getValue());
-            for (int i = 0; i < undelivered; i++) {
-                metrics.ackUndelivered(body.cluster());
-            }
-        }
+        probeAcks.ack(messages.stream().map(m -> new ProbeAcks.Delivery(m.getBody(), m.getReconsumeTimes())).toList());
         return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
-    }
-
-    private ProbeBody decode(MessageExt message) {
-        try {
-            return ProbeBody.decode(message.getBody());
-        } catch (IllegalArgumentException e) {
-            metrics.probeSkipped(fallbackCluster, DialTestMetrics.SKIP_MALFORMED);
-            return null;
-        }
     }
 
     @Override
