@@ -1,14 +1,17 @@
 package io.lanemq.dialtest;
 
+import io.lanemq.rocketmq.DistinctClientAllocation;
 import java.time.InstantSource;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.rocketmq.client.consumer.AllocateMessageQueueStrategy;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyContext;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueAveragely;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageExt;
@@ -19,6 +22,11 @@ import org.apache.rocketmq.common.message.MessageQueue;
  * tracked probe to the producer address in its body ({@link ProbeAcks}). It knows nothing of the producer's
  * bookkeeping; any dial-test process of the same consumer group may consume any probe, and the ack finds its producer.
  * A message is never retried because its ack could not be delivered: the producer counts the loss.
+ *
+ * <p>Its queues are allocated over the group's distinct members ({@link DistinctClientAllocation}), as the SDK's
+ * consumers' are: after a silent partition the broker still lists this consumer's dead connection beside its new one,
+ * and RocketMQ's own allocation would then leave half the partitioned broker's queues to a member that does not exist,
+ * their probes unread until the broker drops that connection, seconds to minutes after the heal.
  */
 final class ProbeConsumer implements AutoCloseable {
 
@@ -38,6 +46,7 @@ final class ProbeConsumer implements AutoCloseable {
         consumer.setInstanceName(instanceName);
         consumer.setVipChannelEnabled(false);
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
+        consumer.setAllocateMessageQueueStrategy(new DistinctClientAllocation(new AllocateMessageQueueAveragely()));
         consumer.setConsumeThreadMin(CONSUME_THREADS);
         consumer.setConsumeThreadMax(CONSUME_THREADS);
         consumer.setConsumeMessageBatchMaxSize(BATCH);
@@ -62,6 +71,11 @@ final class ProbeConsumer implements AutoCloseable {
             .stream().filter(q -> q.getTopic().equals(config.probeTopic())).map(MessageQueue::getBrokerName)
             .collect(Collectors.toSet());
         return held.containsAll(brokers);
+    }
+
+    /** How this consumer's queues are allocated over its group at each rebalance. */
+    AllocateMessageQueueStrategy allocation() {
+        return consumer.getAllocateMessageQueueStrategy();
     }
 
     private ConsumeConcurrentlyStatus consume(List<MessageExt> messages, ConsumeConcurrentlyContext context) {
