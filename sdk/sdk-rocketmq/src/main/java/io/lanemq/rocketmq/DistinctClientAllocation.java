@@ -11,7 +11,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Allocates a topic's queues over the members of a consumer group, counting each member once however many
  * connections the broker still lists for it. Used by every RocketMQ consumer of this project that is rebalanced by
- * RocketMQ: the SDK's push consumers, the consumer proxy's and the delay server's readers.
+ * RocketMQ: the SDK's push consumers, the consumer proxy's and the delay server's readers, the dial test's probe
+ * consumers.
  *
  * <p><b>Why.</b> A broker answers "who is in this group" with one client id per connection it holds
  * ({@code ConsumerGroupInfo.getAllClientId}, RocketMQ 5.3.3), duplicates included. After a silent network

@@ -116,7 +116,7 @@ final class ClusterProber implements AutoCloseable {
      */
     synchronized void probeUnreached() {
         if (brokers.isEmpty() && lanes.isEmpty()) {
-            for (ProbeKind kind : config.kinds()) {
+            for (ProbeKind kind : brokerKinds()) {
                 lanes.add(new Lane(null, senders.get(kind), reconciler.lane(new LaneKey(label, UNREACHED, kind)),
                     ticker.read()));
             }
@@ -131,7 +131,7 @@ final class ClusterProber implements AutoCloseable {
         List<String> added = new ArrayList<>();
         for (BrokerTarget target : targets) {
             if (brokers.add(target.broker())) {
-                for (ProbeKind kind : config.kinds()) {
+                for (ProbeKind kind : brokerKinds()) {
                     lanes.add(new Lane(target, senders.get(kind),
                         reconciler.lane(new LaneKey(target.cluster(), target.broker(), kind)), ticker.read()));
                 }
@@ -139,6 +139,10 @@ final class ClusterProber implements AutoCloseable {
             }
         }
         return added;
+    }
+
+    private List<ProbeKind> brokerKinds() {
+        return config.kinds().stream().filter(ProbeKind::perBroker).toList();
     }
 
     void startProbing() {

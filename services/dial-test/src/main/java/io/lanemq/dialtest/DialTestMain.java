@@ -86,8 +86,9 @@ public final class DialTestMain implements Callable<Integer> {
     Duration checkBackAllowance;
 
     @Option(names = "--kinds", split = ",", paramLabel = "KIND", converter = KindConverter.class,
-        description = "Probe kinds: normal, delayed, transactional, delay_server (default: the first three, and delay_server "
-            + "when a delay server is named or embedded).")
+        description = "Probe kinds: normal, delayed, transactional, delay_server, logic_topic, config_propagation (default: "
+            + "the first three, delay_server when a delay server is named or embedded, logic_topic when a logic topic is "
+            + "named or embedded, config_propagation when embedded).")
     List<ProbeKind> kinds;
 
     @Option(names = "--ack-listen", paramLabel = "HOST:PORT", converter = AddressConverter.class,
@@ -118,6 +119,20 @@ public final class DialTestMain implements Callable<Integer> {
         description = "The logic topic the platform configuration routes to the probe topic on every cluster; "
             + "the delay server delivers delay_server probes there.")
     String delayLogicTopic;
+
+    @Option(names = "--logic-topic-config", paramLabel = "LOCATION",
+        description = "Probe a logic topic through the SDK too (kind logic_topic): the platform configuration a client "
+            + "of the dial test reads, as an application's configLocation (file:..., etcd://...). Needs --logic-topic and "
+            + "--logic-topic-group. The embedded default probes one.")
+    String logicTopicConfig;
+
+    @Option(names = "--logic-topic", paramLabel = "LOGIC_TOPIC",
+        description = "The logic topic probed through the SDK, routed to both IDCs by that configuration.")
+    String logicTopic;
+
+    @Option(names = "--logic-topic-group", paramLabel = "GROUP",
+        description = "The consumer group declared on that logic topic, which the dial test consumes it in.")
+    String logicTopicGroup;
 
     @Option(names = "--topic", defaultValue = "lanemq_dialtest_probe",
         description = "Probe topic, created on every broker where missing (default: ${DEFAULT-VALUE}).")
@@ -236,6 +251,7 @@ public final class DialTestMain implements Callable<Integer> {
             return EXIT_FAILURE;
         }
         RocketMqStack stack = null;
+        EmbeddedPlatform platform = null;
         EmbeddedDelayServer delayServer = null;
         try {
             if (nameServers.isEmpty()) {
@@ -247,11 +263,16 @@ public final class DialTestMain implements Callable<Integer> {
                     out.println("  " + idc.name() + ": cluster " + idc.clusterName() + ", name server "
                         + idc.nameServerAddress());
                 }
-                delayServer = EmbeddedDelayServer.start(stack, topic);
+                platform = EmbeddedPlatform.on(stack, topic);
+                delayServer = EmbeddedDelayServer.start(platform);
                 builder.delayServer(delayServer.target().internalTopic(), delayServer.target().logicTopic());
                 out.println("  delay server on internal topic " + delayServer.target().internalTopic());
+                builder.logicTopic(platform.configLocation(), EmbeddedPlatform.LOGIC_TOPIC, EmbeddedPlatform.LOGIC_GROUP)
+                    .configProbeKey(EmbeddedPlatform.CONFIG_PROBE_KEY);
+                out.println("  logic topic " + EmbeddedPlatform.LOGIC_TOPIC + " (weights 50/50) in "
+                    + platform.configLocation() + ", configuration probe key " + EmbeddedPlatform.CONFIG_PROBE_KEY);
             }
-            return run(builder.build(), stressConfig == null ? null : new StressRamp(stressConfig));
+            return run(builder.build(), stressConfig == null ? null : new StressRamp(stressConfig), platform);
         } catch (RuntimeException e) {
             // Not a finding about the brokers, so never exit code 1: start-up failed, or Ctrl-C interrupted it.
             System.err.println("dial-test: " + (interrupted.get() ? "interrupted: " : "") + e.getMessage());
@@ -262,6 +283,9 @@ public final class DialTestMain implements Callable<Integer> {
         } finally {
             if (delayServer != null) {
                 delayServer.close();
+            }
+            if (platform != null) {
+                platform.close();
             }
             if (stack != null) {
                 stack.close();
@@ -288,14 +312,18 @@ public final class DialTestMain implements Callable<Integer> {
     }
 
     /** Runs until the duration, Ctrl-C or (with a stress ramp) the ramp's end. */
-    private int run(DialTestOptions config, StressRamp ramp) throws InterruptedException {
+    private int run(DialTestOptions config, StressRamp ramp, ConfigPublisher publisher) throws InterruptedException {
         double ratio = config.samplingRatio();
         ProbeRate rate = new ProbeRate(config.ratePerSecond());
         Consumer<Report> onReport = r -> out.print("\n" + LiveTable.period(r, ratio));
         if (ramp != null) {
             onReport = onReport.andThen(r -> nextStep(ramp, rate, r));
         }
-        try (DialTestRun test = DialTestRun.runner(config).rate(rate).onReport(onReport).readiness(readiness).start()) {
+        DialTestRun.Runner runner = DialTestRun.runner(config).rate(rate).onReport(onReport).readiness(readiness);
+        if (publisher != null) {
+            runner.configPublisher(publisher);
+        }
+        try (DialTestRun test = runner.start()) {
             running = test;
             out.printf("Probing %s every %s: %s probes/s per broker and kind, %d-byte bodies, run %s%n",
                 config.nameServers(), config.period(), LiveTable.rate(config.ratePerSecond()), config.bodySize(),
@@ -386,6 +414,12 @@ public final class DialTestMain implements Callable<Integer> {
         }
         if (delayServerTopic != null) {
             b.delayServer(delayServerTopic, delayLogicTopic);
+        }
+        if (logicTopicConfig != null || logicTopic != null || logicTopicGroup != null) {
+            if (logicTopicConfig == null || logicTopic == null || logicTopicGroup == null) {
+                throw new IllegalArgumentException("--logic-topic-config, --logic-topic and --logic-topic-group go together");
+            }
+            b.logicTopic(logicTopicConfig, logicTopic, logicTopicGroup);
         }
         String secret = System.getenv(SECRET_ENV);
         if (secret != null && !secret.isEmpty()) {

@@ -65,7 +65,15 @@ public final class DialTestMetrics {
      */
     public static final String TARGET_RATE = "lanemq.dialtest.target.rate";
 
+    /**
+     * The share of a probed logic topic's send weight that the configuration in force gives a cluster (0 to 1), beside
+     * which the logic-topic probes' split is read ({@code probes_sent_total{kind="logic_topic"}} by cluster).
+     * Prometheus: {@code lanemq_dialtest_logic_topic_weight_share}; tags {@code logic_topic}, {@code cluster}.
+     */
+    public static final String LOGIC_TOPIC_WEIGHT_SHARE = "lanemq.dialtest.logic.topic.weight.share";
+
     public static final String TAG_CLUSTER = "cluster";
+    public static final String TAG_LOGIC_TOPIC = "logic_topic";
     public static final String TAG_BROKER = "broker";
     public static final String TAG_KIND = "kind";
     public static final String TAG_REASON = "reason";
@@ -107,6 +115,7 @@ public final class DialTestMetrics {
         names.add(prometheus(PROBES_PENDING));
         names.add(prometheus(LAST_RECONCILIATION) + "_seconds");
         names.add(prometheus(TARGET_RATE));
+        names.add(prometheus(LOGIC_TOPIC_WEIGHT_SHARE));
         return names;
     }
 
@@ -142,6 +151,13 @@ public final class DialTestMetrics {
     /** Registers the gauge of the target probe rate. */
     void targetRate(Supplier<Number> rate) {
         Gauge.builder(TARGET_RATE, rate).description("Target probes per second, per broker and per kind")
+            .register(registry);
+    }
+
+    /** Registers the gauge of the weight share the configuration in force gives {@code cluster} on {@code logicTopic}. */
+    void logicTopicWeight(String logicTopic, String cluster, Supplier<Number> share) {
+        Gauge.builder(LOGIC_TOPIC_WEIGHT_SHARE, share).tags(TAG_LOGIC_TOPIC, logicTopic, TAG_CLUSTER, cluster)
+            .description("Share of the probed logic topic's send weight the configuration in force gives the cluster")
             .register(registry);
     }
 

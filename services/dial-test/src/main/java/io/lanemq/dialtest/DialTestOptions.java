@@ -59,6 +59,8 @@ public final class DialTestOptions {
     private final int queuesPerBroker;
     private final String consumerGroup;
     private final DelayServerTarget delayServer;
+    private final LogicTopicTarget logicTopic;
+    private final String configProbeKey;
 
     private DialTestOptions(Builder b) {
         this.nameServers = Collections.unmodifiableMap(new LinkedHashMap<>(b.nameServers));
@@ -80,6 +82,8 @@ public final class DialTestOptions {
         this.queuesPerBroker = b.queuesPerBroker;
         this.consumerGroup = b.consumerGroup;
         this.delayServer = b.delayServer;
+        this.logicTopic = b.logicTopic;
+        this.configProbeKey = b.configProbeKey;
     }
 
     public static Builder builder() {
@@ -108,6 +112,8 @@ public final class DialTestOptions {
         b.queuesPerBroker = queuesPerBroker;
         b.consumerGroup = consumerGroup;
         b.delayServer = delayServer;
+        b.logicTopic = logicTopic;
+        b.configProbeKey = configProbeKey;
         b.kindsChosen = true;
         return b;
     }
@@ -212,6 +218,27 @@ public final class DialTestOptions {
         return Optional.ofNullable(delayServer);
     }
 
+    /** Where {@link ProbeKind#LOGIC_TOPIC} probes go; empty when no logic topic is probed. */
+    public Optional<LogicTopicTarget> logicTopic() {
+        return Optional.ofNullable(logicTopic);
+    }
+
+    /**
+     * The logic topic of the platform configuration whose rate limit the {@link ProbeKind#CONFIG_PROPAGATION} probes
+     * change (nothing sends to it, so the change is harmless); empty when configuration propagation is not probed.
+     */
+    public Optional<String> configProbeKey() {
+        return Optional.ofNullable(configProbeKey);
+    }
+
+    /**
+     * A logic topic to probe through the SDK: the platform configuration a client of the dial test reads (as an
+     * application's {@code configLocation}: {@code file:...}, {@code etcd://...}), the logic topic, routed to both
+     * IDCs, and its consumer group, declared on it, which the dial test consumes in.
+     */
+    public record LogicTopicTarget(String configLocation, String logicTopic, String consumerGroup) {
+    }
+
     /**
      * A delay server to probe: the internal delay topic its cluster's servers read, and the logic topic whose
      * platform route leads to the probe topic, so what the server delivers reaches the probe consumers.
@@ -226,7 +253,8 @@ public final class DialTestOptions {
             + ", delay=" + delay + ", checkBackAllowance=" + checkBackAllowance + ", retention=" + retention
             + ", sendTimeout=" + sendTimeout + ", staleAfter=" + staleAfter + ", ackListenAddress=" + ackListenAddress
             + ", metricsAddress=" + metricsAddress + ", probeTopic=" + probeTopic + ", queuesPerBroker="
-            + queuesPerBroker + ", consumerGroup=" + consumerGroup + ", delayServer=" + delayServer + "]";
+            + queuesPerBroker + ", consumerGroup=" + consumerGroup + ", delayServer=" + delayServer + ", logicTopic=" + logicTopic
+            + ", configProbeKey=" + configProbeKey + "]";
     }
 
     private static byte[] randomSecret() {
@@ -241,6 +269,8 @@ public final class DialTestOptions {
         private EnumSet<ProbeKind> kinds = EnumSet.copyOf(ProbeKind.brokerKinds());
         private boolean kindsChosen;
         private DelayServerTarget delayServer;
+        private LogicTopicTarget logicTopic;
+        private String configProbeKey;
         private double ratePerSecond = 10;
         private int bodySize = 512;
         private double samplingRatio = 1.0;
@@ -377,6 +407,30 @@ public final class DialTestOptions {
             return this;
         }
 
+        /**
+         * Probes a logic topic through the SDK too ({@link ProbeKind#LOGIC_TOPIC}, added to the default kinds): a client
+         * on {@code configLocation} sends to {@code logicTopic} and consumes it in {@code consumerGroup}.
+         */
+        public Builder logicTopic(String configLocation, String logicTopic, String consumerGroup) {
+            if (configLocation == null || configLocation.isBlank()) {
+                throw new IllegalArgumentException("logicTopicConfig must name the platform configuration (file:..., "
+                    + "etcd://...): " + configLocation);
+            }
+            this.logicTopic = new LogicTopicTarget(configLocation.trim(), resourceName("logicTopic", logicTopic),
+                resourceName("logicTopicGroup", consumerGroup));
+            return this;
+        }
+
+        /**
+         * Probes configuration propagation too ({@link ProbeKind#CONFIG_PROPAGATION}, added to the default kinds): the
+         * rate limit of logic topic {@code key} is changed, and the time until the logic-topic client applied it is
+         * measured. Needs {@link #logicTopic} (that client) and a publisher given to the run.
+         */
+        public Builder configProbeKey(String key) {
+            this.configProbeKey = resourceName("configProbeKey", key);
+            return this;
+        }
+
         public Builder probeTopic(String topic) {
             this.probeTopic = resourceName("probeTopic", topic);
             return this;
@@ -406,6 +460,21 @@ public final class DialTestOptions {
             if (kinds.contains(ProbeKind.DELAY_SERVER) && delayServer == null) {
                 throw new IllegalArgumentException("the delay_server kind needs a delay server to probe: name its internal "
                     + "topic and the logic topic routed to the probe topic (--delay-server-topic, --delay-logic-topic)");
+            }
+            if (logicTopic != null && !kindsChosen) {
+                kinds.add(ProbeKind.LOGIC_TOPIC);
+            }
+            if (configProbeKey != null && !kindsChosen) {
+                kinds.add(ProbeKind.CONFIG_PROPAGATION);
+            }
+            if (kinds.contains(ProbeKind.LOGIC_TOPIC) && logicTopic == null) {
+                throw new IllegalArgumentException("the logic_topic kind needs a logic topic to probe: name the platform "
+                    + "configuration, the logic topic and its consumer group (--logic-topic-config, --logic-topic, "
+                    + "--logic-topic-group)");
+            }
+            if (kinds.contains(ProbeKind.CONFIG_PROPAGATION) && (configProbeKey == null || logicTopic == null)) {
+                throw new IllegalArgumentException("the config_propagation kind needs a probe key and the logic-topic "
+                    + "client that applies it (--config-probe-key with --logic-topic-config)");
             }
             if (retention.compareTo(grace) < 0) {
                 throw new IllegalArgumentException("retention (" + retention + ") must not be shorter than grace ("

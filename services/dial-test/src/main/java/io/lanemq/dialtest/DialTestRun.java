@@ -1,5 +1,7 @@
 package io.lanemq.dialtest;
 
+import io.lanemq.api.MessagingException;
+import io.lanemq.config.ConfigSources;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.service.http.JvmMeters;
 import io.lanemq.service.http.Readiness;
@@ -49,7 +51,11 @@ import org.slf4j.LoggerFactory;
  * counted in {@code lanemq.consumer.attach.attempts}, and once an attempt failed its probes count as send failures
  * as they come due (lanes with broker {@value ClusterProber#UNREACHED}) until it answers.
  *
+ * <p>With a logic topic to probe ({@link DialTestOptions#logicTopic()}), a {@link LogicTopicProber} probes it through
+ * the SDK beside the per-broker probes, reconciled by the same reconciler.
+ *
  * <p>Threads: {@code lanemq-dialtest-sender-<label>} and {@code lanemq-dialtest-attach-<label>} per name server,
+ * {@code lanemq-dialtest-sender-logic} and the SDK client's own threads with a logic topic,
  * {@code lanemq-dialtest-reconciler},
  * {@code lanemq-dialtest-discovery}, the ack listener's and the metrics server's, and RocketMQ's own. All are
  * stopped by {@link #close()}. {@link #stop()} and {@link #close()} may be called from any thread.
@@ -77,6 +83,11 @@ public final class DialTestRun implements AutoCloseable {
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final List<ClusterProber> probers = new ArrayList<>();
     private final List<ProbeTopicAdmin> admins = new ArrayList<>();
+    /** Probes through the SDK, when a logic topic is probed; null otherwise. */
+    private LogicTopicProber logicTopicProber;
+    /** Probes configuration propagation, when asked; null otherwise. */
+    private ConfigPropagationProber configProber;
+    private final ConfigPublisher configPublisher;
     /** One per name server, in the configuration's order; set by the start. */
     private List<NameServerAttach> attaching = List.of();
     private final ScheduledExecutorService reconcilerThread;
@@ -94,6 +105,7 @@ public final class DialTestRun implements AutoCloseable {
         this.onReport = runner.onReport;
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         this.readiness = runner.readiness;
+        this.configPublisher = runner.configPublisher;
         this.metrics = new DialTestMetrics(registry);
         this.rate = runner.rate != null ? runner.rate : new ProbeRate(config.ratePerSecond());
         metrics.targetRate(rate::get);
@@ -123,7 +135,8 @@ public final class DialTestRun implements AutoCloseable {
         closeables.add(acks);
         AtomicLong sequences = new AtomicLong();
         String run = Long.toHexString(reconciler.runId());
-        SdkMetrics attachMeters = new SdkMetrics(registry, "lanemq-dialtest");
+        // With the environment tag, as the logic-topic probe's SDK client registers the same meter in this registry.
+        SdkMetrics attachMeters = new SdkMetrics(registry, LogicTopicProber.APPLICATION, ConfigSources.deploymentEnvironment());
         AttemptBudget budget = new AttemptBudget(ATTACH, ticker);
         List<NameServerAttach> attaching = new ArrayList<>();
         for (Map.Entry<String, String> nameServer : config.nameServers().entrySet()) {
@@ -157,6 +170,28 @@ public final class DialTestRun implements AutoCloseable {
             closeables.add(attach.loop);
         }
         this.attaching = List.copyOf(attaching);
+        if (config.kinds().contains(ProbeKind.LOGIC_TOPIC)) {
+            logicTopicProber = new LogicTopicProber(config, reconciler, listener.address(), sequences, rate, ticker,
+                wallClock);
+            closeables.add(logicTopicProber);
+            try {
+                logicTopicProber.start(registry, acks, metrics);
+            } catch (MessagingException e) {
+                throw new DialTestException("cannot probe logic topic " + config.logicTopic().orElseThrow().logicTopic()
+                    + " through the SDK: " + e.getMessage(), e);
+            }
+            reconciler.weightsFrom(logicTopicProber::weights);
+        }
+        if (config.kinds().contains(ProbeKind.CONFIG_PROPAGATION)) {
+            if (configPublisher == null) {
+                throw new DialTestException("the config_propagation kind needs a publisher of the probe key's changes "
+                    + "(the embedded default has one)");
+            }
+            LogicTopicProber client = logicTopicProber;
+            configProber = new ConfigPropagationProber(config.configProbeKey().orElseThrow(), configPublisher,
+                () -> client.client().config(), () -> client.client().health().configuration().lastApplied(), reconciler,
+                sequences, config.period(), config.grace(), ticker, wallClock);
+        }
         // The name servers are attached side by side; one that has not answered by then is probed once it does.
         long deadline = ticker.read() + ATTACH.startWait().toNanos();
         for (NameServerAttach attach : attaching) {
@@ -164,6 +199,12 @@ public final class DialTestRun implements AutoCloseable {
         }
         reconciler.periodStartsNow();
         probers.forEach(ClusterProber::startProbing);
+        if (logicTopicProber != null) {
+            logicTopicProber.startProbing();
+        }
+        if (configProber != null) {
+            configProber.startProbing();
+        }
         long periodMillis = config.period().toMillis();
         reconcilerThread.scheduleAtFixedRate(this::reconcileSafely, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
         long discoveryMillis = DISCOVERY_INTERVAL.toMillis();
@@ -309,7 +350,7 @@ public final class DialTestRun implements AutoCloseable {
             return totals;
         }
         readiness.draining();
-        probers.forEach(ClusterProber::stopProbing);
+        stopProbing();
         if (waitForAcks) {
             drain();
         }
@@ -323,6 +364,16 @@ public final class DialTestRun implements AutoCloseable {
         reconcileSafely();
         totals = reconciler.totals();
         return totals;
+    }
+
+    private void stopProbing() {
+        probers.forEach(ClusterProber::stopProbing);
+        if (configProber != null) {
+            configProber.stopProbing();
+        }
+        if (logicTopicProber != null) {
+            logicTopicProber.stopProbing();
+        }
     }
 
     // In-flight sends finish within the send timeout; then each pending probe is acked or reaches its deadline.
@@ -345,7 +396,7 @@ public final class DialTestRun implements AutoCloseable {
             return;
         }
         closed = true;
-        probers.forEach(ClusterProber::stopProbing);
+        stopProbing();
         reconcilerThread.shutdownNow();
         discoveryThread.shutdownNow();
         for (int i = closeables.size() - 1; i >= 0; i--) {
@@ -367,6 +418,7 @@ public final class DialTestRun implements AutoCloseable {
         private UnaryOperator<AckSender> ackSenderWrapper = UnaryOperator.identity();
         private ProbeRate rate;
         private Readiness readiness = Readiness.create();
+        private ConfigPublisher configPublisher;
 
         private Runner(DialTestOptions config) {
             this.config = Objects.requireNonNull(config, "config");
@@ -405,6 +457,12 @@ public final class DialTestRun implements AutoCloseable {
          */
         public Runner readiness(Readiness readiness) {
             this.readiness = Objects.requireNonNull(readiness, "readiness");
+            return this;
+        }
+
+        /** Where the {@link ProbeKind#CONFIG_PROPAGATION} probe publishes its changes; needed for that kind. */
+        Runner configPublisher(ConfigPublisher publisher) {
+            this.configPublisher = Objects.requireNonNull(publisher, "configPublisher");
             return this;
         }
 

@@ -3,7 +3,12 @@ package io.lanemq.dialtest;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashSet;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.StringJoiner;
 
 /**
  * The terminal view: one table per reconciliation period and one for the whole run. Latency is in milliseconds,
@@ -13,7 +18,7 @@ public final class LiveTable {
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
     private static final String STRESS_ROW = "%4s %8s %8s %8s %8s %6s %6s %8s %9s %9s  %s%n";
-    private static final String ROW = "%-12s %-18s %-13s %8s %8s %6s %5s %6s %7s %9s %9s %9s%n";
+    private static final String ROW = "%-12s %-21s %-18s %8s %8s %6s %5s %6s %7s %9s %9s %9s%n";
 
     private LiveTable() {
     }
@@ -85,7 +90,30 @@ public final class LiveTable {
         }
         out.append(String.format(Locale.ROOT, "pending %d, rejected ack frames %d%n", report.pending(),
             report.rejectedAcks()));
+        split(report).ifPresent(out::append);
         return out.toString();
+    }
+
+    /**
+     * The logic-topic probes' split beside the weights in force, e.g.
+     * {@code logic topic split: cluster-a 50.3% (weight 50%), cluster-b 49.7% (weight 50%)}.
+     */
+    static Optional<String> split(Report report) {
+        Map<String, Double> split = report.logicTopicSplit();
+        if (report.weights().isEmpty() && split.isEmpty()) {
+            return Optional.empty();
+        }
+        int total = report.weights().values().stream().mapToInt(Integer::intValue).sum();
+        Set<String> clusters = new LinkedHashSet<>(report.weights().keySet());
+        clusters.addAll(split.keySet());
+        StringJoiner parts = new StringJoiner(", ", "logic topic split (probes stored): ", "\n");
+        for (String cluster : clusters) {
+            Integer weight = report.weights().get(cluster);
+            parts.add(String.format(Locale.ROOT, "%s %s (weight %s)", cluster,
+                split.isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * split.getOrDefault(cluster, 0.0)),
+                weight == null || total == 0 ? "none" : String.format(Locale.ROOT, "%.0f%%", 100.0 * weight / total)));
+        }
+        return Optional.of(parts.toString());
     }
 
     private static String millis(LatencySummary latency, long micros) {

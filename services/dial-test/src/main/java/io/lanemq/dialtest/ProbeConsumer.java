@@ -1,17 +1,17 @@
 package io.lanemq.dialtest;
 
+import io.lanemq.rocketmq.DistinctClientAllocation;
 import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.rocketmq.client.consumer.AllocateMessageQueueStrategy;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyContext;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
+import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueAveragely;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageExt;
@@ -19,12 +19,14 @@ import org.apache.rocketmq.common.message.MessageQueue;
 
 /**
  * The consumer side of the dial test for one name server: a push consumer of the probe topic that acks every
- * tracked probe to the producer address in its body. It knows nothing of the producer's bookkeeping; any
- * dial-test process of the same consumer group may consume any probe, and the ack finds its producer.
+ * tracked probe to the producer address in its body ({@link ProbeAcks}). It knows nothing of the producer's
+ * bookkeeping; any dial-test process of the same consumer group may consume any probe, and the ack finds its producer.
+ * A message is never retried because its ack could not be delivered: the producer counts the loss.
  *
- * <p>Not acked (counted under {@link DialTestMetrics#PROBES_SKIPPED}): messages that are not probes, and probes
- * long past their due time (left over from an earlier run; their producer is gone). Untracked probes are simply
- * consumed. A message is never retried because its ack could not be delivered: the producer counts the loss.
+ * <p>Its queues are allocated over the group's distinct members ({@link DistinctClientAllocation}), as the SDK's
+ * consumers' are: after a silent partition the broker still lists this consumer's dead connection beside its new one,
+ * and RocketMQ's own allocation would then leave half the partitioned broker's queues to a member that does not exist,
+ * their probes unread until the broker drops that connection, seconds to minutes after the heal.
  */
 final class ProbeConsumer implements AutoCloseable {
 
@@ -33,23 +35,18 @@ final class ProbeConsumer implements AutoCloseable {
 
     private final DefaultMQPushConsumer consumer;
     private final DialTestOptions config;
-    private final AckSender acks;
-    private final DialTestMetrics metrics;
-    private final InstantSource wallClock;
-    private final String fallbackCluster;
+    private final ProbeAcks probeAcks;
 
     ProbeConsumer(String label, String nameServer, String instanceName, DialTestOptions config, AckSender acks,
                   DialTestMetrics metrics, InstantSource wallClock) {
         this.config = config;
-        this.acks = acks;
-        this.metrics = metrics;
-        this.wallClock = wallClock;
-        this.fallbackCluster = label;
+        this.probeAcks = new ProbeAcks(config, acks, metrics, wallClock, label);
         consumer = new DefaultMQPushConsumer(config.consumerGroup());
         consumer.setNamesrvAddr(nameServer);
         consumer.setInstanceName(instanceName);
         consumer.setVipChannelEnabled(false);
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_LAST_OFFSET);
+        consumer.setAllocateMessageQueueStrategy(new DistinctClientAllocation(new AllocateMessageQueueAveragely()));
         consumer.setConsumeThreadMin(CONSUME_THREADS);
         consumer.setConsumeThreadMax(CONSUME_THREADS);
         consumer.setConsumeMessageBatchMaxSize(BATCH);
@@ -76,41 +73,14 @@ final class ProbeConsumer implements AutoCloseable {
         return held.containsAll(brokers);
     }
 
-    private ConsumeConcurrentlyStatus consume(List<MessageExt> messages, ConsumeConcurrentlyContext context) {
-        Map<String, List<AckFrame>> byProducer = new LinkedHashMap<>();
-        Map<String, ProbeBody> sample = new LinkedHashMap<>();
-        long now = wallClock.millis();
-        for (MessageExt message : messages) {
-            ProbeBody body = decode(message);
-            if (body == null || !body.tracked()) {
-                continue;
-            }
-            if (now - (body.sendEpochMillis() + body.delayMillis()) > config.staleAfter().toMillis()) {
-                metrics.probeSkipped(body.cluster(), DialTestMetrics.SKIP_STALE);
-                continue;
-            }
-            String producer = body.ackHost() + ":" + body.ackPort();
-            byProducer.computeIfAbsent(producer, p -> new ArrayList<>()).add(
-                new AckFrame(body.runId(), body.sequence(), body.kind(), now, message.getReconsumeTimes()));
-            sample.putIfAbsent(producer, body);
-        }
-        for (Map.Entry<String, List<AckFrame>> entry : byProducer.entrySet()) {
-            ProbeBody body = sample.get(entry.getKey());
-            int undelivered = acks.send(body.ackHost(), body.ackPort(), entry.getValue());
-            for (int i = 0; i < undelivered; i++) {
-                metrics.ackUndelivered(body.cluster());
-            }
-        }
-        return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+    /** How this consumer's queues are allocated over its group at each rebalance. */
+    AllocateMessageQueueStrategy allocation() {
+        return consumer.getAllocateMessageQueueStrategy();
     }
 
-    private ProbeBody decode(MessageExt message) {
-        try {
-            return ProbeBody.decode(message.getBody());
-        } catch (IllegalArgumentException e) {
-            metrics.probeSkipped(fallbackCluster, DialTestMetrics.SKIP_MALFORMED);
-            return null;
-        }
+    private ConsumeConcurrentlyStatus consume(List<MessageExt> messages, ConsumeConcurrentlyContext context) {
+        probeAcks.ack(messages.stream().map(m -> new ProbeAcks.Delivery(m.getBody(), m.getReconsumeTimes())).toList());
+        return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
     }
 
     @Override

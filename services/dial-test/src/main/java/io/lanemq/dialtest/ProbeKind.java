@@ -22,7 +22,18 @@ public enum ProbeKind {
      * A delayed message through the delay server: sent to the internal delay topic on the target broker, held by
      * the delay server, delivered to the probe topic through the SDK when due; its latency counts from the due time.
      */
-    DELAY_SERVER(4);
+    DELAY_SERVER(4),
+    /**
+     * A message to a logic topic through the SDK (a {@code MessagingClient} on the platform configuration), routed by
+     * its weights and failover and consumed through the SDK; its lane is the cluster that stored it, so the rows show
+     * the split the routing made. Not per broker.
+     */
+    LOGIC_TOPIC(5),
+    /**
+     * A harmless change on the probe key of the platform configuration, published by the dial test; its latency is
+     * the time until the dial test's own client applied it. Not a message, not per broker.
+     */
+    CONFIG_PROPAGATION(6);
 
     private final byte code;
     private final String label;
@@ -46,6 +57,11 @@ public enum ProbeKind {
         return EnumSet.of(NORMAL, DELAYED, TRANSACTIONAL);
     }
 
+    /** Whether probes of this kind target each broker (sent below the SDK by a {@link ClusterProber}). */
+    public boolean perBroker() {
+        return this != LOGIC_TOPIC && this != CONFIG_PROPAGATION;
+    }
+
     /** The kind with that code, or null for an unknown code (a newer sender, or garbage). */
     public static ProbeKind ofCode(byte code) {
         for (ProbeKind kind : values()) {
@@ -64,6 +80,6 @@ public enum ProbeKind {
             }
         }
         throw new IllegalArgumentException("unknown probe kind '" + text
-            + "', expected one of normal, delayed, transactional, delay_server");
+            + "', expected one of normal, delayed, transactional, delay_server, logic_topic, config_propagation");
     }
 }

@@ -4,6 +4,7 @@ import io.lanemq.support.Ticker;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Matches acks to tracked probes and, once per period, declares lost every probe not acked by its deadline.
@@ -54,6 +56,7 @@ public final class Reconciler implements AckSink {
     private Map<LaneKey, LaneCounts> previous = new HashMap<>();
     private long previousNanos;
     private double previousRejected;
+    private volatile Supplier<Map<String, Integer>> weights = Map::of;
 
     /**
      * @param grace     how long after its due time a probe may be acked before it counts as lost
@@ -73,6 +76,11 @@ public final class Reconciler implements AckSink {
 
     public long runId() {
         return runId;
+    }
+
+    /** Where each report reads the send weights in force for the probed logic topic ({@link Report#weights()}). */
+    void weightsFrom(Supplier<Map<String, Integer>> weights) {
+        this.weights = weights;
     }
 
     /** The lane's counters, created (and its meters registered) on first use. */
@@ -95,6 +103,48 @@ public final class Reconciler implements AckSink {
         probes.put(sequence, new TrackedProbe(lane, broker(lane.key()), due, due + graceNanos + allowanceNanos));
     }
 
+    /**
+     * Registers a tracked probe whose lane is known only once its send completed ({@link #routed}): a probe through the
+     * SDK's routing, whose lane is the cluster that stored it. Until then it belongs to {@code unrouted}, where it counts
+     * if its send never completes; an ack arriving before the send's completion is held and counted on the routed lane.
+     */
+    void trackRouted(long sequence, LaneStats unrouted, long sendNanos) {
+        TrackedProbe probe = new TrackedProbe(unrouted, broker(unrouted.key()), sendNanos, sendNanos + graceNanos);
+        probe.routed = false;
+        probes.put(sequence, probe);
+    }
+
+    /**
+     * A probe was stored on {@code lane}'s cluster (tracked or not): counted as sent there, and a tracked one moves to
+     * that lane with any ack that came first.
+     */
+    void routed(long sequence, LaneStats lane, boolean tracked) {
+        lane.sent();
+        TrackedProbe probe = tracked ? probes.get(sequence) : null;
+        if (probe == null) {
+            return;
+        }
+        long[] held;
+        synchronized (probe) {
+            probe.lane = lane;
+            probe.broker = broker(lane.key());
+            probe.routed = true;
+            held = probe.heldAcks;
+            probe.heldAcks = new long[0];
+        }
+        for (long receivedNanos : held) {
+            count(probe, receivedNanos);
+        }
+    }
+
+    /**
+     * Sends to {@code key}'s cluster and broker cannot be answered now (its IDC judged down by the SDK's routing): the
+     * probes pending there get their patience again from now, as after an unanswered send.
+     */
+    void unanswered(LaneKey key) {
+        broker(key).unanswered(ticker.read());
+    }
+
     /** The broker accepted a probe (tracked or not). */
     void sent(LaneStats lane) {
         lane.sent();
@@ -113,8 +163,15 @@ public final class Reconciler implements AckSink {
         lane.sendFailed();
         if (tracked) {
             TrackedProbe probe = probes.get(sequence);
-            if (probe != null) {
-                probe.resolve(TrackedProbe.FAILED);
+            if (probe != null && probe.resolve(TrackedProbe.FAILED) && !probe.routed) {
+                // A routed probe's send may fail after it was stored and consumed (a timeout): its held acks came late.
+                synchronized (probe) {
+                    for (int i = 0; i < probe.heldAcks.length; i++) {
+                        lane.late();
+                    }
+                    probe.heldAcks = new long[0];
+                    probe.routed = true;
+                }
             }
         }
     }
@@ -128,6 +185,20 @@ public final class Reconciler implements AckSink {
         if (probe == null) {
             return Outcome.UNKNOWN_PROBE;
         }
+        if (!probe.routed) {
+            synchronized (probe) {
+                if (!probe.routed) {
+                    probe.heldAcks = Arrays.copyOf(probe.heldAcks, probe.heldAcks.length + 1);
+                    probe.heldAcks[probe.heldAcks.length - 1] = receivedNanos;
+                    return Outcome.MATCHED;
+                }
+            }
+        }
+        count(probe, receivedNanos);
+        return Outcome.MATCHED;
+    }
+
+    private static void count(TrackedProbe probe, long receivedNanos) {
         if (probe.countAck() > 1) {
             probe.lane.duplicated();
         } else if (probe.resolve(TrackedProbe.ACKED)) {
@@ -135,7 +206,6 @@ public final class Reconciler implements AckSink {
         } else {
             probe.lane.late();
         }
-        return Outcome.MATCHED;
     }
 
     /** Tracked probes awaiting an ack. */
@@ -183,7 +253,7 @@ public final class Reconciler implements AckSink {
         }
         double rejected = totalRejected();
         Report report = new Report(epochMillis, Duration.ofNanos(now - previousNanos), rows, pending(),
-            (long) (rejected - previousRejected));
+            (long) (rejected - previousRejected), weights.get());
         previous = current;
         previousNanos = now;
         previousRejected = rejected;
@@ -205,7 +275,7 @@ public final class Reconciler implements AckSink {
             rows.add(new LaneReport(lane.key(), lane.counts(), LatencySummary.of(lane.total())));
         }
         return new Report(wallClock.millis(), Duration.ofNanos(ticker.read() - startNanos), rows, pending(),
-            (long) totalRejected());
+            (long) totalRejected(), weights.get());
     }
 
     private double totalRejected() {
@@ -242,8 +312,13 @@ public final class Reconciler implements AckSink {
         private static final AtomicIntegerFieldUpdater<TrackedProbe> ACKS =
             AtomicIntegerFieldUpdater.newUpdater(TrackedProbe.class, "acks");
 
-        final LaneStats lane;
-        final BrokerContact broker;
+        /** Final but for a routed probe, whose lane and broker are set once its send completed. */
+        volatile LaneStats lane;
+        volatile BrokerContact broker;
+        /** False for a routed probe until its send completed; acks until then are held ({@link #heldAcks}). */
+        volatile boolean routed = true;
+        /** When acks arrived before the probe was routed; guarded by this probe. */
+        long[] heldAcks = new long[0];
         final long dueNanos;
         final long deadlineNanos;
         volatile int state;

@@ -49,6 +49,7 @@ class DashboardMetricNamesTest {
         metrics.pendingProbes(() -> 0);
         metrics.targetRate(() -> 10);
         metrics.consumerCluster("c");
+        metrics.logicTopicWeight("t", "c", () -> 0.5);
         Set<String> scraped = Arrays.stream(registry.scrape().split("\n")).filter(l -> !l.startsWith("#") && !l.isBlank())
             .map(l -> l.replaceAll("[{ ].*", "")).collect(Collectors.toCollection(TreeSet::new));
         assertThat(scraped).containsExactlyInAnyOrderElementsOf(DialTestMetrics.prometheusNames());

@@ -26,7 +26,8 @@ class DelayServerProbeIT {
         String probeTopic = "dialtest_it_delay_server_" + Long.toString(System.currentTimeMillis(), 36);
         DialTestOptions.Builder config = ItSupport.config().probeTopic(probeTopic);
         try (RocketMqStack stack = RocketMqStack.start(EmbeddedStack.dualIdc());
-             EmbeddedDelayServer delayServer = EmbeddedDelayServer.start(stack, probeTopic)) {
+             EmbeddedPlatform platform = EmbeddedPlatform.on(stack, probeTopic);
+             EmbeddedDelayServer delayServer = EmbeddedDelayServer.start(platform)) {
             for (Idc idc : stack.idcs()) {
                 config.nameServer(idc.name(), idc.nameServerAddress());
             }

@@ -40,6 +40,30 @@ class DialTestOptionsTest {
     }
 
     @Test
+    void namingALogicTopicAddsItsKindUnlessTheKindsWereChosen() {
+        DialTestOptions withTopic = valid().logicTopic("file:/etc/lanemq/platform.yaml", "dial-logic", "dial-group").build();
+        assertThat(withTopic.kinds()).contains(ProbeKind.LOGIC_TOPIC);
+        assertThat(withTopic.logicTopic()).contains(
+            new DialTestOptions.LogicTopicTarget("file:/etc/lanemq/platform.yaml", "dial-logic", "dial-group"));
+        assertThat(valid().kinds(Set.of(ProbeKind.NORMAL)).logicTopic("file:/x", "t", "g").build().kinds())
+            .containsExactly(ProbeKind.NORMAL);
+        assertThatThrownBy(() -> valid().kinds(Set.of(ProbeKind.LOGIC_TOPIC)).build())
+            .hasMessageContaining("logic_topic kind needs a logic topic");
+        assertThatThrownBy(() -> valid().logicTopic(" ", "t", "g")).hasMessageStartingWith("logicTopicConfig");
+        assertThatThrownBy(() -> valid().logicTopic("file:/x", "bad topic", "g")).hasMessageStartingWith("logicTopic ");
+        assertThatThrownBy(() -> valid().logicTopic("file:/x", "t", "bad group")).hasMessageStartingWith("logicTopicGroup");
+    }
+
+    @Test
+    void aConfigurationProbeKeyAddsItsKindAndNeedsTheLogicTopicClient() {
+        assertThat(valid().logicTopic("file:/x", "t", "g").configProbeKey("probe-key").build().kinds())
+            .contains(ProbeKind.LOGIC_TOPIC, ProbeKind.CONFIG_PROPAGATION);
+        assertThatThrownBy(() -> valid().configProbeKey("probe-key").build())
+            .hasMessageContaining("config_propagation kind needs a probe key and the logic-topic client");
+        assertThatThrownBy(() -> valid().configProbeKey("bad key")).hasMessageStartingWith("configProbeKey");
+    }
+
+    @Test
     void everySettingIsCheckedWithItsNameInTheMessage() {
         assertThatThrownBy(() -> valid().ratePerSecond(0)).hasMessageStartingWith("ratePerSecond");
         assertThatThrownBy(() -> valid().bodySize(10)).hasMessageStartingWith("bodySize");

@@ -25,7 +25,9 @@ import org.junit.jupiter.api.Test;
  * A silent partition of one IDC (every packet to and from its name server and broker dropped: nothing refuses,
  * nothing resets) while the dial test runs: the other IDC's brokers must keep being probed successfully, the
  * partitioned one must show as failing (send failures), never as lost probes, and once the partition heals every
- * probe is reconciled with 0 lost. Runs in its own network namespace (bin/netns/bin/java), where the rules live.
+ * probe is reconciled with 0 lost. The logic-topic probes (through the SDK) behave as an application's messages: they
+ * keep being stored on the healthy IDC and arrive, none fails and none is lost. Runs in its own network namespace
+ * (bin/netns/bin/java), where the rules live.
  *
  * <p>It partitions the module's shared stack ({@link ItSupport#sharedStack()}, with {@link EmbeddedStack}'s broker
  * settings: the testkit's shared stack checks transactions back too hastily, which shows as duplicates) and heals it
@@ -48,6 +50,8 @@ class IdcPartitionFaultIT {
             for (Idc idc : stack.idcs()) {
                 config.nameServer(idc.name(), idc.nameServerAddress());
             }
+            EmbeddedPlatform platform = EmbeddedPlatform.on(stack, config.build().probeTopic());
+            config.logicTopic(platform.configLocation(), EmbeddedPlatform.LOGIC_TOPIC, EmbeddedPlatform.LOGIC_GROUP);
             ItSupport.Reports reports = new ItSupport.Reports();
             Report totals;
             long healedToAckedMillis;
@@ -65,6 +69,7 @@ class IdcPartitionFaultIT {
                 double healthyRate = healthyAtCut.minus(healthyWarm).acked * (double) SECOND / (cutAt - warmedAt);
                 Counts victimAtCut = Counts.of(registry, victim);
                 Map<ProbeKind, Long> victimFailuresAtCut = perKind(registry, DialTestMetrics.SEND_FAILURES, victim);
+                Logic logicAtCut = Logic.of(registry, healthy, victim);
 
                 Fault partition = faults.drop("partition of " + victim.name(), victim.ports(), Direction.BOTH);
                 // Second by second: a total over the window would let a fast end hide a stall.
@@ -78,6 +83,7 @@ class IdcPartitionFaultIT {
                 Counts victimAtHeal = Counts.of(registry, victim);
                 Map<ProbeKind, Long> healthyAckedAtHeal = ackedPerKind(registry, healthy);
                 Map<ProbeKind, Long> victimFailuresAtHeal = perKind(registry, DialTestMetrics.SEND_FAILURES, victim);
+                Logic logicDuring = Logic.of(registry, healthy, victim).minus(logicAtCut);
                 partition.heal();
                 long healedAt = System.nanoTime();
                 long dropped = partition.droppedPackets();
@@ -107,6 +113,16 @@ class IdcPartitionFaultIT {
                 assertThat(victimDuring.lost).as("%s probes counted lost during its partition: it was unreachable, "
                     + "nothing says they are lost", victim.name()).isZero();
 
+                // Through the SDK, as an application: stored on the healthy IDC, none failed, none lost.
+                System.out.printf(Locale.ROOT, "logic-topic probes during the partition: %s%n", logicDuring);
+                assertThat(logicDuring.healthyAcked).as("logic-topic probes stored on %s and acked during the partition",
+                    healthy.name()).isGreaterThan(FAULT.toSeconds() * 20 / 2);
+                assertThat(logicDuring.failures).as("logic-topic probes no cluster stored during the partition").isZero();
+                assertThat(logicDuring.lost).as("logic-topic probes lost during the partition").isZero();
+                assertThat((double) logicDuring.healthySent).as("%s's share of the logic-topic probes stored during the "
+                    + "partition (%s)", healthy.name(), logicDuring)
+                    .isGreaterThanOrEqualTo(0.9 * (logicDuring.healthySent + logicDuring.victimSent));
+
                 // The healed IDC answers again on every kind; then stop() waits out every outstanding deadline.
                 Map<ProbeKind, Long> victimAckedAtHeal = ackedPerKind(registry, victim);
                 await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> {
@@ -125,14 +141,18 @@ class IdcPartitionFaultIT {
                 victim.name(), healedToAckedMillis, all.sent(), all.acked(), all.lost(), all.duplicated(),
                 all.sendFailures(), victim.name(), victimTotal.sendFailures(), all.late(), totals.pending());
 
+            platform.close();
             for (LaneReport lane : totals.lanes()) {
                 assertThat(lane.counts().lost()).as("%s lost", lane.key()).isZero();
-                if (lane.key().cluster().equals(healthy.clusterName())) {
+                // A logic-topic probe whose send timed out on the partitioned IDC and was stored on the healthy one
+                // arrives twice after the heal: at least once, by design.
+                if (lane.key().cluster().equals(healthy.clusterName()) && lane.key().kind().perBroker()) {
                     assertThat(lane.counts().sendFailures()).as("%s send failures", lane.key()).isZero();
                     assertThat(lane.counts().duplicated()).as("%s duplicated", lane.key()).isZero();
                 }
             }
-            assertThat(totals.lanes()).hasSize(stack.idcs().size() * ProbeKind.brokerKinds().size());
+            assertThat(totals.lanes().stream().filter(l -> l.key().kind().perBroker()))
+                .hasSize(stack.idcs().size() * ProbeKind.brokerKinds().size());
             assertThat(totals.pending()).as("probes still pending after stop()").isZero();
         }
     }
@@ -164,7 +184,36 @@ class IdcPartitionFaultIT {
             .map(LaneReport::counts).reduce(LaneCounts.ZERO, LaneCounts::plus);
     }
 
-    /** One IDC's counters (all its brokers and kinds) as its meters show them at one moment. */
+    /** The logic-topic probes' counters at one moment: stored per IDC, acked on the healthy one, failed, lost. */
+    private record Logic(long healthySent, long victimSent, long healthyAcked, long failures, long lost) {
+
+        static Logic of(MeterRegistry registry, Idc healthy, Idc victim) {
+            return new Logic(logic(registry, DialTestMetrics.PROBES_SENT, healthy.clusterName()),
+                logic(registry, DialTestMetrics.PROBES_SENT, victim.clusterName()),
+                logic(registry, DialTestMetrics.PROBES_ACKED, healthy.clusterName()),
+                logic(registry, DialTestMetrics.SEND_FAILURES, LogicTopicProber.UNROUTED),
+                sum(registry.find(DialTestMetrics.PROBES_LOST).tag(DialTestMetrics.TAG_KIND, ProbeKind.LOGIC_TOPIC.label())
+                    .counters()));
+        }
+
+        private static long logic(MeterRegistry registry, String name, String cluster) {
+            return sum(registry.find(name).tag(DialTestMetrics.TAG_CLUSTER, cluster)
+                .tag(DialTestMetrics.TAG_KIND, ProbeKind.LOGIC_TOPIC.label()).counters());
+        }
+
+        Logic minus(Logic earlier) {
+            return new Logic(healthySent - earlier.healthySent, victimSent - earlier.victimSent,
+                healthyAcked - earlier.healthyAcked, failures - earlier.failures, lost - earlier.lost);
+        }
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "stored on the healthy IDC %d (acked %d), on the partitioned one %d, "
+                + "no cluster stored %d, lost %d", healthySent, healthyAcked, victimSent, failures, lost);
+        }
+    }
+
+    /** One IDC's broker-probe counters (all its brokers and broker kinds) as its meters show them at one moment. */
     private record Counts(long sent, long acked, long failures, long lost, long late) {
 
         static Counts of(MeterRegistry registry, Idc idc) {
@@ -173,8 +222,10 @@ class IdcPartitionFaultIT {
                 count(registry, DialTestMetrics.PROBES_LOST, idc), count(registry, DialTestMetrics.ACKS_LATE, idc));
         }
 
+        // The broker probes only: the logic-topic probes move to the healthy IDC during the partition.
         private static long count(MeterRegistry registry, String name, Idc idc) {
-            return sum(registry.find(name).tag(DialTestMetrics.TAG_CLUSTER, idc.clusterName()).counters());
+            return sum(registry.find(name).tag(DialTestMetrics.TAG_CLUSTER, idc.clusterName()).counters().stream()
+                .filter(c -> ProbeKind.parse(c.getId().getTag(DialTestMetrics.TAG_KIND)).perBroker()).toList());
         }
 
         Counts minus(Counts earlier) {

@@ -240,6 +240,65 @@ class ReconcilerTest {
             .isEqualTo(clock.millis() / 1000.0);
     }
 
+    @Test
+    void aRoutedProbeCountsOnTheClusterThatStoredItEvenWhenItsAckCameFirst() {
+        LaneStats unrouted = reconciler.lane(new LaneKey(LogicTopicProber.UNROUTED, "orders", ProbeKind.LOGIC_TOPIC));
+        LaneStats clusterA = reconciler.lane(new LaneKey("cluster-a", "orders", ProbeKind.LOGIC_TOPIC));
+        LaneStats clusterB = reconciler.lane(new LaneKey("cluster-b", "orders", ProbeKind.LOGIC_TOPIC));
+        reconciler.trackRouted(1, unrouted, clock.read());
+        reconciler.trackRouted(2, unrouted, clock.read());
+        clock.advance(Duration.ofMillis(5));
+        reconciler.routed(1, clusterA, true);
+        reconciler.onAck(new AckFrame(RUN, 1, ProbeKind.LOGIC_TOPIC, 0, 0), clock.read());
+        // The consumer's ack may beat the send's completion: it is held until the probe knows its cluster.
+        reconciler.onAck(new AckFrame(RUN, 2, ProbeKind.LOGIC_TOPIC, 0, 0), clock.read());
+        reconciler.onAck(new AckFrame(RUN, 2, ProbeKind.LOGIC_TOPIC, 0, 0), clock.read());
+        assertThat(reconciler.pending()).as("held until the probe is routed").isEqualTo(1);
+        clock.advance(Duration.ofMillis(5));
+        reconciler.routed(2, clusterB, true);
+        clock.advance(GRACE.plusSeconds(1));
+        Report report = reconciler.reconcile();
+        LaneCounts a = report.lane("cluster-a", "orders", ProbeKind.LOGIC_TOPIC).orElseThrow().counts();
+        LaneCounts b = report.lane("cluster-b", "orders", ProbeKind.LOGIC_TOPIC).orElseThrow().counts();
+        assertThat(a).isEqualTo(new LaneCounts(1, 0, 1, 0, 0, 0, 0));
+        assertThat(b).as("the held ack and its duplicate count where the probe was stored")
+            .isEqualTo(new LaneCounts(1, 0, 1, 0, 1, 0, 0));
+        assertThat(report.lane(LogicTopicProber.UNROUTED, "orders", ProbeKind.LOGIC_TOPIC).orElseThrow().counts())
+            .isEqualTo(LaneCounts.ZERO);
+        assertThat(report.lane("cluster-b", "orders", ProbeKind.LOGIC_TOPIC).orElseThrow().latency().maxMicros())
+            .as("latency from the send to the held ack's arrival (HdrHistogram's precision)").isBetween(4_990L, 5_010L);
+    }
+
+    @Test
+    void aRoutedProbeOfAClusterTheRoutingJudgesDownIsNotLostWhileItIsDown() {
+        LaneKey keyB = new LaneKey("cluster-b", "orders", ProbeKind.LOGIC_TOPIC);
+        LaneStats unrouted = reconciler.lane(new LaneKey(LogicTopicProber.UNROUTED, "orders", ProbeKind.LOGIC_TOPIC));
+        reconciler.trackRouted(1, unrouted, clock.read());
+        reconciler.routed(1, reconciler.lane(keyB), true);
+        for (int second = 0; second < 30; second++) {
+            clock.advance(Duration.ofSeconds(1));
+            reconciler.unanswered(keyB);
+        }
+        assertThat(reconciler.reconcile().total().lost()).as("30 s down, grace 10 s: held").isZero();
+        clock.advance(GRACE);
+        assertThat(reconciler.reconcile().total().lost()).as("the grace after the cluster came back").isEqualTo(1);
+    }
+
+    @Test
+    void reportsTheSplitOfTheLogicTopicProbesBesideTheWeightsInForce() {
+        reconciler.weightsFrom(() -> java.util.Map.of("cluster-a", 100, "cluster-b", 0));
+        LaneStats unrouted = reconciler.lane(new LaneKey(LogicTopicProber.UNROUTED, "orders", ProbeKind.LOGIC_TOPIC));
+        for (int i = 0; i < 4; i++) {
+            reconciler.trackRouted(i, unrouted, clock.read());
+            reconciler.routed(i, reconciler.lane(new LaneKey(i == 0 ? "cluster-b" : "cluster-a", "orders",
+                ProbeKind.LOGIC_TOPIC)), true);
+        }
+        Report report = reconciler.reconcile();
+        assertThat(report.logicTopicSplit()).containsEntry("cluster-a", 0.75).containsEntry("cluster-b", 0.25);
+        assertThat(LiveTable.split(report)).as("the table's line").hasValueSatisfying(line -> assertThat(line)
+            .contains("cluster-a 75.0% (weight 100%)").contains("cluster-b 25.0% (weight 0%)"));
+    }
+
     private static AckFrame ack(long sequence) {
         return new AckFrame(RUN, sequence, ProbeKind.NORMAL, 0, 0);
     }

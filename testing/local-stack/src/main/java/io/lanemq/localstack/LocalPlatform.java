@@ -195,6 +195,12 @@ public final class LocalPlatform implements AutoCloseable {
         return this;
     }
 
+    /** Sets a logic topic's rate limit per second (call {@link #writeConfig()} to publish the change). */
+    public synchronized LocalPlatform rateLimit(String logicTopic, int perSecond) {
+        topics.put(logicTopic, topic(logicTopic).withRateLimit(perSecond));
+        return this;
+    }
+
     /** Changes a logic topic's send weights (call {@link #writeConfig()} to publish the change). */
     public synchronized LocalPlatform reweight(String logicTopic, int weightA, int weightB) {
         LogicTopicConfig topic = topic(logicTopic);
