@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 
-/** The binding against real brokers of the testkit's shared stack, on cluster idc-a only. */
+/** The binding against real brokers: cluster idc-a of {@link FastClusterA}. */
 @Execution(ExecutionMode.CONCURRENT) // waits on its own topics and groups: see junit-platform.properties
 class RocketMqBindingIT {
     private static final Duration DEADLINE = Duration.ofSeconds(30);

@@ -27,8 +27,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -37,7 +35,6 @@ import org.slf4j.LoggerFactory;
  * outside its rights, a send fails at once naming the cluster and the refusal, and no secret reaches an exception or
  * the SDK's log. One stack of one IDC for the class.
  */
-@Execution(ExecutionMode.CONCURRENT) // waits on its own topics and groups: see junit-platform.properties
 class SecuredClusterIT {
     private static final String APP = "acl-app";
     private static final String APP_SECRET = "app-secret-" + Long.toHexString(System.nanoTime());
