@@ -28,8 +28,11 @@ import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** A message the listener answers DEAD_LETTER reaches the group's %DLQ% topic on a real broker at its first attempt. */
+@Execution(ExecutionMode.CONCURRENT) // waits on its own topics and groups: see junit-platform.properties
 class DeadLetterIT {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
 

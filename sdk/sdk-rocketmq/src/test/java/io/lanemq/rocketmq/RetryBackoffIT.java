@@ -24,12 +24,15 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A subscription's back-off on a real broker: an unordered retry waits the nearest delay level (1 s for a 1 s back-off,
  * where RocketMQ's own first retry waits 10 s), an ordered one pauses its queue for the delay, and the message comes
  * back with its keys, lane, stress mark and trace context (user properties) and the next attempt number.
  */
+@Execution(ExecutionMode.CONCURRENT) // waits on its own topics and groups: see junit-platform.properties
 class RetryBackoffIT {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
     /** Well below RocketMQ's default first retry (level 3, 10 s): only the back-off's level explains it. */

@@ -36,8 +36,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
-/** The binding against real brokers of the testkit's shared stack, on cluster idc-a only. */
+/** The binding against real brokers: cluster idc-a of {@link FastClusterA}. */
+@Execution(ExecutionMode.CONCURRENT) // waits on its own topics and groups: see junit-platform.properties
 class RocketMqBindingIT {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
     /** RocketMQ's first redelivery waits for delay level 3, 10 s, unless the broker's levels are changed. */

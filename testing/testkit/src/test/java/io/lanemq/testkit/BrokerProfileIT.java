@@ -12,7 +12,6 @@ import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -27,18 +26,8 @@ class BrokerProfileIT {
 
     @BeforeAll
     static void startTunedStack() {
-        stack = RocketMqStack.start(StackSpec.builder()
-            .idc(IdcSpec.of("idc-a", "cluster-a"))
-            .brokerProfile(BrokerProfile.TUNED)
-            .build());
-        stack.createTopic(TOPIC, 4);
-    }
-
-    @AfterAll
-    static void stopStack() {
-        if (stack != null) {
-            stack.close();
-        }
+        stack = ProxiedTunedStack.get();
+        stack.createTopic("cluster-a", TOPIC, 4);
     }
 
     @Test

@@ -12,7 +12,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,18 +28,8 @@ class LatencyProxyIT {
 
     @BeforeAll
     static void startStackWithASlowableIdc() {
-        // Its own stack: the shared one has no proxy.
-        stack = RocketMqStack.start(StackSpec.builder()
-            .idc(IdcSpec.of("idc-a", "cluster-a"))
-            .idc(IdcSpec.builder("idc-b").clusterName("cluster-b").latencyProxy(true).build())
-            .build());
-    }
-
-    @AfterAll
-    static void closeStack() {
-        if (stack != null) {
-            stack.close();
-        }
+        // Not the shared stack: it has no proxy.
+        stack = ProxiedTunedStack.get();
     }
 
     @AfterEach

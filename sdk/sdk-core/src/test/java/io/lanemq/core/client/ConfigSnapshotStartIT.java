@@ -37,12 +37,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A client whose etcd is unreachable at start, against a real etcd: it starts on the local snapshot the last client
  * wrote, says it is stale, and takes the current document through its normal reload as soon as etcd answers. The
  * brokers are the in-memory binding's: what is tested is the configuration's path, not the brokers'.
  */
+@Isolated // judges a start to half a second: runs alone
 class ConfigSnapshotStartIT {
     /** The watch's reconnect backoff is capped at 2 s; etcd's own start is not counted (it returns when healthy). */
     private static final Duration CATCH_UP = Duration.ofSeconds(5);

@@ -113,8 +113,10 @@ class StartWithOneClusterDownTest {
 
     @Test
     void aSubscriptionDoesNotWaitForAClusterWhoseNameServersRefusedTheProducersCheck() throws Exception {
-        // B's consumer start would hang for 5 s (a silent network); its name servers refused the producer's check.
-        cluster("cluster-b").stallStarts(Duration.ofSeconds(5)).unreachable("connection refused: 127.0.0.1:1");
+        // B's consumer start would hang for twice the start wait (a silent network; the close waits it out); its name
+        // servers refused the producer's check.
+        cluster("cluster-b").stallStarts(AttachPolicy.DEFAULT.startWait().multipliedBy(2))
+                .unreachable("connection refused: 127.0.0.1:1");
         CoreMessagingClient client = client("known-down-test", Optional.empty(), new SimpleMeterRegistry());
         Producer producer = client.createProducer(ProducerOptions.builder().producerGroup("known-down").build());
 

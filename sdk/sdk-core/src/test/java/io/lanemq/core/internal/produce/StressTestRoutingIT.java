@@ -50,6 +50,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Stress-test traffic on real brokers (two clusters, one per IDC): a send in a stress-test context goes to
@@ -57,6 +59,7 @@ import org.junit.jupiter.api.Test;
  * the group consumes both, and what its listener sends while handling a stress message is stress traffic
  * again; a logic topic that takes no stress traffic refuses it before anything is sent.
  */
+@Execution(ExecutionMode.CONCURRENT) // each case has its own topics, group and client: see junit-platform.properties
 class StressTestRoutingIT {
     private static final String RUN = Long.toString(System.currentTimeMillis() % 1_000_000_000, 36);
     /** The testkit stack starts and changes in seconds; the defaults are tuned for production. */
@@ -68,7 +71,7 @@ class StressTestRoutingIT {
     private static final int EACH = 20;
 
     private static RocketMqStack stack;
-    private static int sequence;
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
     /** Physical topics of this test alone, so what the brokers store is what this test sent. */
     private String orders;
@@ -89,7 +92,7 @@ class StressTestRoutingIT {
 
     @BeforeEach
     void startClient() throws Exception {
-        String test = RUN + "-" + ++sequence;
+        String test = RUN + "-" + SEQUENCE.incrementAndGet();
         orders = "orders-" + test;
         receipts = "receipts-" + test;
         refunds = "refunds-" + test;
