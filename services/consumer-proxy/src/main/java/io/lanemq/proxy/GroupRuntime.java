@@ -1,7 +1,7 @@
 package io.lanemq.proxy;
 
 import io.lanemq.support.NamedThreads;
-import io.lanemq.support.Ticker;
+import io.lanemq.support.Clocks;
 import io.lanemq.support.attach.AttachLoop;
 import io.lanemq.support.attach.AttachPolicy;
 import io.lanemq.support.attach.AttemptBudget;
@@ -57,8 +57,8 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     private final DeliveryCounters deliveries;
 
     private GroupRuntime(GroupKey key, LogicTopicConfig topic, ConsumerConfig settings, PlatformConfig platform,
-                         ProxyServerOptions config, ScheduledExecutorService ticker, LongSupplier deliveryIds, ProxyMetrics metrics)
-            throws InvalidConfigurationException {
+                         ProxyServerOptions config, ScheduledExecutorService ticker, LongSupplier deliveryIds, ProxyMetrics metrics,
+                         Clocks clocks) throws InvalidConfigurationException {
         this.key = key;
         this.spec = GroupSpec.of(platform, key).orElseThrow();
         this.metrics = metrics;
@@ -67,7 +67,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
         this.brokerRetryFromNanos = config.brokerRetryFrom().toNanos();
         this.dispatcher = new GroupDispatcher(key.toString(), new DispatchPolicy(config.ackTimeout(),
                 settings.maxDeliveryAttempts(), config.initialBackoff(), config.maxBackoff(), DispatchPolicy.DEFAULT_RUN),
-                System::nanoTime, deliveryIds, this);
+                clocks.ticker()::read, deliveryIds, this);
         GroupLimits limits = GroupLimits.of(settings, config.limits(key.consumerGroup()));
         RateLimiter rate = limits.maxPerSecond() > 0 ? RateLimiter.create(limits.maxPerSecond()) : null;
         // The group's name on the brokers: its environment's suffix keeps two environments on one cluster apart.
@@ -82,7 +82,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
                     config.commitInterval().toNanos(), metrics));
         }
         this.publisherThread = Executors.newSingleThreadScheduledExecutor(NamedThreads.single("lanemq-proxy-publish-" + key.consumerGroup()));
-        this.topics = new GroupTopicsPublisher(key, brokerGroup, spec.routes(), publisherThread);
+        this.topics = new GroupTopicsPublisher(key, brokerGroup, spec.routes(), publisherThread, clocks.wall());
         gauges.addAll(metrics.groupGauges(key, dispatcher, () -> fetchers.stream().mapToInt(ClusterFetcher::uncommitted).sum()));
         fetchers.forEach(fetcher -> {
             gauges.add(metrics.lag(key, fetcher.cluster(), fetcher::lag));
@@ -103,8 +103,8 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
      */
     static GroupRuntime start(GroupKey key, LogicTopicConfig topic, ConsumerConfig settings, PlatformConfig platform,
                               ProxyServerOptions config, ScheduledExecutorService ticker, LongSupplier deliveryIds,
-                              ProxyMetrics metrics, AttemptBudget attachBudget) throws MessagingException {
-        GroupRuntime runtime = new GroupRuntime(key, topic, settings, platform, config, ticker, deliveryIds, metrics);
+                              ProxyMetrics metrics, AttemptBudget attachBudget, Clocks clocks) throws MessagingException {
+        GroupRuntime runtime = new GroupRuntime(key, topic, settings, platform, config, ticker, deliveryIds, metrics, clocks);
         try {
             for (ClusterFetcher fetcher : runtime.fetchers) {
                 runtime.attaching.add(AttachLoop.start(NamedThreads.name("lanemq-proxy-attach", key.consumerGroup(),
@@ -112,8 +112,9 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
                         failure -> !(failure instanceof InvalidConfigurationException), () -> {
                             runtime.topics.createTopics(fetcher.cluster());
                             fetcher.attach();
-                        }, metrics.attachOutcomes(key, fetcher.cluster()), Ticker.system()));
+                        }, metrics.attachOutcomes(key, fetcher.cluster()), clocks.ticker()));
             }
+            // On System.nanoTime, not the injected ticker: this deadline bounds the real blocking waits below.
             long deadline = System.nanoTime() + ATTACH.startWait().toNanos();
             for (AttachLoop loop : runtime.attaching) {
                 loop.awaitFirstAnswer(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
