@@ -49,16 +49,24 @@ final class CheckpointedQueues {
     /** The checkpoint found at start, while some of its queues are not restored yet; else null. */
     private volatile LedgerCheckpoint.Loaded checkpoint;
 
-    CheckpointedQueues(String cluster, Path storeDir, DelayEngine engine, SettlementBook book,
-            QueueReader<QueueLedger> reader, DelayServerMetrics metrics,
-            Consumer<List<QueueLedger>> handOver, Clocks clocks) {
-        this.clocks = clocks;
-        this.cluster = cluster;
-        this.storeDir = storeDir;
-        this.engine = engine;
-        this.book = book;
+    /**
+     * One cluster's store and ledgers, as every reader of the cluster checkpoints and restores them.
+     *
+     * @param storeDir where the store and its checkpoint are
+     * @param clocks   times the checkpoint's steps (logged) and stamps a written checkpoint
+     */
+    record Store(String cluster, Path storeDir, DelayEngine engine, SettlementBook book, DelayServerMetrics metrics,
+                 Clocks clocks) {
+    }
+
+    CheckpointedQueues(Store store, QueueReader<QueueLedger> reader, Consumer<List<QueueLedger>> handOver) {
+        this.clocks = store.clocks();
+        this.cluster = store.cluster();
+        this.storeDir = store.storeDir();
+        this.engine = store.engine();
+        this.book = store.book();
         this.reader = reader;
-        this.metrics = metrics;
+        this.metrics = store.metrics();
         this.handOver = handOver;
     }
 

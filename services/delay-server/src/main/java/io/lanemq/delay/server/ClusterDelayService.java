@@ -174,8 +174,8 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
                 .ledgers(queue -> book.register(new QueueLedger(queue)))
                 .policy(this)
                 .build();
-        CheckpointedQueues restored = new CheckpointedQueues(cluster.name(), storeDir, engine, book, next, metrics,
-                this::handOver, clocks);
+        CheckpointedQueues restored = new CheckpointedQueues(
+                new CheckpointedQueues.Store(cluster.name(), storeDir, engine, book, metrics, clocks), next, this::handOver);
         restored.open();
         // Set before the start: the reader's first rebalance and poll use them at once.
         checkpoints = restored;
