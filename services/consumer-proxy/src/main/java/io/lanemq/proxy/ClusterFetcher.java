@@ -11,6 +11,7 @@ import io.lanemq.config.ConsumerConfig;
 import io.lanemq.config.StartPosition;
 import io.lanemq.proxy.protocol.Delivery;
 import io.lanemq.rocketmq.FetchedMessage;
+import io.lanemq.rocketmq.GroupTopics;
 import io.lanemq.rocketmq.QueueRef;
 import io.lanemq.rocketmq.reader.QueueReader;
 import io.lanemq.rocketmq.reader.ReadPolicy;
@@ -53,21 +54,31 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
     private volatile Set<QueueRef> heldQueues = Set.of();
     private volatile double lag = Double.NaN;
 
+    /**
+     * What every cluster's fetcher of one group shares.
+     *
+     * @param brokerGroup the group's name on the brokers (with its environment's suffix)
+     * @param limits      the group's limits, held across its clusters
+     * @param sharedRate  the group's fetch rate across its clusters; null when unlimited
+     */
+    record Group(GroupKey key, String brokerGroup, ConsumerConfig settings, GroupDispatcher dispatcher, GroupLimits limits,
+                 RateLimiter sharedRate, ProxyContext proxy) {
+    }
+
     /** @param shadowTopic the route's shadow topic when the logic topic takes stress-test traffic; null otherwise */
-    ClusterFetcher(GroupKey group, String brokerGroup, ClusterConfig cluster, String physicalTopic, String shadowTopic,
-                   String retryTopic,
-                   ConsumerConfig settings,
-                   GroupDispatcher dispatcher, GroupLimits limits, RateLimiter sharedRate, long commitIntervalNanos,
-                   ProxyMetrics metrics) throws InvalidConfigurationException {
+    ClusterFetcher(Group of, ClusterConfig cluster, String physicalTopic, String shadowTopic) throws InvalidConfigurationException {
+        GroupKey group = of.key();
+        String retryTopic = GroupTopics.retryTopic(of.brokerGroup());
+        ConsumerConfig settings = of.settings();
         this.group = group;
         this.cluster = cluster.name();
         this.physicalTopic = physicalTopic;
         this.shadowTopic = shadowTopic;
-        this.dispatcher = dispatcher;
-        this.limits = limits;
-        this.rate = sharedRate;
-        this.metrics = metrics;
-        this.readers = QueueReader.<QueueOffsetTracker>builder(brokerGroup, cluster.endpoint())
+        this.dispatcher = of.dispatcher();
+        this.limits = of.limits();
+        this.rate = of.sharedRate();
+        this.metrics = of.proxy().metrics();
+        this.readers = QueueReader.<QueueOffsetTracker>builder(of.brokerGroup(), cluster.endpoint())
                 .name(group + " on " + this.cluster)
                 .threadName("lanemq-proxy-fetch-" + group.consumerGroup() + "-" + this.cluster)
                 .topics(shadowTopic == null ? new String[] {physicalTopic, retryTopic}
@@ -75,7 +86,7 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
                 .fromFirstOffset(settings.startPosition() == StartPosition.EARLIEST)
                 .pullBatchSize(Math.min(settings.batchSize(), limits.maxInFlight()))
                 .pollTimeout(Duration.ofMillis(POLL_TIMEOUT_MS))
-                .commitInterval(Duration.ofNanos(commitIntervalNanos))
+                .commitInterval(of.proxy().options().commitInterval())
                 .ledgers(queue -> new QueueOffsetTracker())
                 .policy(this);
     }

@@ -1,5 +1,6 @@
 package io.lanemq.proxy;
 
+import io.lanemq.support.Clocks;
 import io.lanemq.support.NamedThreads;
 import io.grpc.Server;
 import io.grpc.ServerCredentials;
@@ -72,12 +73,16 @@ public final class ConsumerProxyServer implements AutoCloseable {
     private volatile boolean serving = true;
     private boolean closed;
     private final PlatformConfigRef platform;
+    /** The clocks of the proxy and every group it runs. */
+    private final Clocks clocks;
     /** When the configuration in force took effect (start or last change), for the health line. */
-    private volatile Instant configApplied = Instant.now();
+    private volatile Instant configApplied;
 
     private ConsumerProxyServer(ProxyServerOptions config, ConfigSource source, PlatformConfig initial, MeterRegistry registry,
-                                boolean ownsRegistry) throws IOException {
+                                boolean ownsRegistry, Clocks clocks) throws IOException {
         this.config = config;
+        this.clocks = clocks;
+        this.configApplied = clocks.wall().instant();
         this.source = source;
         this.registry = registry;
         this.ownsRegistry = ownsRegistry;
@@ -89,7 +94,7 @@ public final class ConsumerProxyServer implements AutoCloseable {
         configMetrics.configStaleGauge(() -> ConfigStaleness.of(platform.current()).isPresent() ? 1 : 0);
         configMetrics.configRevisionGauge(() -> platform.current().document().map(ConfigDocument::revision).orElse(0L));
         this.ticker = Executors.newSingleThreadScheduledExecutor(NamedThreads.single("lanemq-proxy-ticker"));
-        this.groups = new GroupRegistry(platform, config, ticker, metrics);
+        this.groups = new GroupRegistry(platform, config, ticker, metrics, clocks);
         this.idleCheck = Executors.newSingleThreadScheduledExecutor(NamedThreads.single("lanemq-proxy-idle-groups"));
         idleCheck.scheduleWithFixedDelay(groups::stopIdleGroups, 1, 1, TimeUnit.SECONDS);
         this.service = new ConsumerProxyService(groups, config, metrics);
@@ -122,7 +127,7 @@ public final class ConsumerProxyServer implements AutoCloseable {
             @Override
             public void onChange(PlatformConfig next) {
                 platform.swap(next);
-                configApplied = Instant.now();
+                configApplied = clocks.wall().instant();
                 List<GroupRuntime> changed = groups.detachChanged(next);
                 log.info("platform configuration from {}{} changed; {} running groups restart with it", source.describe(),
                         next.document().map(d -> " (revision " + d.revision() + ")").orElse(""), changed.size());
@@ -147,7 +152,7 @@ public final class ConsumerProxyServer implements AutoCloseable {
 
     /** Reads the platform configuration, binds the gRPC address and starts serving; meters go to a registry of its own. */
     public static ConsumerProxyServer start(ProxyServerOptions config) throws InvalidConfigurationException, IOException {
-        return start(config, new SimpleMeterRegistry(), true);
+        return start(config, new SimpleMeterRegistry(), true, Clocks.system());
     }
 
     /**
@@ -156,14 +161,20 @@ public final class ConsumerProxyServer implements AutoCloseable {
      */
     public static ConsumerProxyServer start(ProxyServerOptions config, MeterRegistry registry)
             throws InvalidConfigurationException, IOException {
-        return start(config, Objects.requireNonNull(registry, "registry"), false);
+        return start(config, Objects.requireNonNull(registry, "registry"), false, Clocks.system());
     }
 
-    private static ConsumerProxyServer start(ProxyServerOptions config, MeterRegistry registry, boolean ownsRegistry)
+    /** As above, on the given clocks: what a test injects to advance the proxy's time instead of waiting for it. */
+    static ConsumerProxyServer start(ProxyServerOptions config, MeterRegistry registry, Clocks clocks)
             throws InvalidConfigurationException, IOException {
+        return start(config, Objects.requireNonNull(registry, "registry"), false, Objects.requireNonNull(clocks, "clocks"));
+    }
+
+    private static ConsumerProxyServer start(ProxyServerOptions config, MeterRegistry registry, boolean ownsRegistry,
+                                             Clocks clocks) throws InvalidConfigurationException, IOException {
         ConfigSource source = ConfigSources.open(config.configLocation());
         try {
-            ConsumerProxyServer proxy = new ConsumerProxyServer(config, source, source.load(), registry, ownsRegistry);
+            ConsumerProxyServer proxy = new ConsumerProxyServer(config, source, source.load(), registry, ownsRegistry, clocks);
             log.info("consumer proxy {} serving on {} ({}), platform configuration from {}", config.proxyId(),
                     proxy.grpcAddress(), config.keyStore().isPresent() ? "TLS" : "PLAINTEXT", source.describe());
             return proxy;
@@ -242,6 +253,7 @@ public final class ConsumerProxyServer implements AutoCloseable {
                 group.stopFetching();
             }
             service.drainAll();
+            // On System.nanoTime, not the injected ticker: this deadline bounds the real blocking waits below.
             long deadline = System.nanoTime() + config.drainTimeout().toNanos();
             for (GroupRuntime group : running) {
                 long left = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));

@@ -271,6 +271,8 @@ final class GroupDispatcher {
     }
 
     private boolean await(BooleanSupplier condition, long timeoutMillis) throws InterruptedException {
+        // On System.nanoTime, not the injected clock: this deadline bounds a real wait on the monitor, which a test's
+        // clock standing still would never end.
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (!condition.getAsBoolean()) {
             long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());

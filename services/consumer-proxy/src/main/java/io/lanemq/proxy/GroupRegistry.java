@@ -1,6 +1,6 @@
 package io.lanemq.proxy;
 
-import io.lanemq.support.Ticker;
+import io.lanemq.support.Clocks;
 import io.lanemq.support.attach.AttachPolicy;
 import io.lanemq.support.attach.AttemptBudget;
 import io.grpc.Status;
@@ -32,14 +32,12 @@ final class GroupRegistry {
     private static final Logger log = LoggerFactory.getLogger(GroupRegistry.class);
     private final PlatformConfigRef platform;
     private final ProxyServerOptions config;
-    private final ScheduledExecutorService ticker;
-    private final ProxyMetrics metrics;
     private final AtomicLong deliveryIds = new AtomicLong();
     private final Map<GroupKey, GroupRuntime> running = new ConcurrentHashMap<>();
     private final Map<GroupKey, Long> idleSince = new HashMap<>();
     private volatile boolean closed;
-    /** Bounds the attach attempts of all groups together, so a cluster that comes back is not hammered. */
-    private final AttemptBudget attachBudget = new AttemptBudget(AttachPolicy.DEFAULT, Ticker.system());
+    /** What every group shares; its attach budget bounds the attempts of all groups together. */
+    private final ProxyContext groups;
 
     /**
      * The largest frame to push: what a producer may send now (the platform's {@code producer.maxBodyBytes}) plus framing
@@ -49,11 +47,12 @@ final class GroupRegistry {
         return GrpcServerLimits.maxFrameBytes(platform.current().producer().maxBodyBytes());
     }
 
-    GroupRegistry(PlatformConfigRef platform, ProxyServerOptions config, ScheduledExecutorService ticker, ProxyMetrics metrics) {
+    GroupRegistry(PlatformConfigRef platform, ProxyServerOptions config, ScheduledExecutorService ticker, ProxyMetrics metrics,
+                  Clocks clocks) {
+        this.groups = new ProxyContext(config, ticker, deliveryIds::incrementAndGet, metrics,
+                new AttemptBudget(AttachPolicy.DEFAULT, clocks.ticker()), clocks);
         this.platform = platform;
         this.config = config;
-        this.ticker = ticker;
-        this.metrics = metrics;
     }
 
     /** A consumer connected to a running group. */
@@ -88,8 +87,7 @@ final class GroupRegistry {
             return existing;
         }
         try {
-            GroupRuntime started = GroupRuntime.start(key, topic, settings, snapshot, config, ticker,
-                    deliveryIds::incrementAndGet, metrics, attachBudget);
+            GroupRuntime started = GroupRuntime.start(key, topic, settings, snapshot, groups);
             running.put(key, started);
             return started;
         } catch (MessagingException e) {
@@ -103,7 +101,7 @@ final class GroupRegistry {
      * group switched modes) instead of being held here for nobody. Called periodically.
      */
     synchronized void stopIdleGroups() {
-        long now = System.nanoTime();
+        long now = groups.clocks().ticker().read();
         for (GroupRuntime group : List.copyOf(running.values())) {
             if (group.dispatcher().consumers() > 0) {
                 idleSince.remove(group.key());

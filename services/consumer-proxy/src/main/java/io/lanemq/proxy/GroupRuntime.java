@@ -1,10 +1,9 @@
 package io.lanemq.proxy;
 
 import io.lanemq.support.NamedThreads;
-import io.lanemq.support.Ticker;
+import io.lanemq.support.Clocks;
 import io.lanemq.support.attach.AttachLoop;
 import io.lanemq.support.attach.AttachPolicy;
-import io.lanemq.support.attach.AttemptBudget;
 import com.google.common.util.concurrent.RateLimiter;
 import io.lanemq.api.InvalidConfigurationException;
 import io.lanemq.api.MessagingException;
@@ -13,7 +12,6 @@ import io.lanemq.config.ConsumerConfig;
 import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.TopicRoute;
-import io.lanemq.rocketmq.GroupTopics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import java.time.Duration;
@@ -23,7 +21,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,8 +54,10 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
     private final DeliveryCounters deliveries;
 
     private GroupRuntime(GroupKey key, LogicTopicConfig topic, ConsumerConfig settings, PlatformConfig platform,
-                         ProxyServerOptions config, ScheduledExecutorService ticker, LongSupplier deliveryIds, ProxyMetrics metrics)
-            throws InvalidConfigurationException {
+                         ProxyContext proxy) throws InvalidConfigurationException {
+        ProxyServerOptions config = proxy.options();
+        ProxyMetrics metrics = proxy.metrics();
+        Clocks clocks = proxy.clocks();
         this.key = key;
         this.spec = GroupSpec.of(platform, key).orElseThrow();
         this.metrics = metrics;
@@ -67,28 +66,26 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
         this.brokerRetryFromNanos = config.brokerRetryFrom().toNanos();
         this.dispatcher = new GroupDispatcher(key.toString(), new DispatchPolicy(config.ackTimeout(),
                 settings.maxDeliveryAttempts(), config.initialBackoff(), config.maxBackoff(), DispatchPolicy.DEFAULT_RUN),
-                System::nanoTime, deliveryIds, this);
+                clocks.ticker()::read, proxy.deliveryIds(), this);
         GroupLimits limits = GroupLimits.of(settings, config.limits(key.consumerGroup()));
         RateLimiter rate = limits.maxPerSecond() > 0 ? RateLimiter.create(limits.maxPerSecond()) : null;
         // The group's name on the brokers: its environment's suffix keeps two environments on one cluster apart.
         String brokerGroup = platform.physicalGroup(key.consumerGroup());
+        ClusterFetcher.Group fetching = new ClusterFetcher.Group(key, brokerGroup, settings, dispatcher, limits, rate, proxy);
         for (TopicRoute route : topic.routes()) {
             ClusterConfig cluster = platform.cluster(route.cluster());
             // A topic that takes stress-test traffic has it on each route's shadow topic: the group reads it too, as in DIRECT mode.
             String shadowTopic = topic.stressTest() ? platform.shadowTopic(route) : null;
-            fetchers.add(new ClusterFetcher(key, brokerGroup, cluster, route.physicalTopic(), shadowTopic,
-                    GroupTopics.retryTopic(brokerGroup),
-                    settings, dispatcher, limits, rate,
-                    config.commitInterval().toNanos(), metrics));
+            fetchers.add(new ClusterFetcher(fetching, cluster, route.physicalTopic(), shadowTopic));
         }
         this.publisherThread = Executors.newSingleThreadScheduledExecutor(NamedThreads.single("lanemq-proxy-publish-" + key.consumerGroup()));
-        this.topics = new GroupTopicsPublisher(key, brokerGroup, spec.routes(), publisherThread);
+        this.topics = new GroupTopicsPublisher(key, brokerGroup, spec.routes(), publisherThread, clocks.wall());
         gauges.addAll(metrics.groupGauges(key, dispatcher, () -> fetchers.stream().mapToInt(ClusterFetcher::uncommitted).sum()));
         fetchers.forEach(fetcher -> {
             gauges.add(metrics.lag(key, fetcher.cluster(), fetcher::lag));
             gauges.add(metrics.queues(key, fetcher.cluster(), fetcher::heldQueueCount));
         });
-        this.ticks = ticker.scheduleWithFixedDelay(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
+        this.ticks = proxy.tickThread().scheduleWithFixedDelay(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
         // Its own thread: a broker that does not answer must hold up neither dispatching nor dead-lettering.
         this.lagThread = Executors.newSingleThreadScheduledExecutor(NamedThreads.single("lanemq-proxy-lag-" + key.consumerGroup()));
         long lagEvery = config.commitInterval().toMillis();
@@ -102,18 +99,19 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
      * serves the other clusters meanwhile, and a group never fails to start for one unreachable cluster.
      */
     static GroupRuntime start(GroupKey key, LogicTopicConfig topic, ConsumerConfig settings, PlatformConfig platform,
-                              ProxyServerOptions config, ScheduledExecutorService ticker, LongSupplier deliveryIds,
-                              ProxyMetrics metrics, AttemptBudget attachBudget) throws MessagingException {
-        GroupRuntime runtime = new GroupRuntime(key, topic, settings, platform, config, ticker, deliveryIds, metrics);
+                              ProxyContext proxy) throws MessagingException {
+        GroupRuntime runtime = new GroupRuntime(key, topic, settings, platform, proxy);
+        ProxyMetrics metrics = proxy.metrics();
         try {
             for (ClusterFetcher fetcher : runtime.fetchers) {
                 runtime.attaching.add(AttachLoop.start(NamedThreads.name("lanemq-proxy-attach", key.consumerGroup(),
-                                fetcher.cluster()), key + " on cluster " + fetcher.cluster(), ATTACH, attachBudget,
+                                fetcher.cluster()), key + " on cluster " + fetcher.cluster(), ATTACH, proxy.attachBudget(),
                         failure -> !(failure instanceof InvalidConfigurationException), () -> {
                             runtime.topics.createTopics(fetcher.cluster());
                             fetcher.attach();
-                        }, metrics.attachOutcomes(key, fetcher.cluster()), Ticker.system()));
+                        }, metrics.attachOutcomes(key, fetcher.cluster()), proxy.clocks().ticker()));
             }
+            // On System.nanoTime, not the injected ticker: this deadline bounds the real blocking waits below.
             long deadline = System.nanoTime() + ATTACH.startWait().toNanos();
             for (AttachLoop loop : runtime.attaching) {
                 loop.awaitFirstAnswer(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));

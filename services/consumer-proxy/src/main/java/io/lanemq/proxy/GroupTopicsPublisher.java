@@ -3,6 +3,7 @@ package io.lanemq.proxy;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.spi.ClusterEndpoint;
 import io.lanemq.rocketmq.GroupTopics;
+import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,10 +31,14 @@ final class GroupTopicsPublisher implements AutoCloseable {
     private final ScheduledExecutorService executor;
     private final GroupTopics topics;
     private final UntilStored untilStored;
+    /** What a parked message's due time counts from. */
+    private final InstantSource wallClock;
 
     /** @param executor one thread: sends are serial, in the order they were asked for */
-    GroupTopicsPublisher(GroupKey group, String brokerGroup, List<GroupSpec.Route> routes, ScheduledExecutorService executor) {
+    GroupTopicsPublisher(GroupKey group, String brokerGroup, List<GroupSpec.Route> routes, ScheduledExecutorService executor,
+                         InstantSource wallClock) {
         this.group = group;
+        this.wallClock = wallClock;
         this.routes = List.copyOf(routes);
         Map<String, ClusterEndpoint> clusters = new HashMap<>();
         routes.forEach(route -> clusters.put(route.cluster().name(), route.cluster().endpoint()));
@@ -73,7 +78,7 @@ final class GroupTopicsPublisher implements AutoCloseable {
      * in the background, retrying every second until the broker stored it; {@code done} runs then.
      */
     void park(HeldMessage message, long delayMillis, Consumer<HeldMessage> done, Runnable failed) {
-        long dueMillis = System.currentTimeMillis() + delayMillis;
+        long dueMillis = wallClock.millis() + delayMillis;
         executor.execute(() -> sendUntilStored(message, topics.retryTopic(), () -> topics.retry(cluster(message),
                 message.source(), messageId(message), message.attempts(), dueMillis), done, failed));
     }

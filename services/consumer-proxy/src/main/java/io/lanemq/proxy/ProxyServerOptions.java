@@ -22,6 +22,15 @@ import java.util.Optional;
  * }</pre>
  */
 public final class ProxyServerOptions {
+    /** The gRPC port when none is given. */
+    public static final int DEFAULT_GRPC_PORT = 7443;
+    /** The first nack backoff when none is given. */
+    public static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofSeconds(1);
+    /** The longest nack backoff when none is given. */
+    public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofMinutes(1);
+    /** How long a shutdown waits for outstanding acks when nothing else is given. */
+    public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(10);
+
     private final String configLocation;
     private final String proxyId;
     private final InetSocketAddress grpcAddress;
@@ -135,16 +144,16 @@ public final class ProxyServerOptions {
     public static final class Builder {
         private final String configLocation;
         private String proxyId = "proxy-" + ProcessHandle.current().pid();
-        private InetSocketAddress grpcAddress = new InetSocketAddress("127.0.0.1", 7443);
+        private InetSocketAddress grpcAddress = new InetSocketAddress("127.0.0.1", DEFAULT_GRPC_PORT);
         private Path keyStore;
         private char[] keyStorePassword;
         private boolean plaintext;
         private final Map<String, String> tokens = new HashMap<>();
         private Duration ackTimeout = Duration.ofSeconds(30);
-        private Duration initialBackoff = Duration.ofSeconds(1);
-        private Duration maxBackoff = Duration.ofMinutes(1);
+        private Duration initialBackoff = DEFAULT_INITIAL_BACKOFF;
+        private Duration maxBackoff = DEFAULT_MAX_BACKOFF;
         private Duration brokerRetryFrom = Duration.ofSeconds(5);
-        private Duration drainTimeout = Duration.ofSeconds(10);
+        private Duration drainTimeout = DEFAULT_DRAIN_TIMEOUT;
         private Duration commitInterval = Duration.ofSeconds(1);
         private Duration idleGroupTimeout = Duration.ofSeconds(30);
         private GroupLimits defaultLimits = GroupLimits.DEFAULTS;

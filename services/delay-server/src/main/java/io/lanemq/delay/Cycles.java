@@ -24,6 +24,7 @@ final class Cycles {
     synchronized boolean awaitNext(Runnable wake, long timeoutMillis) throws InterruptedException {
         long target = begun + 1;
         wake.run();
+        // On System.nanoTime: a real wait, which must end while the test's fake clock stands still.
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (ended < target) {
             long left = deadline - System.nanoTime();

@@ -208,6 +208,7 @@ final class Dispatcher implements Runnable {
 
     /** Waits up to {@code timeoutMillis} for deliveries handed to the sink to complete; true if none is left. */
     boolean awaitInFlight(long timeoutMillis) throws InterruptedException {
+        // On System.nanoTime, not the injected clock: this deadline bounds a real wait on the monitor.
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         synchronized (inFlightMonitor) {
             while (inFlight > 0) {

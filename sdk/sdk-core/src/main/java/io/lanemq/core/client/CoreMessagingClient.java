@@ -41,6 +41,8 @@ import io.lanemq.core.internal.routing.NameServerProbe;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.support.NamedThreads;
 import io.lanemq.support.ParallelClose;
+import io.lanemq.core.internal.ClientContext;
+import io.lanemq.support.Clocks;
 import io.lanemq.support.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
@@ -85,20 +87,22 @@ public final class CoreMessagingClient implements MessagingClient {
     private final InstantSource wallClock;
     /** Where sends and listener runs are observed (traced); {@link ObservationRegistry#NOOP} unless the application gave one. */
     private final ObservationRegistry observations;
+    /** The above, as every producer of this client takes them. */
+    private final ClientContext context;
 
-    private CoreMessagingClient(ClientOptions options, ConfigSource source, PlatformConfigRef config, MessagingBinding binding,
-                                FailoverClusterChooser chooser, SdkMetrics metrics, LaneRuntime lanes, Ticker ticker,
-                                InstantSource wallClock, ObservationRegistry observations) {
-        this.observations = observations;
+    private CoreMessagingClient(ClientOptions options, ConfigSource source, ClientContext context, MessagingBinding binding,
+                                FailoverClusterChooser chooser, LaneRuntime lanes) {
+        this.context = context;
+        this.observations = context.observations();
         this.options = options;
         this.source = source;
-        this.config = config;
+        this.config = context.config();
         this.binding = binding;
         this.chooser = chooser;
-        this.metrics = metrics;
+        this.metrics = context.metrics();
         this.lanes = lanes;
-        this.ticker = ticker;
-        this.wallClock = wallClock;
+        this.ticker = context.clocks().ticker();
+        this.wallClock = context.clocks().wall();
         this.attachments = new ClusterAttachments(AttachPolicy.DEFAULT.requiringClusterWithin(options.requireClusterWithin()),
                 metrics, ticker, wallClock);
         this.reloader = new ConfigReloader(source.describe(), source::isConnected, source::applied, config, this::subscribers, metrics,
@@ -175,9 +179,9 @@ public final class CoreMessagingClient implements MessagingClient {
                 lanes = LaneRuntime.start(options.lanes().get(), config.current().producer().maxBodyBytes(), metrics, ticker,
                         options.applicationName());
             }
-            CoreMessagingClient client = new CoreMessagingClient(options, source, config, bound,
-                    new FailoverClusterChooser(config, metrics, ticker, options.applicationName()), metrics, lanes, ticker, wallClock,
-                    observations);
+            CoreMessagingClient client = new CoreMessagingClient(options, source,
+                    new ClientContext(config, metrics, new Clocks(ticker, wallClock), observations), bound,
+                    new FailoverClusterChooser(config, metrics, ticker, options.applicationName()), lanes);
             // Kept before the watch starts, so a change it delivers at once is never overwritten by this older one.
             source.applied(config.current());
             // Watch only once the client can follow changes: a change from now on is applied live.
@@ -210,9 +214,8 @@ public final class CoreMessagingClient implements MessagingClient {
             clusters.close();
             throw e;
         }
-        RoutingProducer producer = new RoutingProducer(group, producerOptions.transactionChecker(), config, chooser, clusters,
-                metrics, rateLimits, new ContextStamp(options.lanes().flatMap(LaneOptions::lane)), open::remove,
-                ticker, wallClock, observations);
+        RoutingProducer producer = new RoutingProducer(context, clusters, chooser, rateLimits,
+                new ContextStamp(options.lanes().flatMap(LaneOptions::lane)), open::remove);
         open.add(producer);
         return producer;
     }

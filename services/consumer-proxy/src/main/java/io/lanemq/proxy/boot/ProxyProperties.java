@@ -15,6 +15,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.convert.DurationUnit;
@@ -23,19 +24,22 @@ import org.springframework.boot.convert.DurationUnit;
  * {@code lanemq.proxy.*}: what the service is started with. Bound by Spring, then turned into a validated
  * {@link ProxyServerOptions} by {@link #toProxyConfig()}; every problem is reported with the property's name.
  * Durations take {@code 500ms}, {@code 30s}, {@code 1m}; a bare number is milliseconds.
+ *
+ * <p>A proxy setting left unset (null here) keeps the default {@link ProxyServerOptions.Builder} declares, so each knob
+ * has its default and its validation in one place; only what the Spring service adds around the proxy (the HTTP
+ * address, the shutdown's grace and readiness delay, where the key store's password and the tokens come from) is
+ * declared here.
  */
 @ConfigurationProperties("lanemq.proxy")
 public class ProxyProperties {
     static final String PREFIX = "lanemq.proxy.";
     /** The HTTP port of /livez, /readyz and /metrics when none is given. */
     public static final int DEFAULT_HTTP_PORT = 9464;
-    /** The gRPC port when none is given. */
-    public static final int DEFAULT_GRPC_PORT = 7443;
 
     /** Platform configuration: file:/path/platform.yaml or etcd://host:port/key?cacert=/path/ca.pem (TLS/auth: sdk/platform-config/README.md, etcd locations). Required. */
     private String configLocation;
-    /** gRPC address to bind (only this one), host:port. */
-    private String listen = "127.0.0.1:" + DEFAULT_GRPC_PORT;
+    /** gRPC address to bind (only this one), host:port; default 127.0.0.1:{@value ProxyServerOptions#DEFAULT_GRPC_PORT}. */
+    private String listen;
     /** Where /livez, /readyz and /metrics are served, host:port (port 0 = any free port). */
     private String httpAddress = "127.0.0.1:" + DEFAULT_HTTP_PORT;
     /** On SIGTERM: not ready at once, then the graceful stop (drain included), for at most this long. */
@@ -58,25 +62,25 @@ public class ProxyProperties {
     private String proxyId;
     /** Redeliver a delivery not acked within this time. */
     @DurationUnit(ChronoUnit.MILLIS)
-    private Duration ackTimeout = Duration.ofSeconds(30);
+    private Duration ackTimeout;
     /** Nack backoff without a delay: the first wait, doubling up to max-backoff. */
     @DurationUnit(ChronoUnit.MILLIS)
-    private Duration initialBackoff = Duration.ofSeconds(1);
+    private Duration initialBackoff;
     /** Nack backoff without a delay: the longest wait. */
     @DurationUnit(ChronoUnit.MILLIS)
-    private Duration maxBackoff = Duration.ofMinutes(1);
+    private Duration maxBackoff;
     /** Nack retry delays from this long wait in the group's retry topic on the broker (durable, no in-flight place taken). */
     @DurationUnit(ChronoUnit.MILLIS)
-    private Duration brokerRetryFrom = Duration.ofSeconds(5);
+    private Duration brokerRetryFrom;
     /** On shutdown, wait this long for outstanding acks before moving the unacked to the retry topic and committing. */
     @DurationUnit(ChronoUnit.MILLIS)
-    private Duration drainTimeout = Duration.ofSeconds(10);
+    private Duration drainTimeout;
     /** Stop consuming a group that has had no consumer this long. */
     @DurationUnit(ChronoUnit.MILLIS)
-    private Duration idleGroupTimeout = Duration.ofSeconds(30);
+    private Duration idleGroupTimeout;
     /** Offset commit interval. */
     @DurationUnit(ChronoUnit.MILLIS)
-    private Duration commitInterval = Duration.ofSeconds(1);
+    private Duration commitInterval;
     /** Per group: messages held at most (where the platform configuration sets none). */
     private int maxInFlight = GroupLimits.DEFAULTS.maxInFlight();
     /** Per group: messages fetched per second, 0 unlimited (where the platform configuration sets none). */
@@ -94,9 +98,10 @@ public class ProxyProperties {
     /** The validated grace period, longer than the drain it bounds; throws naming the property. */
     public Duration validShutdownGrace() {
         Duration grace = checked("shutdown-grace", () -> GracefulShutdown.requireGrace(shutdownGrace));
-        if (drainTimeout != null && grace.compareTo(drainTimeout) <= 0) {
+        Duration drain = orDefault(drainTimeout, ProxyServerOptions.DEFAULT_DRAIN_TIMEOUT);
+        if (grace.compareTo(drain) <= 0) {
             throw new InvalidProxyPropertyException(PREFIX + "shutdown-grace",
-                    "must be longer than " + PREFIX + "drain-timeout (" + drainTimeout + "), was " + grace);
+                    "must be longer than " + PREFIX + "drain-timeout (" + drain + "), was " + grace);
         }
         return grace;
     }
@@ -109,24 +114,26 @@ public class ProxyProperties {
     /** The validated settings; throws {@link InvalidProxyPropertyException} naming the first bad property. */
     public ProxyServerOptions toProxyConfig() {
         ProxyServerOptions.Builder builder = checked("config-location", () -> ProxyServerOptions.builder(required("config-location", configLocation)));
-        checked("listen", () -> builder.grpcAddress(address(listen)));
-        checked("ack-timeout", () -> builder.ackTimeout(ackTimeout));
-        if (initialBackoff != null && maxBackoff != null && maxBackoff.compareTo(initialBackoff) < 0) {
-            throw new InvalidProxyPropertyException(PREFIX + "max-backoff",
-                    "must not be below " + PREFIX + "initial-backoff (" + initialBackoff + "), was " + maxBackoff);
+        ifSet("listen", listen, value -> builder.grpcAddress(address(value)));
+        ifSet("ack-timeout", ackTimeout, builder::ackTimeout);
+        if (initialBackoff != null || maxBackoff != null) {
+            Duration initial = orDefault(initialBackoff, ProxyServerOptions.DEFAULT_INITIAL_BACKOFF);
+            Duration max = orDefault(maxBackoff, ProxyServerOptions.DEFAULT_MAX_BACKOFF);
+            if (max.compareTo(initial) < 0) {
+                throw new InvalidProxyPropertyException(PREFIX + "max-backoff",
+                        "must not be below " + PREFIX + "initial-backoff (" + initial + "), was " + max);
+            }
+            checked("initial-backoff", () -> builder.backoff(initial, max));
         }
-        checked("initial-backoff", () -> builder.backoff(initialBackoff, maxBackoff));
-        checked("broker-retry-from", () -> builder.brokerRetryFrom(brokerRetryFrom));
-        checked("drain-timeout", () -> builder.drainTimeout(drainTimeout));
-        checked("idle-group-timeout", () -> builder.idleGroupTimeout(idleGroupTimeout));
-        checked("commit-interval", () -> builder.commitInterval(commitInterval));
+        ifSet("broker-retry-from", brokerRetryFrom, builder::brokerRetryFrom);
+        ifSet("drain-timeout", drainTimeout, builder::drainTimeout);
+        ifSet("idle-group-timeout", idleGroupTimeout, builder::idleGroupTimeout);
+        ifSet("commit-interval", commitInterval, builder::commitInterval);
         checked("max-in-flight", () -> builder.defaultLimits(new GroupLimits(maxInFlight, maxPerSecond)));
         groupLimits.forEach((group, limits) -> checked("group-limits." + group, () -> builder.groupLimits(group,
                 new GroupLimits(limits.maxInFlight == null ? maxInFlight : limits.maxInFlight,
                         limits.maxPerSecond == null ? maxPerSecond : limits.maxPerSecond))));
-        if (proxyId != null) {
-            checked("proxy-id", () -> builder.proxyId(proxyId));
-        }
+        ifSet("proxy-id", proxyId, builder::proxyId);
         if (tlsKeyStore != null) {
             checked("tls-key-store", () -> builder.tls(tlsKeyStore, keyStorePassword()));
         } else if (plaintext) {
@@ -167,6 +174,17 @@ public class ProxyProperties {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("takes host:port, got '" + hostPort + "': " + e.getMessage(), e);
         }
+    }
+
+    /** Hands a property given to the builder step that validates it; an unset one keeps the builder's default. */
+    private static <T> void ifSet(String property, T value, Consumer<T> step) {
+        if (value != null) {
+            checkedRun(property, () -> step.accept(value));
+        }
+    }
+
+    private static <T> T orDefault(T value, T fallback) {
+        return value != null ? value : fallback;
     }
 
     private static <T> T required(String property, T value) {

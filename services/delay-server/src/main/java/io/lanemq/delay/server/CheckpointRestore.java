@@ -5,6 +5,7 @@ import io.lanemq.delay.DelayId;
 import io.lanemq.delay.DelayStoreException;
 import io.lanemq.delay.RecordState;
 import io.lanemq.rocketmq.QueueRef;
+import io.lanemq.support.Ticker;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -48,11 +49,11 @@ final class CheckpointRestore {
     }
 
     static Result restore(LedgerCheckpoint.Loaded checkpoint, List<Candidate> candidates, SettlementBook book,
-            DelayEngine engine) throws IOException, DelayStoreException {
+            DelayEngine engine, Ticker ticker) throws IOException, DelayStoreException {
         List<QueueLedger> ledgers = new ArrayList<>();
         Set<DelayId> awaitingUnseen = new HashSet<>();
         long[] restored = new long[candidates.size()];
-        long began = System.nanoTime();
+        long began = ticker.read();
         try {
             // Once for all queues: growing the table queue by queue would re-insert everything held so far each time.
             book.reserve(candidates.stream().mapToLong(c -> c.section().heldCount()).sum());
@@ -73,7 +74,7 @@ final class CheckpointRestore {
                     awaitingUnseen.add(id);
                 }
             }
-            long held = System.nanoTime();
+            long held = ticker.read();
             long visited = engine.forEachRecord((due, nonce, state) -> {
                 book.verify(due, nonce, state != RecordState.PENDING);
                 if (!awaitingUnseen.isEmpty()) {
@@ -95,7 +96,7 @@ final class CheckpointRestore {
                     outcomes.add(new Outcome(s.queue(), ledger, restored[i], released, 0, s.nextRead()));
                 }
             }
-            return new Result(outcomes, visited, (held - began) / 1_000_000, (System.nanoTime() - held) / 1_000_000);
+            return new Result(outcomes, visited, (held - began) / 1_000_000, (ticker.read() - held) / 1_000_000);
         } catch (IOException | DelayStoreException | RuntimeException e) {
             ledgers.forEach(book::drop);
             throw e;

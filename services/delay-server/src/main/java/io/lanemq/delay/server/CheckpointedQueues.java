@@ -5,6 +5,7 @@ import io.lanemq.delay.DelayEngine;
 import io.lanemq.delay.DelayStoreException;
 import io.lanemq.rocketmq.QueueRef;
 import io.lanemq.rocketmq.reader.QueueReader;
+import io.lanemq.support.Clocks;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -43,18 +44,29 @@ final class CheckpointedQueues {
     private final Set<QueueRef> restoring = ConcurrentHashMap.newKeySet();
     /** Queues of {@link #restoring} whose seek failed while still assigned: retried. Reading thread only. */
     private final Map<QueueRef, Long> pendingSeeks = new HashMap<>();
+    /** Times the checkpoint's steps (logged) and stamps a written checkpoint. */
+    private final Clocks clocks;
     /** The checkpoint found at start, while some of its queues are not restored yet; else null. */
     private volatile LedgerCheckpoint.Loaded checkpoint;
 
-    CheckpointedQueues(String cluster, Path storeDir, DelayEngine engine, SettlementBook book,
-            QueueReader<QueueLedger> reader, DelayServerMetrics metrics,
-            Consumer<List<QueueLedger>> handOver) {
-        this.cluster = cluster;
-        this.storeDir = storeDir;
-        this.engine = engine;
-        this.book = book;
+    /**
+     * One cluster's store and ledgers, as every reader of the cluster checkpoints and restores them.
+     *
+     * @param storeDir where the store and its checkpoint are
+     * @param clocks   times the checkpoint's steps (logged) and stamps a written checkpoint
+     */
+    record Store(String cluster, Path storeDir, DelayEngine engine, SettlementBook book, DelayServerMetrics metrics,
+                 Clocks clocks) {
+    }
+
+    CheckpointedQueues(Store store, QueueReader<QueueLedger> reader, Consumer<List<QueueLedger>> handOver) {
+        this.clocks = store.clocks();
+        this.cluster = store.cluster();
+        this.storeDir = store.storeDir();
+        this.engine = store.engine();
+        this.book = store.book();
         this.reader = reader;
-        this.metrics = metrics;
+        this.metrics = store.metrics();
         this.handOver = handOver;
     }
 
@@ -92,7 +104,7 @@ final class CheckpointedQueues {
 
     /** Opens the checkpoint a graceful stop (or a periodic write) left in the store directory, if any. */
     void open() {
-        long began = System.nanoTime();
+        long began = clocks.ticker().read();
         try {
             checkpoint = LedgerCheckpoint.open(storeDir, cluster);
         } catch (IOException e) {
@@ -106,7 +118,7 @@ final class CheckpointedQueues {
             log.info("Cluster {}: ledger checkpoint of {} found and checked in {} ms: {} queues, {} held offsets; queues "
                     + "assigned to this server are restored from it", cluster,
                     Instant.ofEpochMilli(checkpoint.writtenAtMillis()),
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began), checkpoint.sections().size(), held);
+                    TimeUnit.NANOSECONDS.toMillis(clocks.ticker().read() - began), checkpoint.sections().size(), held);
         }
     }
 
@@ -120,7 +132,7 @@ final class CheckpointedQueues {
             return;
         }
         LedgerCheckpoint.Loaded loaded = checkpoint;
-        long began = System.nanoTime();
+        long began = clocks.ticker().read();
         List<CheckpointRestore.Candidate> candidates = new ArrayList<>();
         Map<QueueRef, Long> fallback = new HashMap<>();
         new HashMap<>(pendingSeeks).forEach(this::seekBeforeReading);
@@ -169,7 +181,7 @@ final class CheckpointedQueues {
             Map<QueueRef, Long> fallback, long began) {
         CheckpointRestore.Result result;
         try {
-            result = CheckpointRestore.restore(loaded, candidates, book, engine);
+            result = CheckpointRestore.restore(loaded, candidates, book, engine, clocks.ticker());
         } catch (IOException | DelayStoreException | RuntimeException e) {
             log.error("Cluster {}: restoring {} queues from the checkpoint failed; reading them again from their "
                     + "committed offsets", cluster, candidates.size(), e);
@@ -202,7 +214,7 @@ final class CheckpointedQueues {
         log.info("Cluster {}: restored {} of {} queues from the checkpoint in {} ms: {} held offsets, {} of them "
                 + "released at once (settled since), reading on from each queue's checkpointed next offset; holding "
                 + "took {} ms, checking {} stored ids {} ms", cluster, used, candidates.size(),
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began), restored, released, result.holdMillis(),
+                TimeUnit.NANOSECONDS.toMillis(clocks.ticker().read() - began), restored, released, result.holdMillis(),
                 result.visited(), result.walkMillis());
     }
 
@@ -300,13 +312,13 @@ final class CheckpointedQueues {
 
     /** Writes the ledgers as a checkpoint; a failure is logged (a restart then re-reads, as without one). */
     void write() {
-        long began = System.nanoTime();
+        long began = clocks.ticker().read();
         try {
             CheckpointWriter.Written w = CheckpointWriter.write(storeDir, cluster, reader.ledgers(), book,
-                    System.currentTimeMillis(), this::flushStore);
+                    clocks.wall().millis(), this::flushStore);
             metrics.checkpointsWritten.increment();
             log.info("Cluster {}: ledger checkpoint written in {} ms: {} queues, {} held offsets, {} awaiting their "
-                    + "re-enqueued copy, {} bytes", cluster, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began),
+                    + "re-enqueued copy, {} bytes", cluster, TimeUnit.NANOSECONDS.toMillis(clocks.ticker().read() - began),
                     w.queues(), w.heldOffsets(), w.awaiting(), w.bytes());
         } catch (IOException | RuntimeException e) {
             log.warn("Cluster {}: could not write the ledger checkpoint to {}; a restart re-reads from the committed "

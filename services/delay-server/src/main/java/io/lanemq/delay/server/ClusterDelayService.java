@@ -22,7 +22,7 @@ import io.lanemq.rocketmq.RawProducer;
 import io.lanemq.rocketmq.reader.QueueReader;
 import io.lanemq.rocketmq.reader.ReadPolicy;
 import io.lanemq.support.NamedThreads;
-import io.lanemq.support.Ticker;
+import io.lanemq.support.Clocks;
 import io.lanemq.support.attach.AttachLoop;
 import io.lanemq.support.attach.AttachPolicy;
 import io.lanemq.support.attach.AttemptBudget;
@@ -84,6 +84,8 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
     private final Producer delivery;
     private final DelayServerMetrics metrics;
     private final String instance;
+    /** The store's, the ledgers' and the lags' clocks. */
+    private final Clocks clocks;
     private final SettlementBook book = new SettlementBook();
     /**
      * Read: scheduling one message (join a pending id, or store it). Write: handing a lost queue's
@@ -106,7 +108,8 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     ClusterDelayService(ClusterConfig cluster, DelayServerOptions settings, Producer delivery,
-            DelayServerMetrics metrics, String instance) {
+            DelayServerMetrics metrics, String instance, Clocks clocks) {
+        this.clocks = clocks;
         this.cluster = cluster;
         this.settings = settings;
         this.delivery = delivery;
@@ -128,6 +131,8 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
                 .sink(this::deliver)
                 .settlementListener(book::settled)
                 .shutdownGrace(settings.shutdownGrace())
+                .clock(clocks.wall())
+                .ticker(clocks.ticker())
                 .build();
         for (DroppedRange dropped : engine.recoveryReport().dropped()) {
             // Nothing to do but say so: its offsets were never committed (not settled), so it is read again below.
@@ -147,7 +152,7 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
                 NamedThreads.single("lanemq-delay-" + cluster.name() + "-maintenance"));
         running = true;
         attach = AttachLoop.start("lanemq-delay-" + cluster.name() + "-attach", "Delay server reading cluster "
-                + cluster.name(), policy, budget, failure -> true, this::startReading, outcomes, Ticker.system());
+                + cluster.name(), policy, budget, failure -> true, this::startReading, outcomes, clocks.ticker());
     }
 
     /** Waits until reading this cluster started or failed its first attempt, {@code within} at most; true when reading. */
@@ -169,8 +174,8 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
                 .ledgers(queue -> book.register(new QueueLedger(queue)))
                 .policy(this)
                 .build();
-        CheckpointedQueues restored = new CheckpointedQueues(cluster.name(), storeDir, engine, book, next, metrics,
-                this::handOver);
+        CheckpointedQueues restored = new CheckpointedQueues(
+                new CheckpointedQueues.Store(cluster.name(), storeDir, engine, book, metrics, clocks), next, this::handOver);
         restored.open();
         // Set before the start: the reader's first rebalance and poll use them at once.
         checkpoints = restored;
@@ -255,7 +260,7 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
         ScheduleOutcome outcome;
         handover.readLock().lock();
         try {
-            if (book.hold(ledger, m.offset(), record.id(), System.currentTimeMillis())) {
+            if (book.hold(ledger, m.offset(), record.id(), clocks.wall().millis())) {
                 return; // a copy this server re-enqueued: the record is already stored and pending here
             }
             outcome = untilStored(() -> engine.schedule(record));
@@ -370,13 +375,13 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
 
     /** The engine's sink: the original message to its logic topic through the SDK (routing and failover apply). */
     private CompletionStage<?> deliver(DelayedRecord record) {
-        metrics.fireLag(System.currentTimeMillis() - record.dueAtMillis());
+        metrics.fireLag(clocks.wall().millis() - record.dueAtMillis());
         CompletableFuture<SendResult> sent = delivery.sendAsync(InternalMessages.toDelivery(record))
                 .thenApply(ClusterDelayService::requireStoredAsConfigured);
         return sent.whenComplete((result, failure) -> {
             if (failure == null) {
                 metrics.delivered.increment();
-                metrics.dueLag(System.currentTimeMillis() - record.dueAtMillis());
+                metrics.dueLag(clocks.wall().millis() - record.dueAtMillis());
             } else {
                 metrics.deliveryFailed.increment();
             }
@@ -400,7 +405,7 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
     /** Sends records that have held their offset too long to the same queue again, then lets go of the old offset. */
     private void reenqueueOverdue() {
         try {
-            reenqueueOverdue(System.currentTimeMillis());
+            reenqueueOverdue(clocks.wall().millis());
         } catch (RuntimeException e) {
             log.error("Delay server maintenance of cluster {} failed; continuing", cluster.name(), e);
         }

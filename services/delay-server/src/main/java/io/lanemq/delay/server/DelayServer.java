@@ -19,7 +19,7 @@ import io.lanemq.config.PlatformConfig;
 import io.lanemq.delay.DelayEngine;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.lanemq.support.Ticker;
+import io.lanemq.support.Clocks;
 import io.lanemq.support.attach.AttachPolicy;
 import io.lanemq.support.attach.AttemptBudget;
 import java.net.InetSocketAddress;
@@ -73,8 +73,11 @@ public final class DelayServer implements AutoCloseable {
     private Producer producer;
     private ServiceEndpoints http;
     private boolean closed;
+    /** The clocks of every cluster's service and store. */
+    private final Clocks clocks;
 
-    private DelayServer() {
+    private DelayServer(Clocks clocks) {
+        this.clocks = clocks;
     }
 
     /**
@@ -84,7 +87,12 @@ public final class DelayServer implements AutoCloseable {
      * @throws MessagingException the configuration cannot be read, a store cannot be opened or a client cannot start
      */
     public static DelayServer start(DelayServerOptions settings) throws MessagingException {
-        DelayServer server = new DelayServer();
+        return start(settings, Clocks.system());
+    }
+
+    /** As above, on the given clocks: what a test injects to advance the server's time instead of waiting for it. */
+    static DelayServer start(DelayServerOptions settings, Clocks clocks) throws MessagingException {
+        DelayServer server = new DelayServer(java.util.Objects.requireNonNull(clocks, "clocks"));
         try {
             server.open(settings);
             return server;
@@ -123,14 +131,15 @@ public final class DelayServer implements AutoCloseable {
         // instance cannot talk to two clusters' name servers.
         String instance = "lanemq-delay-" + UUID.randomUUID().toString().substring(0, 8);
         readiness.catchingUp();
-        AttemptBudget budget = new AttemptBudget(ATTACH, Ticker.system());
+        AttemptBudget budget = new AttemptBudget(ATTACH, clocks.ticker());
         for (ClusterConfig cluster : platform.clusters().values()) {
             ClusterDelayService service = new ClusterDelayService(cluster, settings, producer,
-                    new DelayServerMetrics(registry, cluster.name()), instance);
+                    new DelayServerMetrics(registry, cluster.name()), instance, clocks);
             clusters.put(cluster.name(), service);
             service.start(ATTACH, budget, sdkMetrics.attachOutcomes(settings.serverGroup(), cluster.name()));
         }
-        // The clusters are attached side by side; those that have not answered by then are read when they do.
+        // The clusters are attached side by side; those that have not answered by then are read when they do. On
+        // System.nanoTime, not the injected ticker: this deadline bounds the real blocking waits below.
         long deadline = System.nanoTime() + ATTACH.startWait().toNanos();
         for (ClusterDelayService service : clusters.values()) {
             service.awaitFirstAnswer(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));

@@ -11,7 +11,15 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code delay-server --config file:/etc/lanemq/platform.yaml --store-dir /var/lib/lanemq/delay}: runs until SIGTERM. */
+/**
+ * {@code delay-server --config file:/etc/lanemq/platform.yaml --store-dir /var/lib/lanemq/delay}: runs until SIGTERM.
+ *
+ * <p>The services' bootstrap convention: a command line (or Spring properties) maps onto the service's one options
+ * value, whose builder holds each default and its validation ({@link DelayServerOptions}); only the shutdown's grace
+ * and readiness delay, which belong to the process around the server, are declared here. The delay server starts from
+ * picocli, not Spring Boot as the consumer proxy and the console do: it has no bean to wire, and its container and
+ * manifests already pass these options, so a switch would change how it is deployed.
+ */
 @Command(name = "delay-server", mixinStandardHelpOptions = true,
         description = "Holds delayed messages of every cluster of a LaneMQ platform and delivers them when due.")
 public final class DelayServerMain implements Callable<Integer> {
@@ -23,10 +31,8 @@ public final class DelayServerMain implements Callable<Integer> {
     @Option(names = "--store-dir", required = true, description = "Root of the stores (one directory per cluster)")
     Path storeDir;
 
-    /** The port of /livez, /readyz and /metrics when none is given. */
-    public static final int DEFAULT_HTTP_PORT = 9406;
-
-    @Option(names = "--http-address", defaultValue = "127.0.0.1:" + DEFAULT_HTTP_PORT, paramLabel = "HOST:PORT",
+    @Option(names = "--http-address", paramLabel = "HOST:PORT",
+            defaultValue = DelayServerOptions.DEFAULT_BIND_ADDRESS + ":" + DelayServerOptions.DEFAULT_METRICS_PORT,
             description = "Where /livez, /readyz and /metrics are served (port 0 = any free port); default ${DEFAULT-VALUE}")
     String httpAddress;
 
@@ -39,14 +45,14 @@ public final class DelayServerMain implements Callable<Integer> {
                     + "stop routing here; default ${DEFAULT-VALUE}")
     long readinessDelaySeconds;
 
-    @Option(names = "--reenqueue-after-seconds", defaultValue = "600",
+    @Option(names = "--reenqueue-after-seconds", defaultValue = "" + DelayServerOptions.DEFAULT_REENQUEUE_AFTER_SECONDS,
             description = "Re-send a record upstream once it has held its queue's offset this long; default ${DEFAULT-VALUE}")
     long reenqueueAfterSeconds;
 
-    @Option(names = "--commit-interval-ms", defaultValue = "1000", description = "Offset commit period; default ${DEFAULT-VALUE}")
+    @Option(names = "--commit-interval-ms", defaultValue = "" + DelayServerOptions.DEFAULT_COMMIT_INTERVAL_MS, description = "Offset commit period; default ${DEFAULT-VALUE}")
     long commitIntervalMs;
 
-    @Option(names = "--checkpoint-interval-seconds", defaultValue = "300",
+    @Option(names = "--checkpoint-interval-seconds", defaultValue = "" + DelayServerOptions.DEFAULT_CHECKPOINT_INTERVAL_SECONDS,
             description = "Also checkpoint the offset ledgers this often while running (0 = only at graceful shutdown), "
                     + "so a restart after a crash re-reads only what was read since; default ${DEFAULT-VALUE}")
     long checkpointIntervalSeconds;

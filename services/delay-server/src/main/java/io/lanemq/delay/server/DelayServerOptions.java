@@ -25,6 +25,25 @@ public record DelayServerOptions(String configLocation, Path storeDir, String bi
         Duration reenqueueAfter, Duration commitInterval, Duration shutdownGrace, Duration checkpointInterval,
         String internalTopic, String serverGroup) {
 
+    /** The address {@code /livez}, {@code /readyz} and {@code /metrics} are served on when none is given. */
+    public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
+    /** Their port when none is given. */
+    public static final int DEFAULT_METRICS_PORT = 9406;
+    /**
+     * How long a record may hold its queue's offset when nothing else is given. This and the next two are constants
+     * in the command line's units, so its options show and take them without a copy.
+     */
+    public static final long DEFAULT_REENQUEUE_AFTER_SECONDS = 600;
+    /** The offset commit period when none is given. */
+    public static final long DEFAULT_COMMIT_INTERVAL_MS = 1000;
+    /**
+     * Five minutes: a crash then re-reads at most five minutes of the topic, and a checkpoint that
+     * young still fits the broker's committed offset (which passes a checkpoint's next offset only
+     * once everything it held is settled or re-enqueued, i.e. after about {@code reenqueueAfter}).
+     * Each write costs ~17 B per pending record (170 MB at 10 M), so not much more often.
+     */
+    public static final long DEFAULT_CHECKPOINT_INTERVAL_SECONDS = 300;
+
     public static Builder builder(String configLocation, Path storeDir) {
         return new Builder(configLocation, storeDir);
     }
@@ -39,18 +58,12 @@ public record DelayServerOptions(String configLocation, Path storeDir, String bi
     public static final class Builder {
         private final String configLocation;
         private final Path storeDir;
-        private String bindAddress = "127.0.0.1";
-        private int metricsPort = 9406;
-        private Duration reenqueueAfter = Duration.ofMinutes(10);
-        private Duration commitInterval = Duration.ofSeconds(1);
+        private String bindAddress = DEFAULT_BIND_ADDRESS;
+        private int metricsPort = DEFAULT_METRICS_PORT;
+        private Duration reenqueueAfter = Duration.ofSeconds(DEFAULT_REENQUEUE_AFTER_SECONDS);
+        private Duration commitInterval = Duration.ofMillis(DEFAULT_COMMIT_INTERVAL_MS);
         private Duration shutdownGrace = Duration.ofSeconds(5);
-        /**
-         * Five minutes: a crash then re-reads at most five minutes of the topic, and a checkpoint that
-         * young still fits the broker's committed offset (which passes a checkpoint's next offset only
-         * once everything it held is settled or re-enqueued, i.e. after about {@code reenqueueAfter}).
-         * Each write costs ~17 B per pending record (170 MB at 10 M), so not much more often.
-         */
-        private Duration checkpointInterval = Duration.ofMinutes(5);
+        private Duration checkpointInterval = Duration.ofSeconds(DEFAULT_CHECKPOINT_INTERVAL_SECONDS);
 
         private Builder(String configLocation, Path storeDir) {
             if (configLocation == null || configLocation.isBlank()) {

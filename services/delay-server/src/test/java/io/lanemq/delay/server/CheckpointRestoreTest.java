@@ -7,6 +7,7 @@ import io.lanemq.delay.DelayEngine;
 import io.lanemq.delay.DelayId;
 import io.lanemq.delay.DelayedRecord;
 import io.lanemq.rocketmq.QueueRef;
+import io.lanemq.support.Ticker;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -135,7 +136,7 @@ class CheckpointRestoreTest {
         try (LedgerCheckpoint.Loaded loaded = LedgerCheckpoint.open(dir, "cluster-a")) {
             LedgerCheckpoint.Section section = loaded.take(QUEUE);
             CheckpointRestore.Result result = CheckpointRestore.restore(loaded,
-                    List.of(new CheckpointRestore.Candidate(section, brokerCommitted)), book, engine);
+                    List.of(new CheckpointRestore.Candidate(section, brokerCommitted)), book, engine, Ticker.system());
             assertThat(result.visited()).isEqualTo(engine.recoveryReport().pending() + storedHere);
             assertThat(result.outcomes()).hasSize(1);
             return result.outcomes().get(0);

@@ -101,9 +101,11 @@ final class DirectConsumption implements AutoCloseable {
     /** How many of {@link #perCluster} still drain a topic; written under the lock, read by the gauge without it. */
     private volatile int drainingClusters;
 
-    private DirectConsumption(Subscription subscription, String subscriptionId, MessageListener listener, MessagingBinding binding,
-                              SdkMetrics metrics, Ticker ticker, ClusterAttachments attachments, PauseGate gate) {
-        this.attachments = attachments;
+    private DirectConsumption(Subscription subscription, String subscriptionId, MessageListener listener,
+                              ConsumerContext context, PauseGate gate) {
+        MessagingBinding binding = context.binding();
+        SdkMetrics metrics = context.metrics();
+        this.attachments = context.attachments();
         this.gate = gate;
         this.owner = "consumer group '" + subscription.consumerGroup() + "' of logic topic " + subscription.logicTopic()
                 + " (subscription " + subscriptionId + ")";
@@ -114,7 +116,7 @@ final class DirectConsumption implements AutoCloseable {
         this.metrics = metrics;
         this.drainingGauge = metrics.directDrainingGauge(subscription.logicTopic(), subscription.consumerGroup(), subscriptionId,
                 () -> drainingClusters);
-        this.ticker = ticker;
+        this.ticker = context.ticker();
         this.lagRefresh = Executors.newSingleThreadScheduledExecutor(NamedThreads.single(
                 NamedThreads.name("lanemq-consumer-lag", subscription.consumerGroup(), subscriptionId)));
         // One thread per cluster of a two-IDC topic: each may block in a start for seconds, neither waits for the other.
@@ -181,8 +183,8 @@ final class DirectConsumption implements AutoCloseable {
     static DirectConsumption start(Subscription subscription, String subscriptionId, MessageListener listener,
                                    MessagingBinding binding, SdkMetrics metrics, Ticker ticker, Map<String, BoundConsumerSpec> plan,
                                    Duration lagEvery, ClusterAttachments attachments, PauseGate gate) throws MessagingException {
-        DirectConsumption direct = new DirectConsumption(subscription, subscriptionId, listener, binding, metrics, ticker,
-                attachments, gate);
+        DirectConsumption direct = new DirectConsumption(subscription, subscriptionId, listener,
+                new ConsumerContext(binding, metrics, ticker, attachments), gate);
         try {
             synchronized (direct) {
                 for (BoundConsumerSpec spec : plan.values()) {

@@ -73,17 +73,17 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
     /** The mode of the path started last; read by the mode gauge without the lock, which a switch holds while the old path stops. */
     private volatile ConsumptionMode mode;
 
-    private DualClusterConsumer(Subscription subscription, MessageListener listener, MessagingBinding binding, SdkMetrics metrics,
-                                ProxyIdentity identity, Optional<LaneMembership> lanes, Ticker ticker, Duration lagEvery,
-                                java.util.function.Consumer<AutoCloseable> onClose, ClusterAttachments attachments) {
-        this.attachments = attachments;
+    private DualClusterConsumer(Subscription subscription, MessageListener listener, ConsumerContext context,
+                                ProxyIdentity identity, Optional<LaneMembership> lanes, Duration lagEvery,
+                                java.util.function.Consumer<AutoCloseable> onClose) {
+        this.attachments = context.attachments();
         this.subscription = subscription;
         this.lagEvery = lagEvery;
         this.listener = listener;
-        this.binding = binding;
-        this.metrics = metrics;
+        this.binding = context.binding();
+        this.metrics = context.metrics();
         this.identity = identity;
-        this.ticker = ticker;
+        this.ticker = context.ticker();
         this.lanes = lanes;
         this.onClose = onClose;
         this.modeGauges = metrics.consumerModeGauges(subscription.logicTopic(), subscription.consumerGroup(), id, () -> mode);
@@ -134,8 +134,8 @@ public final class DualClusterConsumer implements Consumer, ConfigSubscriber {
                                      Optional<LaneMembership> lanes, Ticker ticker, Duration lagEvery,
                                      java.util.function.Consumer<AutoCloseable> onClose, ClusterAttachments attachments)
             throws MessagingException {
-        DualClusterConsumer consumer = new DualClusterConsumer(subscription, listener, binding, metrics, identity, lanes,
-                ticker, lagEvery, onClose, attachments);
+        DualClusterConsumer consumer = new DualClusterConsumer(subscription, listener,
+                new ConsumerContext(binding, metrics, ticker, attachments), identity, lanes, lagEvery, onClose);
         ConsumptionPlan plan = consumer.plan(config);
         synchronized (consumer) {
             try {

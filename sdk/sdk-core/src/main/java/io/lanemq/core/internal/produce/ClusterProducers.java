@@ -89,6 +89,16 @@ public final class ClusterProducers implements AutoCloseable, ConfigSubscriber {
         this.binding = binding;
     }
 
+    /** The producer group these producers are of. */
+    String producerGroup() {
+        return producerGroup;
+    }
+
+    /** What the brokers ask about this group's transactions left in doubt; empty when it sends none. */
+    Optional<TransactionChecker> transactionChecker() {
+        return checker;
+    }
+
     /** A new id for every attempt of one send to carry (see {@link PhysicalMessage#messageId()}). */
     Optional<String> newMessageId() {
         return binding.newMessageId();

@@ -16,11 +16,11 @@ import io.lanemq.config.ConfigSubscriber;
 import io.lanemq.config.LogicTopicConfig;
 import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.PlatformConfigRef;
+import io.lanemq.core.internal.ClientContext;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.internal.routing.ClusterChooser;
 import io.lanemq.support.NamedThreads;
 import io.lanemq.support.Ticker;
-import io.micrometer.observation.ObservationRegistry;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Map;
@@ -78,33 +78,36 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
     private final Ticker ticker;
     private final InstantSource wallClock;
     private final SendObservation.Factory observations;
+    /** What every send of this producer routes with. */
+    private final SendRouting routing;
 
-    public RoutingProducer(String producerGroup, Optional<TransactionChecker> transactionChecker, PlatformConfigRef config,
-                           ClusterChooser chooser, ClusterProducers clusters, SdkMetrics metrics,
-                           TopicRateLimits rateLimits, ContextStamp stamp, Consumer<AutoCloseable> onClose,
-                           Ticker ticker, InstantSource wallClock) {
-        this(producerGroup, transactionChecker, config, chooser, clusters, metrics, rateLimits, stamp, onClose, ticker, wallClock,
-                ObservationRegistry.NOOP);
-    }
-
-    /** A producer whose sends are observed on {@code observations} (see {@link io.lanemq.core.observation.LaneMqObservations}). */
-    public RoutingProducer(String producerGroup, Optional<TransactionChecker> transactionChecker, PlatformConfigRef config,
-                           ClusterChooser chooser, ClusterProducers clusters, SdkMetrics metrics,
-                           TopicRateLimits rateLimits, ContextStamp stamp, Consumer<AutoCloseable> onClose,
-                           Ticker ticker, InstantSource wallClock, ObservationRegistry observations) {
-        this.observations = SendObservation.Factory.of(observations);
-        this.producerGroup = producerGroup;
-        this.transactionChecker = transactionChecker;
-        this.config = config;
+    /**
+     * A producer of the group {@code clusters} serve, whose sends are observed on the client's observation registry
+     * (see {@link io.lanemq.core.observation.LaneMqObservations}).
+     *
+     * @param client     the client's configuration, meters, clocks and observation registry
+     * @param clusters   the group's producer on each cluster (its group name and transaction checker are this producer's)
+     * @param chooser    the client's failover, which picks each attempt's cluster
+     * @param rateLimits the client's per-topic rate limits, shared by all its producers
+     * @param stamp      what every message sent is stamped with (the lane)
+     * @param onClose    told once this producer closed
+     */
+    public RoutingProducer(ClientContext client, ClusterProducers clusters, ClusterChooser chooser, TopicRateLimits rateLimits,
+                           ContextStamp stamp, Consumer<AutoCloseable> onClose) {
+        this.observations = SendObservation.Factory.of(client.observations());
+        this.producerGroup = clusters.producerGroup();
+        this.transactionChecker = clusters.transactionChecker();
+        this.config = client.config();
         this.chooser = chooser;
         this.clusters = clusters;
-        this.metrics = metrics;
+        this.metrics = client.metrics();
         this.rateLimits = rateLimits;
         this.stamp = stamp;
         this.onClose = onClose;
-        this.ticker = ticker;
-        this.wallClock = wallClock;
+        this.ticker = client.clocks().ticker();
+        this.wallClock = client.clocks().wall();
         this.pulse = new ClusterPulse(ticker);
+        this.routing = new SendRouting(chooser, metrics, pulse, ticker);
         this.timers = new ScheduledThreadPoolExecutor(1, NamedThreads.single(NamedThreads.name("lanemq-producer-timers", producerGroup)));
         // A cancelled timer (the usual case: the send was answered) leaves the queue at once, not at its due time.
         timers.setRemoveOnCancelPolicy(true);
@@ -306,8 +309,8 @@ public final class RoutingProducer implements Producer, ConfigSubscriber {
         try {
             Map<String, String> properties = observation.properties(stamp.properties(message));
             boolean stressTest = ContextStamp.marksStressTest(properties);
-            return new SendAttempts(SendValidator.check(snapshot, message, stressTest, wallClock), message, properties,
-                    stressTest, snapshot, chooser, metrics, pulse, ticker, clusters.newMessageId(), clusters.outOfRotation());
+            return new SendAttempts(routing, SendValidator.check(snapshot, message, stressTest, wallClock), message, properties,
+                    snapshot, clusters.newMessageId(), clusters.outOfRotation());
         } catch (MessagingException e) {
             metrics.sendRejected(message.logicTopic(), e.getClass().getSimpleName());
             throw e;

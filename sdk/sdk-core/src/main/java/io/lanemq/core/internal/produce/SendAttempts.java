@@ -66,25 +66,27 @@ final class SendAttempts {
     /** Clusters the producer holds out of its rotation (they refused it), with why: never tried, named in a failure. */
     private final Map<String, String> outOfRotation;
 
-    SendAttempts(LogicTopicConfig topic, Message message, Map<String, String> properties, boolean stressTest,
-                 PlatformConfig snapshot, ClusterChooser chooser, SdkMetrics metrics, ClusterPulse pulse, Ticker ticker,
-                 Optional<String> messageId) {
-        this(topic, message, properties, stressTest, snapshot, chooser, metrics, pulse, ticker, messageId, Map.of());
+    SendAttempts(SendRouting routing, LogicTopicConfig topic, Message message, Map<String, String> properties,
+                 PlatformConfig snapshot, Optional<String> messageId) {
+        this(routing, topic, message, properties, snapshot, messageId, Map.of());
     }
 
-    SendAttempts(LogicTopicConfig topic, Message message, Map<String, String> properties, boolean stressTest,
-                 PlatformConfig snapshot, ClusterChooser chooser, SdkMetrics metrics, ClusterPulse pulse, Ticker ticker,
-                 Optional<String> messageId, Map<String, String> outOfRotation) {
+    /**
+     * @param topic      the message's logic topic, as validated against {@code snapshot}
+     * @param properties the message's stamped properties; a stress-test mark among them sends it to the shadow topics
+     */
+    SendAttempts(SendRouting routing, LogicTopicConfig topic, Message message, Map<String, String> properties,
+                 PlatformConfig snapshot, Optional<String> messageId, Map<String, String> outOfRotation) {
         this.topic = topic;
         this.outOfRotation = outOfRotation;
         this.messageId = messageId;
         this.message = message;
         this.properties = properties;
-        this.chooser = chooser;
-        this.metrics = metrics;
-        this.pulse = pulse;
-        this.ticker = ticker;
-        this.shadows = stressTest ? snapshot.stressTest() : null;
+        this.chooser = routing.chooser();
+        this.metrics = routing.metrics();
+        this.pulse = routing.pulse();
+        this.ticker = routing.ticker();
+        this.shadows = ContextStamp.marksStressTest(properties) ? snapshot.stressTest() : null;
         this.retries = snapshot.producer().retries();
         this.sendTimeout = snapshot.producer().sendTimeout();
         this.failoverAfter = snapshot.producer().failoverAfter();

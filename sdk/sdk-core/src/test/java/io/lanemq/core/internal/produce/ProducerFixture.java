@@ -9,16 +9,18 @@ import io.lanemq.config.PlatformConfig;
 import io.lanemq.config.PlatformConfigRef;
 import io.lanemq.config.ProducerConfig;
 import io.lanemq.config.TopicRoute;
+import io.lanemq.core.internal.ClientContext;
 import io.lanemq.core.metrics.SdkMetrics;
 import io.lanemq.core.internal.routing.FailoverClusterChooser;
 import io.lanemq.testkit.memory.MemoryBinding;
+import io.lanemq.support.Clocks;
 import io.lanemq.support.Ticker;
+import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.time.InstantSource;
 import java.util.Optional;
 
 /**
@@ -55,8 +57,8 @@ final class ProducerFixture implements AutoCloseable {
         FailoverClusterChooser chooser = new FailoverClusterChooser(ref, metrics, Ticker.system(), "test");
         ClusterProducers clusters = new ClusterProducers("group", checker, ref, binding, metrics);
         clusters.startAll();
-        RoutingProducer producer = new RoutingProducer("group", checker, ref, chooser, clusters, metrics,
-                new TopicRateLimits(), new ContextStamp(Optional.empty()), closed -> { }, Ticker.system(), InstantSource.system());
+        RoutingProducer producer = new RoutingProducer(new ClientContext(ref, metrics, Clocks.system(), ObservationRegistry.NOOP),
+                clusters, chooser, new TopicRateLimits(), new ContextStamp(Optional.empty()), closed -> { });
         closing.add(producer);
         closing.add(chooser);
         last = producer;

@@ -172,8 +172,8 @@ class SendAttemptsClockTest {
                 .topic(topic)
                 .build();
         Message message = Message.builder("orders").body("x".getBytes(StandardCharsets.UTF_8)).build();
-        return new SendAttempts(topic, message, Map.of(), false, snapshot, new OneRoute(lease),
-                new SdkMetrics(new SimpleMeterRegistry(), "test"), pulse, clock, Optional.empty());
+        return new SendAttempts(new SendRouting(new OneRoute(lease), new SdkMetrics(new SimpleMeterRegistry(), "test"), pulse,
+                clock), topic, message, Map.of(), snapshot, Optional.empty());
     }
 
     private record OneRoute(RouteLease lease) implements ClusterChooser {
