@@ -10,11 +10,12 @@ import java.util.Objects;
  * @param cluster        the cluster whose dead-letter topic holds it
  * @param originalTopic  the physical topic it was consumed from (RocketMQ records it on the dead letter)
  * @param message        the message as the group's consumers saw it: its id, body, keys, tag, sharding key and user
- *                       properties (lane and stress marks included); {@code deliveryAttempt} counts the deliveries
- *                       the broker recorded before it gave up
+ *                       properties (lane and stress marks included)
  * @param deadLetteredAt when the dead-letter topic stored it
+ * @param deliveries     the deliveries to the group recorded with it (RocketMQ's reconsume count, which the broker
+ *                       raises when it moves a message there)
  */
-public record DeadLetter(String cluster, String originalTopic, BoundMessage message, Instant deadLetteredAt) {
+public record DeadLetter(String cluster, String originalTopic, BoundMessage message, Instant deadLetteredAt, int deliveries) {
     public DeadLetter {
         Objects.requireNonNull(cluster, "cluster");
         Objects.requireNonNull(message, "message");

@@ -65,7 +65,7 @@ public final class DeadLetterQueue implements AutoCloseable {
                 if (!topicMissing(e)) {
                     throw e;
                 }
-                queues = List.of();
+                queues = new ArrayList<>();
             }
             queues.sort(Comparator.comparing(MessageQueue::getBrokerName).thenComparingInt(MessageQueue::getQueueId));
             return new DeadLetterQueue(endpoint.clusterName(), topic, consumer, List.copyOf(queues));
@@ -132,7 +132,7 @@ public final class DeadLetterQueue implements AutoCloseable {
     private DeadLetter deadLetter(MessageExt message) {
         String original = message.getProperty(MessageConst.PROPERTY_RETRY_TOPIC);
         return new DeadLetter(cluster, original != null ? original : message.getTopic(), MessageMapping.toBoundMessage(message),
-                Instant.ofEpochMilli(message.getStoreTimestamp()));
+                Instant.ofEpochMilli(message.getStoreTimestamp()), message.getReconsumeTimes());
     }
 
     private static boolean topicMissing(Throwable error) {

@@ -20,7 +20,7 @@ final class DeadLetterText {
         text.append("--- ").append(message.messageId()).append(" on ").append(letter.cluster())
                 .append(" (from ").append(letter.originalTopic()).append(")\n");
         text.append("  dead-lettered ").append(letter.deadLetteredAt()).append(", sent ").append(letter.bornAt())
-                .append(", deliveries ").append(message.deliveryAttempt()).append('\n');
+                .append(", deliveries ").append(letter.deliveries()).append('\n');
         if (!message.keys().isEmpty()) {
             text.append("  keys ").append(String.join(" ", message.keys())).append('\n');
         }
