@@ -28,6 +28,7 @@ final class DlqListCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         try (GroupDeadLetters letters = GroupDeadLetters.open(options)) {
             Map<String, Tally> tallies = new HashMap<>();
+            long[] total = {0}; // of the clusters read to the end: one that failed half-way counts in none
             boolean complete = letters.readEach(out, new GroupDeadLetters.ClusterRead() {
                 @Override
                 public Predicate<DeadLetter> sink(String cluster) {
@@ -37,13 +38,14 @@ final class DlqListCommand implements Callable<Integer> {
                 @Override
                 public String summary(String cluster, String deadLetterTopic) {
                     Tally tally = tallies.get(cluster);
+                    total[0] += tally.count;
                     DeadLetter oldest = tally.oldest;
                     return cluster + " " + deadLetterTopic + ": " + tally.count + " dead letters" + (oldest == null ? ""
                             : ", oldest dead-lettered " + oldest.deadLetteredAt() + " (sent " + oldest.bornAt() + ", id "
                             + oldest.message().messageId() + ")");
                 }
             });
-            out.println("total " + tallies.values().stream().mapToLong(tally -> tally.count).sum());
+            out.println("total " + total[0]);
             out.flush();
             if (!complete) {
                 err.println("not every cluster could be read; the total misses those marked FAILED");
