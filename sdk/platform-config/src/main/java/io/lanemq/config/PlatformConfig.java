@@ -1,5 +1,6 @@
 package io.lanemq.config;
 
+import io.lanemq.api.UnknownTopicException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,6 +92,22 @@ public final class PlatformConfig {
 
     public Optional<LogicTopicConfig> topic(String logicTopic) {
         return Optional.ofNullable(topics.get(logicTopic));
+    }
+
+    /**
+     * The logic topic, checked to declare {@code consumerGroup}: what a consumer, a seek or a dead-letter replay of the
+     * group needs before anything else.
+     *
+     * @throws UnknownTopicException the topic is not configured, or does not declare the group (the message lists what is)
+     */
+    public LogicTopicConfig consumedTopic(String logicTopic, String consumerGroup) throws UnknownTopicException {
+        LogicTopicConfig topic = topic(logicTopic).orElseThrow(() -> new UnknownTopicException(
+                "unknown logic topic; the platform configuration has " + topics.keySet(), logicTopic));
+        if (!topic.consumerGroups().containsKey(consumerGroup)) {
+            throw new UnknownTopicException("consumer group '" + consumerGroup + "' is not declared for this logic topic; declared: "
+                    + topic.consumerGroups().keySet(), logicTopic);
+        }
+        return topic;
     }
 
     /** The logic topic routed to {@code physicalTopic} on {@code cluster}, if any; a shadow topic counts as its logic topic's. */

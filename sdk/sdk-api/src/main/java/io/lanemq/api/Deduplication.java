@@ -29,9 +29,20 @@ import java.util.Optional;
  * }</pre>
  */
 public final class Deduplication {
+    /**
+     * The message property a re-sent copy of a message carries its original message id in: a dead letter replayed
+     * ({@code lanemq-config dlq replay}) is a new message on the brokers, and {@link Identity#MESSAGE_ID} takes this
+     * property, when present, as its identity, so a message replayed twice, or replayed after it was processed, is
+     * recognised as the same message.
+     */
+    public static final String ORIGINAL_MESSAGE_ID_PROPERTY = "LANEMQ_ORIGINAL_MESSAGE_ID";
+
     /** What makes two deliveries the same message. */
     public enum Identity {
-        /** The message id: the SDK's own retries and broker redeliveries. */
+        /**
+         * The message id (the {@link #ORIGINAL_MESSAGE_ID_PROPERTY} of a replayed copy): the SDK's own retries, broker
+         * redeliveries and replays.
+         */
         MESSAGE_ID,
         /**
          * The message's first key ({@link Message.Builder#keys}): a business event sent twice by its producer too.

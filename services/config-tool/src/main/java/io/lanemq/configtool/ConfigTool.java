@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
  * java -jar lanemq-config.jar promote -m "billing fine for 30 min" --etcd ...     # or: abandon -m "..."
  * java -jar lanemq-config.jar history --etcd ...                                   # rollback <revision> -m "..." --etcd ...
  * java -jar lanemq-config.jar seek order-paid billing --to-time 2026-11-27T08:00:00Z --config file:/etc/lanemq/platform.yaml
+ * java -jar lanemq-config.jar dlq list order-paid billing --config file:/etc/lanemq/platform.yaml   # dlq show, dlq replay --all
  * java -jar lanemq-config.jar show --etcd 10.0.0.1:2379 --key /lanemq/platform/prod --cacert /etc/lanemq/etcd-ca.pem \
  *     --cert ops.pem --cert-key ops-key.pem
  * }</pre>
@@ -30,12 +31,12 @@ import picocli.CommandLine.Command;
         description = "Validates LaneMQ platform configuration and publishes it to etcd.",
         subcommands = {ValidateCommand.class, DiffCommand.class, PublishCommand.class, ShowCommand.class,
                 CanaryStepCommand.Promote.class, CanaryStepCommand.Abandon.class, HistoryCommand.class, RollbackCommand.class,
-                SeekCommand.class},
+                SeekCommand.class, DlqCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done", "1:invalid document, or no such key", "2:usage error", "3:etcd unreachable or failed",
                 "4:not published: the key changed since the expected revision, or a canary is pending",
                 "5:not published: the change trips a guard rail (publish --force if it is meant)",
-                "6:seek: not every cluster moved"})
+                "6:seek: not every cluster moved; dlq: a cluster not read, or a replay not sent"})
 public final class ConfigTool implements Runnable {
     static final int OK = 0;
     static final int INVALID = 1;
@@ -61,6 +62,6 @@ public final class ConfigTool implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a subcommand: validate, diff, publish, show, promote, abandon, history, rollback or seek");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a subcommand: validate, diff, publish, show, promote, abandon, history, rollback, seek or dlq");
     }
 }

@@ -1,6 +1,5 @@
 package io.lanemq.configtool;
 
-import io.lanemq.api.ClientOptions;
 import io.lanemq.api.MessagingClient;
 import io.lanemq.api.MessagingException;
 import io.lanemq.api.SeekResult;
@@ -54,12 +53,8 @@ final class SeekCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        ClientOptions.Builder options = ClientOptions.builder("lanemq-config").configLocation(configLocation).noConfigSnapshots();
-        if (environment != null) {
-            options.environment(environment);
-        }
         Optional<Instant> to = target.latest ? Optional.empty() : Optional.of(target.time);
-        try (MessagingClient client = MessagingClient.create(options.build())) {
+        try (MessagingClient client = MessagingClient.create(ToolClients.options(configLocation, environment))) {
             SeekResult result = client.seek(logicTopic, group, to);
             for (SeekResult.Cluster cluster : result.clusters()) {
                 out.println(cluster.cluster() + " " + cluster.physicalTopic() + ": " + cluster.failure().map(why -> "FAILED " + why)

@@ -38,13 +38,8 @@ record ConsumptionPlan(Map<String, BoundConsumerSpec> direct, ProxyConsumerSpec 
     static ConsumptionPlan of(Subscription subscription, PlatformConfig config, ProxyIdentity identity,
                               Optional<LaneMembership> lanes) throws MessagingException {
         String logicTopic = subscription.logicTopic();
-        LogicTopicConfig topic = config.topic(logicTopic).orElseThrow(() -> new UnknownTopicException(
-                "unknown logic topic; the platform configuration has " + config.topics().keySet(), logicTopic));
+        LogicTopicConfig topic = config.consumedTopic(logicTopic, subscription.consumerGroup());
         ConsumerConfig settings = topic.consumerGroups().get(subscription.consumerGroup());
-        if (settings == null) {
-            throw new UnknownTopicException("consumer group '" + subscription.consumerGroup()
-                    + "' is not declared for this logic topic; declared: " + topic.consumerGroups().keySet(), logicTopic);
-        }
         if (settings.mode() == ConsumptionMode.PROXY) {
             if (subscription.maxDeliveryAttempts().isPresent()) {
                 // Not an error: the platform may move the group to PROXY mode while it runs; the setting returns with DIRECT.

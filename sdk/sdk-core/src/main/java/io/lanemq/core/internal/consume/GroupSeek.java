@@ -35,12 +35,7 @@ public final class GroupSeek {
      */
     public static SeekResult seek(PlatformConfig config, MessagingBinding binding, String logicTopic, String group,
                                   Optional<Instant> to) throws MessagingException {
-        LogicTopicConfig topic = config.topic(logicTopic).orElseThrow(() -> new UnknownTopicException(
-                "unknown logic topic; the platform configuration has " + config.topics().keySet(), logicTopic));
-        if (!topic.consumerGroups().containsKey(group)) {
-            throw new UnknownTopicException("consumer group '" + group + "' is not declared for this logic topic; declared: "
-                    + topic.consumerGroups().keySet(), logicTopic);
-        }
+        LogicTopicConfig topic = config.consumedTopic(logicTopic, group);
         if (topic.consumerGroups().get(group).mode() == ConsumptionMode.PROXY) {
             // The proxy's readers (RocketMQ's lite pull consumer) ignore a broker's reset and commit their own offsets over it.
             throw new InvalidConfigurationException("consumer group '" + group + "' of logic topic " + logicTopic

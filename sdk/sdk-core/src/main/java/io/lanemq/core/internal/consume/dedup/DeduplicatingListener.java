@@ -191,7 +191,7 @@ public final class DeduplicatingListener implements MessageListener {
 
     private String identityOf(ReceivedMessage message) {
         return switch (identity) {
-            case MESSAGE_ID -> message.messageId();
+            case MESSAGE_ID -> message.properties().getOrDefault(Deduplication.ORIGINAL_MESSAGE_ID_PROPERTY, message.messageId());
             case FIRST_KEY -> message.keys().isEmpty() ? null : message.keys().get(0);
         };
     }

@@ -48,6 +48,18 @@ class DeduplicatingListenerTest {
     }
 
     @Test
+    void aReplayedCopyIsTheMessageWhoseIdItCarries() {
+        MessageListener listener = wrap(Deduplication.byMessageId(Duration.ofMinutes(10)), m -> ConsumeResult.SUCCESS);
+
+        assertThat(listener.consume(replay("replay-1", "id-1"))).isEqualTo(ConsumeResult.SUCCESS);
+        assertThat(listener.consume(replay("replay-2", "id-1"))).as("a second replay of id-1").isEqualTo(ConsumeResult.SUCCESS);
+        assertThat(listener.consume(message("id-1", "cluster-a"))).as("the original, redelivered").isEqualTo(ConsumeResult.SUCCESS);
+
+        assertThat(processed).as("only the first replay reached the listener").containsExactly("replay-1@cluster-a");
+        assertThat(dropped()).isEqualTo(2);
+    }
+
+    @Test
     void aFailedFirstAttemptIsNotRememberedSoItsRetryRunsTheListener() {
         List<ConsumeResult> answers = new ArrayList<>(List.of(ConsumeResult.RETRY_LATER, ConsumeResult.SUCCESS));
         MessageListener listener = wrap(Deduplication.byMessageId(Duration.ofMinutes(10)), m -> answers.remove(0));
@@ -181,6 +193,13 @@ class DeduplicatingListenerTest {
         BoundMessage bound = new BoundMessage(id, "orders_" + cluster, "body".getBytes(StandardCharsets.UTF_8), List.of(keys),
                 Optional.empty(), Map.of(), Optional.empty(), "broker-0", 0, 0L, 1, 0L);
         return new DeliveredMessage("orders", cluster, bound);
+    }
+
+    private static ReceivedMessage replay(String id, String originalId) {
+        BoundMessage bound = new BoundMessage(id, "orders_cluster-a", "body".getBytes(StandardCharsets.UTF_8), List.of(),
+                Optional.empty(), Map.of(Deduplication.ORIGINAL_MESSAGE_ID_PROPERTY, originalId), Optional.empty(), "broker-0",
+                0, 0L, 1, 0L);
+        return new DeliveredMessage("orders", "cluster-a", bound);
     }
 
     private static void await(CountDownLatch latch) {
