@@ -3,6 +3,7 @@ package io.lanemq.testkit.net;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -292,7 +293,18 @@ public final class PortFuzzer {
 
     /** True when the server closed the connection (or reset it) before the read timeout. */
     private boolean oneConnection(byte[] payload, boolean inTls) throws IOException {
-        try (Socket socket = inTls ? tlsSocket() : plainSocket()) {
+        Socket opened;
+        try {
+            opened = inTls ? tlsSocket() : plainSocket();
+        } catch (SocketTimeoutException stillOpen) {
+            return false;
+        } catch (ConnectException refused) {
+            throw refused;
+        } catch (IOException closedDuringHandshake) {
+            // A server whose handshake timeout passes first (a slow host) closes or resets the connection: a close.
+            return true;
+        }
+        try (Socket socket = opened) {
             socket.setSoTimeout((int) readTimeout.toMillis());
             try {
                 OutputStream out = socket.getOutputStream();
