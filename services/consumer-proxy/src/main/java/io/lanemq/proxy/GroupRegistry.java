@@ -1,7 +1,6 @@
 package io.lanemq.proxy;
 
 import io.lanemq.support.Ticker;
-import io.lanemq.support.attach.AttachPolicy;
 import io.lanemq.support.attach.AttemptBudget;
 import io.grpc.Status;
 import io.grpc.StatusException;
@@ -39,7 +38,7 @@ final class GroupRegistry {
     private final Map<GroupKey, Long> idleSince = new HashMap<>();
     private volatile boolean closed;
     /** Bounds the attach attempts of all groups together, so a cluster that comes back is not hammered. */
-    private final AttemptBudget attachBudget = new AttemptBudget(AttachPolicy.DEFAULT, Ticker.system());
+    private final AttemptBudget attachBudget = new AttemptBudget(GroupRuntime.ATTACH, Ticker.system());
 
     /**
      * The largest frame to push: what a producer may send now (the platform's {@code producer.maxBodyBytes}) plus framing

@@ -9,7 +9,6 @@ import io.lanemq.support.TcpReach;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.rocketmq.common.constant.PermName;
 import org.apache.rocketmq.remoting.RPCHook;
 import org.apache.rocketmq.remoting.exception.RemotingException;
@@ -41,30 +40,44 @@ public final class RouteCheck implements AutoCloseable {
     public static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(1);
 
     private final String cluster;
+    private final boolean tls;
+    private final RPCHook signer;
     private final List<String> nameServers = new ArrayList<>();
-    private final NettyRemotingClient client;
-    private final AtomicBoolean closed = new AtomicBoolean();
+    /** Started on first use, so that a check never used holds no threads; guarded by this. */
+    private NettyRemotingClient client;
+    private boolean closed;
 
     private RouteCheck(ClusterEndpoint endpoint, RPCHook signer) {
         this.cluster = endpoint.clusterName();
+        this.tls = endpoint.tls();
+        this.signer = signer;
         for (String address : endpoint.nameServerAddress().split(";")) {
             nameServers.add(address.strip());
         }
-        NettyClientConfig config = new NettyClientConfig();
-        config.setConnectTimeoutMillis((int) CONNECT_TIMEOUT.toMillis());
-        config.setUseTLS(endpoint.tls());
-        config.setScanAvailableNameSrv(false);
-        config.setClientWorkerThreads(1);
-        config.setClientCallbackExecutorThreads(1);
-        this.client = new NettyRemotingClient(config);
-        if (signer != null) {
-            client.registerRPCHook(signer);
+    }
+
+    private synchronized NettyRemotingClient client() {
+        if (closed) {
+            throw new IllegalStateException("route check of cluster " + cluster + " is closed");
         }
-        client.start();
+        if (client == null) {
+            NettyClientConfig config = new NettyClientConfig();
+            config.setConnectTimeoutMillis((int) CONNECT_TIMEOUT.toMillis());
+            config.setUseTLS(tls);
+            config.setScanAvailableNameSrv(false);
+            config.setClientWorkerThreads(1);
+            config.setClientCallbackExecutorThreads(1);
+            client = new NettyRemotingClient(config);
+            if (signer != null) {
+                client.registerRPCHook(signer);
+            }
+            client.start();
+        }
+        return client;
     }
 
     /**
-     * A check of {@code endpoint}'s name servers, connected on first use.
+     * A check of {@code endpoint}'s name servers; its client starts on first use.
      *
      * @throws InvalidConfigurationException the endpoint's credentials cannot be read
      */
@@ -81,9 +94,7 @@ public final class RouteCheck implements AutoCloseable {
      *                            name server back from a partition may say until the brokers registered again
      */
     public void require(String topic) throws MessagingException {
-        if (closed.get()) {
-            throw new IllegalStateException("route check of cluster " + cluster + " is closed");
-        }
+        NettyRemotingClient client = client();
         List<String> silent = new ArrayList<>();
         try {
             for (String address : nameServers) {
@@ -128,9 +139,10 @@ public final class RouteCheck implements AutoCloseable {
 
     /** Idempotent; returns at once, the client shutting down on a thread of its own. */
     @Override
-    public void close() {
-        if (closed.compareAndSet(false, true)) {
+    public synchronized void close() {
+        if (!closed && client != null) {
             NamedThreads.start("lanemq-route-check-close-" + cluster, client::shutdown);
         }
+        closed = true;
     }
 }
