@@ -12,10 +12,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The route check's bounds, against name servers that do not answer (a silent one needs a network fault: the ITs). */
 class RouteCheckTest {
+
+    @BeforeAll
+    static void loadTheRemotingClientOnce() throws Exception {
+        // A JVM's first check loads RocketMQ's remoting classes (seconds on a busy host); the bounds are the checks'.
+        try (RouteCheck first = RouteCheck.of(endpoint("127.0.0.1:" + closedPort()))) {
+            assertThatThrownBy(() -> first.require("t")).isInstanceOf(MessagingException.class);
+        }
+    }
+
+    private static int closedPort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
 
     private static ClusterEndpoint endpoint(String addresses) {
         return new ClusterEndpoint("cluster-x", "idc-x", addresses, Map.of());
@@ -56,13 +71,8 @@ class RouteCheckTest {
 
     @Test
     void everyNameServerIsAskedAndEachOneWhyIsNamed() throws Exception {
-        int refusing1;
-        int refusing2;
-        try (ServerSocket a = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-             ServerSocket b = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            refusing1 = a.getLocalPort();
-            refusing2 = b.getLocalPort();
-        }
+        int refusing1 = closedPort();
+        int refusing2 = closedPort();
         RouteCheck routes = RouteCheck.of(endpoint("127.0.0.1:" + refusing1 + ";127.0.0.1:" + refusing2));
         long begin = System.nanoTime();
         assertThatThrownBy(() -> routes.require("t"))
