@@ -15,6 +15,7 @@ import io.lanemq.rocketmq.GroupTopics;
 import io.lanemq.rocketmq.QueueRef;
 import io.lanemq.rocketmq.reader.QueueReader;
 import io.lanemq.rocketmq.reader.ReadPolicy;
+import io.lanemq.rocketmq.reader.RouteCheck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +47,8 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
     private final RateLimiter rate;
     private final ProxyMetrics metrics;
     private final QueueReader.Builder<QueueOffsetTracker> readers;
+    /** Asked first by every attempt, kept until attached or closed. */
+    private final RouteCheck routes;
     /** Null until {@link #attach()} started one; guarded by this for writes. */
     private volatile QueueReader<QueueOffsetTracker> reader;
     private boolean closed;
@@ -78,7 +81,9 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
         this.limits = of.limits();
         this.rate = of.sharedRate();
         this.metrics = of.proxy().metrics();
+        this.routes = RouteCheck.of(cluster.endpoint());
         this.readers = QueueReader.<QueueOffsetTracker>builder(of.brokerGroup(), cluster.endpoint())
+                .routeCheck(routes)
                 .name(group + " on " + this.cluster)
                 .threadName("lanemq-proxy-fetch-" + group.consumerGroup() + "-" + this.cluster)
                 .topics(shadowTopic == null ? new String[] {physicalTopic, retryTopic}
@@ -89,6 +94,15 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
                 .commitInterval(of.proxy().options().commitInterval())
                 .ledgers(queue -> new QueueOffsetTracker())
                 .policy(this);
+    }
+
+    /**
+     * Fails at once (within about a second) unless the cluster's name server routes the physical topic: the first step
+     * of an attempt, so that one on a silent cluster waits out none of RocketMQ's 3 s timeouts (creating the group's
+     * topics, starting the reader).
+     */
+    void requireRoute() throws MessagingException {
+        routes.require(physicalTopic);
     }
 
     /**
@@ -115,6 +129,7 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
             throw e;
         }
         fetching = true;
+        routes.close(); // attached for good: no attempt follows
     }
 
     /** Whether this cluster is fetched (false until {@link #attach()} succeeded). */
@@ -190,6 +205,7 @@ final class ClusterFetcher implements ReadPolicy<QueueOffsetTracker>, AutoClosea
             closed = true;
             current = reader;
         }
+        routes.close();
         if (current != null) {
             current.close();
         }

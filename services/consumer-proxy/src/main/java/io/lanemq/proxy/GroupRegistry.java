@@ -1,7 +1,6 @@
 package io.lanemq.proxy;
 
 import io.lanemq.support.Clocks;
-import io.lanemq.support.attach.AttachPolicy;
 import io.lanemq.support.attach.AttemptBudget;
 import io.grpc.Status;
 import io.grpc.StatusException;
@@ -50,7 +49,7 @@ final class GroupRegistry {
     GroupRegistry(PlatformConfigRef platform, ProxyServerOptions config, ScheduledExecutorService ticker, ProxyMetrics metrics,
                   Clocks clocks) {
         this.groups = new ProxyContext(config, ticker, deliveryIds::incrementAndGet, metrics,
-                new AttemptBudget(AttachPolicy.DEFAULT, clocks.ticker()), clocks);
+                new AttemptBudget(GroupRuntime.ATTACH, clocks.ticker()), clocks);
         this.platform = platform;
         this.config = config;
     }

@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
 final class GroupRuntime implements AutoCloseable, DispatchListener {
     private static final Logger log = LoggerFactory.getLogger(GroupRuntime.class);
     private static final long TICK_MS = 20;
-    /** The SDK's policy: a cluster down at the start is fetched within seconds of its return. */
-    private static final AttachPolicy ATTACH = AttachPolicy.DEFAULT;
+    /** Each attempt asks the name server first (the fetcher's route check), so it fails within a second while silent. */
+    static final AttachPolicy ATTACH = AttachPolicy.QUICKLY_FAILING;
     /** Under the broker timer's longest delay (3 days by default); a longer retry delay comes back after this. */
     private static final long MAX_PARKED_DELAY_MS = TimeUnit.DAYS.toMillis(1);
 
@@ -107,6 +107,7 @@ final class GroupRuntime implements AutoCloseable, DispatchListener {
                 runtime.attaching.add(AttachLoop.start(NamedThreads.name("lanemq-proxy-attach", key.consumerGroup(),
                                 fetcher.cluster()), key + " on cluster " + fetcher.cluster(), ATTACH, proxy.attachBudget(),
                         failure -> !(failure instanceof InvalidConfigurationException), () -> {
+                            fetcher.requireRoute();
                             runtime.topics.createTopics(fetcher.cluster());
                             fetcher.attach();
                         }, metrics.attachOutcomes(key, fetcher.cluster()), proxy.clocks().ticker()));

@@ -24,6 +24,7 @@ import org.apache.rocketmq.client.consumer.rebalance.AllocateMessageQueueAverage
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.impl.MQAdminImpl;
 import org.apache.rocketmq.client.impl.MQClientManager;
+import org.apache.rocketmq.client.impl.consumer.MQConsumerInner;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
@@ -53,6 +54,7 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
 
     private final String name;
     private final String cluster;
+    private final RouteCheck routes;
     private final List<String> topics;
     private final ReadPolicy<L> policy;
     private final long pollTimeoutMillis;
@@ -67,6 +69,7 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
     private QueueReader(Builder<L> b) throws InvalidConfigurationException {
         this.name = b.name;
         this.cluster = b.endpoint.clusterName();
+        this.routes = b.routes;
         this.topics = List.copyOf(b.topics);
         this.policy = b.policy;
         this.pollTimeoutMillis = b.pollTimeout.toMillis();
@@ -92,8 +95,20 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
         return new Builder<>(consumerGroup, endpoint);
     }
 
-    /** Subscribes the topics, joins the group and starts polling. */
+    /**
+     * Subscribes the topics, joins the group and starts polling; fails, within about a second when the cluster's name
+     * server is silent, unless the first topic (the reader's own; the others, such as a group's retry topic, may come
+     * later) is routed. A reader whose start failed is closed and replaced: its owner retries in the background.
+     *
+     * @throws MessagingException naming the topic and the cluster: no route (name server silent, topic unknown), or
+     *                            the consumer did not start
+     */
     public void start() throws MessagingException {
+        String own = topics.get(0);
+        // RocketMQ's start gives up on a route silently (a silent name server, or another client of the instance holding
+        // its name-server lock) and asks again only every 30 s: a reader so started would look attached and read
+        // nothing. So the route is asked for first, briefly, and the consumer must have it once started.
+        routes.require(own);
         // The consumer keeps one queue listener (the last one given); it hears every topic's changes.
         QueueChanges changes = new QueueChanges();
         try {
@@ -103,6 +118,13 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
             consumer.start();
         } catch (MQClientException e) {
             throw RawClientSupport.failed(e, name + ": cannot start reading " + topics, cluster);
+        }
+        MQConsumerInner inner = MQClientManager.getInstance().getOrCreateMQClientInstance(consumer)
+                .selectConsumer(consumer.getConsumerGroup());
+        if (inner == null || inner.isSubscribeTopicNeedUpdate(own)) {
+            throw new MessagingException(name + ": the consumer started without the route of topic " + own + " (its name "
+                    + "server stopped answering, or another client of the instance held the route lock); retried", null,
+                    cluster);
         }
         started = true;
         pollThread.start();
@@ -291,6 +313,7 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
         private Duration commitInterval = Duration.ofSeconds(1);
         private Function<QueueRef, L> ledgerFactory;
         private ReadPolicy<L> policy;
+        private RouteCheck routes;
 
         private Builder(String consumerGroup, ClusterEndpoint endpoint) {
             this.consumerGroup = Objects.requireNonNull(consumerGroup, "consumerGroup");
@@ -362,12 +385,22 @@ public final class QueueReader<L extends OffsetLedger> implements AutoCloseable 
             return this;
         }
 
+        /**
+         * The check of the endpoint's name servers the start asks first. Required; the caller's, kept over its attempts
+         * and closed by it (it is not the reader's to close).
+         */
+        public Builder<L> routeCheck(RouteCheck routes) {
+            this.routes = Objects.requireNonNull(routes, "routes");
+            return this;
+        }
+
         public QueueReader<L> build() throws InvalidConfigurationException {
             if (topics.isEmpty()) {
                 throw new IllegalStateException("topics are required [reader=" + name + "]");
             }
-            if (threadName == null || ledgerFactory == null || policy == null) {
-                throw new IllegalStateException("threadName, ledgers and policy are required [reader=" + name + "]");
+            if (threadName == null || ledgerFactory == null || policy == null || routes == null) {
+                throw new IllegalStateException("threadName, ledgers, policy and routeCheck are required [reader=" + name
+                        + "]");
             }
             return new QueueReader<>(this);
         }

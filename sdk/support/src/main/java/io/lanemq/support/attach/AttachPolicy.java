@@ -28,6 +28,16 @@ public record AttachPolicy(Duration startWait, Backoff unreachable, Backoff refu
             new Backoff(Duration.ofMillis(250), Duration.ofSeconds(2), Math::random),
             new Backoff(Duration.ofSeconds(10), Duration.ofMinutes(1), Math::random), 20, Optional.empty());
 
+    /**
+     * For attempts that fail within a second while their cluster is silent (a reader asks the name server for its route
+     * first, with a 500 ms connect): retried after 1 s at most, so a cluster that comes back is attached within the
+     * failing attempt in flight (0.5 s), the back-off (1 s) and the attach itself, well inside 5 s; still jittered and
+     * within the process's attempts per second.
+     */
+    public static final AttachPolicy QUICKLY_FAILING = new AttachPolicy(DEFAULT.startWait(),
+            new Backoff(Duration.ofMillis(250), Duration.ofSeconds(1), Math::random), DEFAULT.refused(),
+            DEFAULT.attemptsPerSecond(), Optional.empty());
+
     public AttachPolicy {
         Objects.requireNonNull(startWait, "startWait");
         Objects.requireNonNull(unreachable, "unreachable");

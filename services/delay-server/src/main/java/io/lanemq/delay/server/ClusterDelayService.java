@@ -21,6 +21,7 @@ import io.lanemq.rocketmq.QueueRef;
 import io.lanemq.rocketmq.RawProducer;
 import io.lanemq.rocketmq.reader.QueueReader;
 import io.lanemq.rocketmq.reader.ReadPolicy;
+import io.lanemq.rocketmq.reader.RouteCheck;
 import io.lanemq.support.NamedThreads;
 import io.lanemq.support.Clocks;
 import io.lanemq.support.attach.AttachLoop;
@@ -96,6 +97,8 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
     /** Set by the attach thread when reading starts; null until then. */
     private volatile CheckpointedQueues checkpoints;
     private AttachLoop attach;
+    /** Asked first by every attempt to read, kept until reading or closed. */
+    private RouteCheck routes;
     /** Whether {@link #reader} started (an attempt sets it before its start); guarded by this. */
     private boolean readerStarted;
     private Path storeDir;
@@ -151,6 +154,7 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
         maintenance = Executors.newSingleThreadScheduledExecutor(
                 NamedThreads.single("lanemq-delay-" + cluster.name() + "-maintenance"));
         running = true;
+        routes = RouteCheck.of(cluster.endpoint());
         attach = AttachLoop.start("lanemq-delay-" + cluster.name() + "-attach", "Delay server reading cluster "
                 + cluster.name(), policy, budget, failure -> true, this::startReading, outcomes, clocks.ticker());
     }
@@ -163,6 +167,7 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
     /** One attempt to read the internal topic: a reader whose start failed cannot start again, so each is new. */
     private void startReading() throws MessagingException {
         QueueReader<QueueLedger> next = QueueReader.<QueueLedger>builder(settings.serverGroup(), cluster.endpoint())
+                .routeCheck(routes)
                 .name("Delay server of cluster " + cluster.name())
                 .instanceName(instance + "-" + cluster.name() + "-consumer")
                 .threadName("lanemq-delay-" + cluster.name() + "-poll")
@@ -197,6 +202,7 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
                 return;
             }
             readerStarted = true;
+            routes.close(); // reading for good: no attempt follows
             long every = settings.commitInterval().toMillis();
             maintenance.scheduleWithFixedDelay(this::reenqueueOverdue, every, every, TimeUnit.MILLISECONDS);
             long checkpointEvery = settings.checkpointInterval().toMillis();
@@ -519,6 +525,9 @@ final class ClusterDelayService implements ReadPolicy<QueueLedger>, AutoCloseabl
         stopped.countDown();
         if (attach != null) {
             attach.close();
+        }
+        if (routes != null) {
+            routes.close();
         }
         // A reader not started (its cluster never answered) has read nothing: no commit, no checkpoint to write.
         QueueReader<QueueLedger> reader = started ? this.reader : null;

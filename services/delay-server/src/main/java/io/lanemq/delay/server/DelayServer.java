@@ -62,8 +62,8 @@ import org.slf4j.LoggerFactory;
 public final class DelayServer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(DelayServer.class);
-    /** The SDK's policy: a cluster down at the start is read within seconds of its return. */
-    private static final AttachPolicy ATTACH = AttachPolicy.DEFAULT;
+    /** Each attempt asks the name server first (the reader's route check), so it fails within a second while silent. */
+    private static final AttachPolicy ATTACH = AttachPolicy.QUICKLY_FAILING;
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Map<String, ClusterDelayService> clusters = new LinkedHashMap<>();
