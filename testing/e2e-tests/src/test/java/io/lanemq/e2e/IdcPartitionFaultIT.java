@@ -160,13 +160,14 @@ class IdcPartitionFaultIT {
     }
 
     /**
-     * The coarse rate guards of the cases whose claim is that the fault costs the senders nothing: a mean >= 0.8 x and no
+     * The coarse rate guards of the cases whose claim is that the fault costs the senders nothing: a mean >= 0.6 x and no
      * second below {@code slowestSecond} x healthy. A fast host's dual-IDC rate drifts 0.73-1.0 x of its own six-second
-     * baseline with no fault at all, so a tighter bound would judge that drift; a stall (seconds of 0.03-0.07 x) fails both.
+     * baseline with no fault at all, so a bound above that would judge the drift; a stall (seconds of 0.03-0.07 x)
+     * fails both.
      */
     private static void assertRateGuards(Run run, double slowestSecond) {
         assertThat(Arrays.stream(run.fromThree).average().orElse(0)).as("send rate from 3 s in (per second: %s), healthy %.0f/s",
-                Arrays.toString(run.fromThree), run.healthyRate).isGreaterThanOrEqualTo(0.8 * run.healthyRate);
+                Arrays.toString(run.fromThree), run.healthyRate).isGreaterThanOrEqualTo(0.6 * run.healthyRate);
         assertThat(Arrays.stream(run.fromThree).min().orElse(0)).as("slowest second from 3 s in (per second: %s), healthy %.0f/s",
                 Arrays.toString(run.fromThree), run.healthyRate).isGreaterThanOrEqualTo((long) (slowestSecond * run.healthyRate));
     }
