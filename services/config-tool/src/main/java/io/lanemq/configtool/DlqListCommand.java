@@ -20,7 +20,7 @@ final class DlqListCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
-    DeadLetterOptions options;
+    GroupOptions options;
 
     @Override
     public Integer call() {

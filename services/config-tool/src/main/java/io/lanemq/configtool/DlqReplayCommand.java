@@ -41,7 +41,7 @@ final class DlqReplayCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
-    DeadLetterOptions options;
+    GroupOptions options;
 
     @ArgGroup(multiplicity = "1")
     Selection selection;

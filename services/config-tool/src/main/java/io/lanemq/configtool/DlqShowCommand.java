@@ -23,7 +23,7 @@ final class DlqShowCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
-    DeadLetterOptions options;
+    GroupOptions options;
 
     @Option(names = "--limit", defaultValue = "5", paramLabel = "<count>",
             description = "How many to print at most, over all clusters (1-1000; default ${DEFAULT-VALUE}).")

@@ -43,7 +43,7 @@ final class GroupDeadLetters implements AutoCloseable {
      * @throws MessagingException the configuration cannot be read, or does not declare the group on the topic
      *                            ({@link io.lanemq.api.UnknownTopicException})
      */
-    static GroupDeadLetters open(DeadLetterOptions options) throws MessagingException {
+    static GroupDeadLetters open(GroupOptions options) throws MessagingException {
         PlatformConfig config;
         try (ConfigSource source = ConfigSources.open(options.configLocation, Optional.ofNullable(options.environment))) {
             config = source.load();

@@ -3,8 +3,11 @@ package io.lanemq.configtool;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** What every {@code dlq} command names: the group, its logic topic, and the platform configuration they live in. */
-final class DeadLetterOptions {
+/**
+ * What a command about one consumer group names ({@code seek}, {@code dlq}): the group, its logic topic, and the
+ * platform configuration they live in.
+ */
+final class GroupOptions {
     @Parameters(index = "0", paramLabel = "<logic-topic>")
     String logicTopic;
 

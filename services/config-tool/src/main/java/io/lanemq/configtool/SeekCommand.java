@@ -11,8 +11,8 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -25,18 +25,8 @@ final class SeekCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "<logic-topic>")
-    String logicTopic;
-
-    @Parameters(index = "1", paramLabel = "<consumer-group>")
-    String group;
-
-    @Option(names = "--config", required = true, paramLabel = "<location>",
-            description = "The platform configuration the applications run on: file:/path/platform.yaml or etcd://...")
-    String configLocation;
-
-    @Option(names = "--env", paramLabel = "<environment>", description = "The environment whose topics and groups to use.")
-    String environment;
+    @Mixin
+    GroupOptions options;
 
     @ArgGroup(multiplicity = "1")
     Target target;
@@ -54,8 +44,8 @@ final class SeekCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Optional<Instant> to = target.latest ? Optional.empty() : Optional.of(target.time);
-        try (MessagingClient client = MessagingClient.create(ToolClients.options(configLocation, environment))) {
-            SeekResult result = client.seek(logicTopic, group, to);
+        try (MessagingClient client = MessagingClient.create(ToolClients.options(options.configLocation, options.environment))) {
+            SeekResult result = client.seek(options.logicTopic, options.group, to);
             for (SeekResult.Cluster cluster : result.clusters()) {
                 out.println(cluster.cluster() + " " + cluster.physicalTopic() + ": " + cluster.failure().map(why -> "FAILED " + why)
                         .orElse(cluster.queues() + " queues moved, committed offsets written; " + (cluster.membersTold()
