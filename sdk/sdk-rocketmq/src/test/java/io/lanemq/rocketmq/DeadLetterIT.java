@@ -26,7 +26,6 @@ import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageClientIDSetter;
 import org.apache.rocketmq.common.message.MessageConst;
 import org.apache.rocketmq.common.message.MessageExt;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -36,19 +35,9 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 class DeadLetterIT {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
 
-    private static RocketMqStack stack;
-    private static ClusterEndpoint endpoint;
+    private final RocketMqStack stack = FastClusterA.stack();
+    private final ClusterEndpoint endpoint = FastClusterA.endpoint();
     private final RocketMqBinding binding = new RocketMqBinding();
-
-    @BeforeAll
-    static void startStack() {
-        stack = FastClusterA.stack();
-        endpoint = FastClusterA.endpoint();
-    }
-
-    private static String unique(String prefix) {
-        return FastClusterA.unique(prefix);
-    }
 
     @Test
     void anUnorderedRejectedMessageIsStoredInTheDeadLetterTopicWithoutARetry() throws Exception {
@@ -61,11 +50,11 @@ class DeadLetterIT {
     }
 
     private void rejectedMessagesReachTheDeadLetterTopic(boolean ordered) throws Exception {
-        String topic = unique(ordered ? "dlq_ordered" : "dlq");
+        String topic = FastClusterA.unique(ordered ? "dlq_ordered" : "dlq");
         stack.createTopic(endpoint.clusterName(), topic, 1);
-        String group = unique("group");
+        String group = FastClusterA.unique("group");
         Queue<BoundMessage> seen = new ConcurrentLinkedQueue<>();
-        try (BoundProducer producer = binding.createProducer(new BoundProducerSpec(endpoint, unique("producer"),
+        try (BoundProducer producer = binding.createProducer(new BoundProducerSpec(endpoint, FastClusterA.unique("producer"),
                 Duration.ofSeconds(5), 4 * 1024 * 1024, Optional.empty()));
              BoundConsumer ignored = binding.createConsumer(BoundConsumerSpec.builder(endpoint, group, topic).ordered(ordered)
                      .consumeThreads(2).maxDeliveryAttempts(16).startPosition(StartPosition.EARLIEST).build(), message -> {
@@ -87,10 +76,10 @@ class DeadLetterIT {
     }
 
     /** The first message of a topic on idc-a, read with a throwaway group. */
-    private static MessageExt readOne(String topic) throws Exception {
-        DefaultLitePullConsumer reader = new DefaultLitePullConsumer(unique("dlq_reader"));
+    private MessageExt readOne(String topic) throws Exception {
+        DefaultLitePullConsumer reader = new DefaultLitePullConsumer(FastClusterA.unique("dlq_reader"));
         reader.setNamesrvAddr(endpoint.nameServerAddress());
-        reader.setInstanceName(unique("dlq_reader"));
+        reader.setInstanceName(FastClusterA.unique("dlq_reader"));
         reader.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         reader.setPollNameServerInterval(1000);
         reader.subscribe(topic, "*");

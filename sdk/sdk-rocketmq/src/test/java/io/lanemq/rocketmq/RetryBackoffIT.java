@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -41,19 +40,9 @@ class RetryBackoffIT {
             MessageContext.STRESS_TEST_PROPERTY, "true",
             "traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
 
-    private static RocketMqStack stack;
-    private static ClusterEndpoint endpoint;
+    private final RocketMqStack stack = FastClusterA.stack();
+    private final ClusterEndpoint endpoint = FastClusterA.endpoint();
     private final RocketMqBinding binding = new RocketMqBinding();
-
-    @BeforeAll
-    static void startStack() {
-        stack = FastClusterA.stack();
-        endpoint = FastClusterA.endpoint();
-    }
-
-    private static String unique(String prefix) {
-        return FastClusterA.unique(prefix);
-    }
 
     @Test
     void anUnorderedRetryWaitsTheNearestDelayLevelAndKeepsItsMarks() throws Exception {
@@ -66,13 +55,13 @@ class RetryBackoffIT {
     }
 
     private void retriedWithItsMarks(boolean ordered) throws Exception {
-        String topic = unique(ordered ? "backoff_ordered" : "backoff");
+        String topic = FastClusterA.unique(ordered ? "backoff_ordered" : "backoff");
         stack.createTopic(endpoint.clusterName(), topic, 1);
         Queue<BoundMessage> seen = new ConcurrentLinkedQueue<>();
         Queue<Long> seenAt = new ConcurrentLinkedQueue<>();
-        try (BoundProducer producer = binding.createProducer(new BoundProducerSpec(endpoint, unique("producer"),
+        try (BoundProducer producer = binding.createProducer(new BoundProducerSpec(endpoint, FastClusterA.unique("producer"),
                 Duration.ofSeconds(5), 4 * 1024 * 1024, Optional.empty()));
-             BoundConsumer ignored = binding.createConsumer(BoundConsumerSpec.builder(endpoint, unique("group"), topic)
+             BoundConsumer ignored = binding.createConsumer(BoundConsumerSpec.builder(endpoint, FastClusterA.unique("group"), topic)
                      .ordered(ordered).consumeThreads(2).maxDeliveryAttempts(5).startPosition(StartPosition.EARLIEST)
                      .retryBackoff(RetryBackoff.fixed(Duration.ofSeconds(1))).build(), message -> {
                          seen.add(message);
